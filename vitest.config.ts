@@ -1,0 +1,50 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Two projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
+ * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite).
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(root("./migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: root("./wrangler.toml") },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  // Tests run outside production: no token means the dev mailbox.
+                  ENVIRONMENT: "test",
+                  COMPANY_EMAIL: "team@example.com",
+                  MAIL_API_URL: "https://provider.test/v1/run",
+                  MAIL_PROVIDER_TOKEN: "",
+                  LIBSQL_URL: "",
+                  LIBSQL_AUTH_TOKEN: "",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "worker",
+            include: ["test/worker/**/*.test.ts"],
+            setupFiles: ["test/worker/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+          },
+        },
+      ],
+    },
+  };
+});

@@ -1,0 +1,11 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// Builds the site into web/dist, which the worker serves as static assets (wrangler.toml [assets]).
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  plugins: [react()],
+  resolve: { alias: { "@shared": fileURLToPath(new URL("../worker/shared", import.meta.url)) } },
+  build: { outDir: "dist", emptyOutDir: true },
+});

@@ -1,0 +1,61 @@
+/**
+ * What the notification e-mails say (spec §3): pure functions from a stored record to a
+ * title and an HTML body. Every submitted value is HTML-escaped.
+ */
+export type MailContent = { title: string; bodyHtml: string };
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+/** Spec §3: field names are shown with underscores as spaces. */
+export function displayFieldName(name: string): string {
+  return name.replace(/_/g, " ");
+}
+
+function displayValue(value: unknown): string {
+  if (value !== null && typeof value === "object") {
+    return `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
+  }
+  return escapeHtml(String(value ?? ""));
+}
+
+function row(label: string, valueHtml: string): string {
+  return `<p><strong>${escapeHtml(label)}:</strong> ${valueHtml}</p>`;
+}
+
+export const WAITLIST_FORM_TYPE = "Waitlist Signup";
+
+export function waitlistNotification(entry: { email: string; createdAt: string }): MailContent {
+  const title = "New Waitlist Submission";
+  return {
+    title,
+    bodyHtml: [
+      `<h2>${title}</h2>`,
+      row("Email", escapeHtml(entry.email)),
+      row("Form type", WAITLIST_FORM_TYPE),
+      row("Submitted at", escapeHtml(entry.createdAt)),
+    ].join("\n"),
+  };
+}
+
+export function formNotification(submission: {
+  formName: string;
+  formData: Record<string, unknown>;
+  createdAt: string;
+}): MailContent {
+  const title = `[${submission.formName}] New submission`;
+  const fields = Object.entries(submission.formData).map(([name, value]) =>
+    row(displayFieldName(name), displayValue(value)),
+  );
+  return {
+    title,
+    bodyHtml: [
+      `<h2>New ${escapeHtml(submission.formName)} submission</h2>`,
+      ...fields,
+      row("Submitted at", escapeHtml(submission.createdAt)),
+    ].join("\n"),
+  };
+}

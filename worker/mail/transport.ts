@@ -1,0 +1,115 @@
+import type { AppConfig } from "../config";
+import type { Repository } from "../db/repository";
+import { log } from "../log";
+
+/** One e-mail, ready to hand to a transport. */
+export type MailMessage = {
+  receivers: string[];
+  title: string;
+  bodyHtml: string;
+  /** The provider template for this kind of message, when configured. */
+  templateId?: string;
+};
+
+export type TransportName = "provider" | "dev-mailbox" | "unconfigured";
+
+export interface MailTransport {
+  readonly name: TransportName;
+  /** Resolves when the message was accepted; throws MailDeliveryError otherwise. */
+  send(message: MailMessage): Promise<void>;
+}
+
+export class MailDeliveryError extends Error {
+  override name = "MailDeliveryError";
+}
+
+/**
+ * The AI provider's run endpoint with its e-mail model. Success is only an answer whose
+ * send_email_status is 'success'; an `error` field, a non-2xx status, an unreadable answer or
+ * no answer within the timeout are failures.
+ */
+export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch = fetch): MailTransport {
+  return {
+    name: "provider",
+    async send(message) {
+      if (!mail.apiUrl) throw new MailDeliveryError("MAIL_API_URL is not set");
+      const inputs: Record<string, unknown> = {
+        receivers: message.receivers,
+        title: message.title,
+        body_html: message.bodyHtml,
+        project_id: mail.projectId,
+      };
+      if (message.templateId) inputs.template_id = message.templateId;
+      let response: Response;
+      try {
+        response = await fetcher(mail.apiUrl, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${mail.token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: mail.model, inputs }),
+          signal: AbortSignal.timeout(mail.timeoutMs),
+        });
+      } catch (error) {
+        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+        throw new MailDeliveryError(
+          timedOut ? `provider did not answer within ${mail.timeoutMs} ms` : "provider could not be reached",
+          { cause: error },
+        );
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw new MailDeliveryError("provider answer could not be read", { cause: error });
+      }
+      if (!response.ok) throw new MailDeliveryError(`provider answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+      let answer: unknown;
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        throw new MailDeliveryError(`provider answer is not JSON: ${text.slice(0, 200)}`);
+      }
+      const fields = (answer && typeof answer === "object" ? answer : {}) as Record<string, unknown>;
+      if (fields.error !== undefined && fields.error !== null) {
+        throw new MailDeliveryError(`provider error: ${JSON.stringify(fields.error).slice(0, 300)}`);
+      }
+      if (fields.send_email_status !== "success") {
+        throw new MailDeliveryError(`provider send_email_status is ${JSON.stringify(fields.send_email_status)}`);
+      }
+    },
+  };
+}
+
+/** Development only: keeps every e-mail in the dev_mailbox table and prints it. */
+export function devMailboxTransport(repo: Repository, now: () => Date): MailTransport {
+  return {
+    name: "dev-mailbox",
+    async send(message) {
+      const saved = await repo.saveDevMail(
+        { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml },
+        now(),
+      );
+      log("info", "mail.dev_mailbox", {
+        id: saved.id,
+        to: message.receivers,
+        title: message.title,
+        text: message.bodyHtml.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim(),
+        read_at: "/dev/mailbox",
+      });
+    },
+  };
+}
+
+/** Production without a token: every send fails, so records stay undelivered for the retry. */
+export function unconfiguredTransport(): MailTransport {
+  return {
+    name: "unconfigured",
+    async send() {
+      throw new MailDeliveryError("MAIL_PROVIDER_TOKEN is not set in production: e-mail cannot be sent");
+    },
+  };
+}
+
+export function selectTransport(config: AppConfig, repo: Repository, now: () => Date): MailTransport {
+  if (config.mail.token) return providerTransport(config.mail);
+  return config.isProduction ? unconfiguredTransport() : devMailboxTransport(repo, now);
+}

@@ -1,0 +1,46 @@
+import { Hono } from "hono";
+import { ApiError } from "../http/errors";
+import { escapeHtml } from "../mail/content";
+import type { AppEnv } from "../services";
+
+/**
+ * GET /dev/mailbox: every e-mail the app "sent" through the dev mailbox, newest first, as a
+ * page (or JSON with ?format=json or Accept: application/json). Not served in production.
+ */
+export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const { config, repo } = c.get("services");
+  if (config.isProduction) throw new ApiError(404, "not_found", "Not found.");
+  const mails = await repo.listDevMail(100);
+  const wantsJson = c.req.query("format") === "json" || (c.req.header("accept") ?? "").includes("application/json");
+  if (wantsJson) {
+    return c.json({
+      messages: mails.map((mail) => ({
+        id: mail.id,
+        receivers: mail.receivers,
+        title: mail.title,
+        body_html: mail.bodyHtml,
+        created_at: mail.createdAt,
+      })),
+    });
+  }
+  const items = mails
+    .map(
+      (mail) => `<article>
+  <h2>${escapeHtml(mail.title)}</h2>
+  <p class="meta">To ${escapeHtml(mail.receivers.join(", "))} · ${escapeHtml(mail.createdAt)}</p>
+  <iframe sandbox title="${escapeHtml(mail.title)}" srcdoc="${escapeHtml(mail.bodyHtml)}"></iframe>
+</article>`,
+    )
+    .join("\n");
+  // The bodies are shown in sandboxed frames: they hold visitors' text and must not run scripts.
+  c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  return c.html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
+article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}.meta{color:#555}
+iframe{width:100%;min-height:12rem;border:1px solid #eee}</style></head>
+<body><h1>Dev mailbox</h1><p>${mails.length} message(s), newest first. Nothing here leaves this machine.</p>
+${items || "<p>No e-mail yet.</p>"}
+</body></html>`);
+});
