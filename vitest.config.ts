@@ -12,6 +12,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(root("./migrations"));
   return {
     test: {
+      // Structured log lines are shown for failing tests only.
+      silent: "passed-only",
       projects: [
         {
           plugins: [

@@ -1,0 +1,427 @@
+/**
+ * API benchmark: how many requests per second the worker answers under `wrangler dev`, and how
+ * fast, for the health check and the two write routes (waitlist join, contact form).
+ *
+ * It builds the site if needed, applies the migrations to a fresh temporary database, starts
+ * `wrangler dev` on 127.0.0.1 (ENVIRONMENT=development, no provider token: e-mails go to the
+ * dev mailbox table, nothing leaves the machine), warms up, then runs autocannon against each
+ * route in turn and stops the server.
+ *
+ * Reading the output: "req/s" is the average of autocannon's per-second samples; p50/p99 are
+ * the latencies of the 2xx answers; "vs health" compares a POST's req/s with the health
+ * check's, which only pings the database. The numbers are for wrangler dev on this machine
+ * (local workerd and SQLite-backed D1), not production; compare runs on the same machine.
+ * Targets that are missed are printed as FAIL but do not fail the run; failed requests or
+ * unexpected statuses do (exit code 1).
+ *
+ * Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 20).
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+// ---------------------------------------------------------------------------------------------
+// autocannon has no bundled types; this is the part of its API used here.
+
+type AutocannonRequest = {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+  onResponse?: (status: number, body: string) => void;
+};
+type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  requests?: AutocannonRequest[];
+};
+type Percentiles = { average: number; p50: number; p99: number };
+type AutocannonResult = {
+  requests: Percentiles & { total: number };
+  latency: Percentiles;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+};
+type AutocannonRun = PromiseLike<AutocannonResult> & { stop(): void };
+
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon") as (options: AutocannonOptions) => AutocannonRun;
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const HOST = "127.0.0.1";
+const DURATION_S = positiveInteger("BENCH_DURATION", 10);
+const CONNECTIONS = positiveInteger("BENCH_CONNECTIONS", 20);
+const WARMUP_S = 2;
+const STARTUP_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 5_000;
+const TARGET_RATIO = 0.6;
+const TARGET_P99_MS = 50;
+const TARGET_CONNECTIONS = 20;
+
+/** Keeps wrangler quiet about telemetry and off the network, and uses this script's Node. */
+const CHILD_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  CI: "true",
+};
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}".`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+type Route = {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  expectedStatus: number;
+  /** A new JSON body for every request, when the route takes one. */
+  body?: () => unknown;
+};
+
+const runId = `${Date.now().toString(36)}-${process.pid}`;
+let emailCounter = 0;
+
+const ROUTES: Route[] = [
+  { name: "GET /api/health", method: "GET", path: "/api/health", expectedStatus: 200 },
+  {
+    name: "POST /api/waitlist",
+    method: "POST",
+    path: "/api/waitlist",
+    expectedStatus: 201,
+    // Unique per request: a repeated e-mail is a different code path (409 or a re-join).
+    body: () => ({ email: `bench-${runId}-${++emailCounter}@bench.test`, source: "bench" }),
+  },
+  {
+    name: "POST /api/forms/contact",
+    method: "POST",
+    path: "/api/forms/contact",
+    expectedStatus: 201,
+    body: () => ({ name: "Bench", email: "bench@example.com", message: "Hello from the benchmark" }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/** Runs a command to completion; its output goes to `logFile` (or this terminal). */
+function run(command: string, args: string[], logFile?: string): Promise<void> {
+  const fd = logFile ? openSync(logFile, "a") : undefined;
+  const stdio: SpawnOptions["stdio"] = fd === undefined ? "inherit" : ["ignore", fd, fd];
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: CHILD_ENV, stdio });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit code ${code}`}).`));
+    });
+  }).finally(() => {
+    if (fd !== undefined) closeSync(fd);
+  });
+}
+
+/** A port nobody listens on right now, on the loopback interface. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Stops a process started with detached: true, and everything it started (its process group). */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  signalGroup(pid, "SIGTERM");
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
+  if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+}
+
+/** Last resort when the script exits without reaching its own cleanup: synchronous, no waiting. */
+function killGroupNow(child: ChildProcess | undefined): void {
+  if (child?.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+}
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server under test
+
+type Server = { baseUrl: string; process: ChildProcess; logFile: string };
+
+async function buildSiteIfMissing(): Promise<void> {
+  if (existsSync(path.join(ROOT, "web/dist"))) return;
+  console.log("web/dist is missing: building the site...");
+  await run("npm", ["run", "build"]);
+}
+
+async function applyMigrations(persistDir: string, logFile: string): Promise<void> {
+  await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], logFile);
+}
+
+/**
+ * Starts wrangler dev in its own process group. The empty --env-file replaces .dev.vars, so a
+ * developer's local settings cannot change what is measured; --var overrides wrangler.toml.
+ */
+async function startServer(persistDir: string, logFile: string): Promise<Server> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const emptyEnvFile = path.join(persistDir, "empty.env");
+  writeFileSync(emptyEnvFile, "# Intentionally empty: the benchmark ignores .dev.vars and .env.\n");
+  const args = [
+    "wrangler", "dev",
+    "--ip", HOST,
+    "--port", String(port),
+    "--inspector-ip", HOST,
+    "--inspector-port", String(inspectorPort),
+    "--persist-to", persistDir,
+    "--env-file", emptyEnvFile,
+    "--show-interactive-dev-session=false",
+    "--var", "ENVIRONMENT:development",
+    "--var", "MAIL_PROVIDER_TOKEN:",
+  ];
+  const fd = openSync(logFile, "a");
+  const child = spawn("npx", args, { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", fd, fd], detached: true });
+  closeSync(fd);
+  return { baseUrl: `http://${HOST}:${port}`, process: child, logFile };
+}
+
+/** Polls GET /api/health until it answers 200, the server exits, or the time runs out. */
+async function waitUntilHealthy(server: Server): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.process.exitCode !== null || server.process.signalCode !== null) {
+      throw new Error(`wrangler dev exited during startup. Its log:\n${tail(server.logFile)}`);
+    }
+    try {
+      const response = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(250);
+  }
+  throw new Error(`wrangler dev did not answer /api/health within ${STARTUP_TIMEOUT_MS / 1000} s. Its log:\n${tail(server.logFile)}`);
+}
+
+/** Refuses to benchmark anything but the local D1 database and the dev mailbox. */
+async function checkLocalOnly(server: Server): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+  const health = (await response.json()) as { database?: { driver?: string }; mail?: { transport?: string } };
+  if (health.database?.driver !== "d1" || health.mail?.transport !== "dev-mailbox") {
+    throw new Error(`Expected the local D1 database and the dev mailbox, got ${JSON.stringify(health)}.`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+type Measurement = {
+  route: Route;
+  result: AutocannonResult;
+  /** Answers with a status other than the expected one (including other 2xx). */
+  unexpected: number;
+  /** The first unexpected answer, to say what went wrong. */
+  firstUnexpected?: string;
+};
+
+function autocannonRequest(route: Route, onUnexpected: (status: number, body: string) => void): AutocannonRequest {
+  const makeBody = route.body;
+  const request: AutocannonRequest = {
+    method: route.method,
+    path: route.path,
+    onResponse: (status, body) => {
+      if (status !== route.expectedStatus) onUnexpected(status, body);
+    },
+  };
+  if (!makeBody) return request;
+  request.headers = { "content-type": "application/json" };
+  request.setupRequest = (previous) => ({ ...previous, body: JSON.stringify(makeBody()) });
+  return request;
+}
+
+let activeRun: AutocannonRun | undefined;
+
+async function measure(baseUrl: string, route: Route, durationS: number): Promise<Measurement> {
+  let firstUnexpected: string | undefined;
+  const request = autocannonRequest(route, (status, body) => {
+    firstUnexpected ??= `HTTP ${status}: ${body.slice(0, 300)}`;
+  });
+  activeRun = autocannon({ url: baseUrl, connections: CONNECTIONS, duration: durationS, requests: [request] });
+  const result = await activeRun;
+  activeRun = undefined;
+  const expected = result.statusCodeStats[String(route.expectedStatus)]?.count ?? 0;
+  const answered = Object.values(result.statusCodeStats).reduce((sum, stat) => sum + stat.count, 0);
+  return { route, result, unexpected: answered - expected, firstUnexpected };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+function failed(m: Measurement): boolean {
+  return m.unexpected > 0 || m.result.errors > 0 || m.result.timeouts > 0;
+}
+
+function printTable(measurements: Measurement[]): void {
+  const health = measurements[0]!;
+  const header = ["route", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs health"];
+  const rows = measurements.map((m) => [
+    m.route.name,
+    m.result.requests.average.toFixed(0),
+    String(m.result.latency.p50),
+    String(m.result.latency.p99),
+    String(m.result.non2xx),
+    String(m.result.errors),
+    m === health ? "-" : `${(m.result.requests.average / health.result.requests.average).toFixed(2)}x`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+function printTargets(measurements: Measurement[]): void {
+  const health = measurements[0]!;
+  const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+  console.log(`\nTargets: each POST >= ${TARGET_RATIO}x health throughput, p99 < ${TARGET_P99_MS} ms at ${TARGET_CONNECTIONS} connections`);
+  if (CONNECTIONS !== TARGET_CONNECTIONS) {
+    console.log(`  (this run used ${CONNECTIONS} connections; the targets are defined at ${TARGET_CONNECTIONS})`);
+  }
+  for (const m of measurements.slice(1)) {
+    const ratio = m.result.requests.average / health.result.requests.average;
+    console.log(`  ${verdict(ratio >= TARGET_RATIO)}  ${m.route.name}: ${ratio.toFixed(2)}x health (>= ${TARGET_RATIO}x)`);
+  }
+  for (const m of measurements) {
+    const p99 = m.result.latency.p99;
+    console.log(`  ${verdict(p99 < TARGET_P99_MS)}  ${m.route.name}: p99 ${p99} ms (< ${TARGET_P99_MS} ms)`);
+  }
+}
+
+function printFailures(measurements: Measurement[]): void {
+  const bad = measurements.filter(failed);
+  if (bad.length === 0) {
+    console.log("\nAll requests succeeded with the expected status.");
+    return;
+  }
+  console.log("\nFAILED REQUESTS:");
+  for (const m of bad) {
+    const { errors, timeouts, statusCodeStats } = m.result;
+    const statuses = Object.entries(statusCodeStats).map(([code, stat]) => `${code}: ${stat.count}`).join(", ");
+    console.log(
+      `  ${m.route.name}: ${m.unexpected} answers not ${m.route.expectedStatus}, ${errors} errors (${timeouts} timeouts); statuses {${statuses}}`,
+    );
+    if (m.firstUnexpected) console.log(`    first unexpected answer: ${m.firstUnexpected}`);
+  }
+}
+
+function printMachine(): void {
+  const cpus = os.cpus();
+  console.log(`Date:    ${new Date().toISOString()}`);
+  console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${os.platform()} ${os.release()}, Node ${process.version}`);
+  console.log(`Load:    ${CONNECTIONS} connections, ${DURATION_S} s per route, wrangler dev on ${HOST}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<number> {
+  await buildSiteIfMissing();
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "bench-api-"));
+  const logFile = path.join(workDir, "wrangler.log");
+  let server: Server | undefined;
+  const onSignal = async () => {
+    console.error("\nInterrupted: stopping wrangler dev.");
+    activeRun?.stop();
+    if (server) await stopGroup(server.process);
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  process.once("exit", () => killGroupNow(server?.process));
+  try {
+    await applyMigrations(workDir, logFile).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message} Its log:\n${tail(logFile)}`);
+    });
+    server = await startServer(workDir, logFile);
+    await waitUntilHealthy(server);
+    await checkLocalOnly(server);
+    console.log(`wrangler dev is up at ${server.baseUrl}; warming up for ${WARMUP_S} s...\n`);
+    await measure(server.baseUrl, ROUTES[0]!, WARMUP_S);
+
+    const measurements: Measurement[] = [];
+    for (const route of ROUTES) {
+      console.log(`Measuring ${route.name} for ${DURATION_S} s...`);
+      measurements.push(await measure(server.baseUrl, route, DURATION_S));
+    }
+    console.log("");
+    printMachine();
+    printTable(measurements);
+    printTargets(measurements);
+    printFailures(measurements);
+    return measurements.some(failed) ? 1 : 0;
+  } finally {
+    if (server) await stopGroup(server.process);
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`\nBenchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

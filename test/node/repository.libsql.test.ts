@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient, type Client } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createRepository } from "../../worker/db/repository";
+import * as schema from "../../worker/db/schema";
+import { migrateLibsql } from "../../worker/db/migrate-libsql";
+import { repositorySuite } from "../support/repository-suite";
+
+const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
+const clients: Client[] = [];
+let databases = 0;
+
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new local libSQL file per case, migrated with the same command production uses. */
+async function freshDatabase() {
+  databases += 1;
+  const url = `file:${join(dir, `test-${databases}.db`)}`;
+  await migrateLibsql(url);
+  const client = createClient({ url });
+  clients.push(client);
+  return client;
+}
+
+repositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase(), { schema })));
+
+describe("libSQL migrations", () => {
+  it("create the prefixed tables and are safe to run twice", async () => {
+    const client = await freshDatabase();
+    const url = `file:${join(dir, `test-${databases}.db`)}`;
+    await migrateLibsql(url);
+    const tables = await client.execute("select name from sqlite_master where type = 'table' and name like 'hwh_%' order by name");
+    expect(tables.rows.map((row) => row.name)).toEqual(["hwh_dev_mailbox", "hwh_form_submissions", "hwh_waitlist"]);
+  });
+});

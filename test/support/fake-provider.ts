@@ -1,0 +1,55 @@
+import { vi } from "vitest";
+
+/**
+ * A fake of the AI provider's run endpoint. The worker runs in the same isolate as the tests,
+ * so replacing global fetch intercepts its outbound call; other URLs are not expected.
+ */
+export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status";
+
+export type ProviderCall = { url: string; method: string; headers: Headers; body: any };
+
+export const PROVIDER_URL = "https://provider.test/v1/run";
+
+export function fakeProvider(initialMode: ProviderMode = "success") {
+  let mode = initialMode;
+  const calls: ProviderCall[] = [];
+  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init);
+    if (request.url !== PROVIDER_URL) throw new Error(`unexpected outbound request to ${request.url}`);
+    calls.push({ url: request.url, method: request.method, headers: request.headers, body: await request.json() });
+    switch (mode) {
+      case "success":
+        return Response.json({ send_email_status: "success" });
+      case "error-field":
+        return Response.json({ error: { message: "invalid receivers" } });
+      case "unexpected-status":
+        return Response.json({ send_email_status: "queued" });
+      case "http-500":
+        return new Response("internal error", { status: 500 });
+      case "hang":
+        // Never answers; only the transport's timeout (its abort signal) ends the wait.
+        return new Promise<Response>((_, reject) => {
+          const signal = init?.signal;
+          signal?.addEventListener("abort", () => reject(signal.reason));
+        });
+    }
+  });
+  return {
+    calls,
+    setMode(next: ProviderMode) {
+      mode = next;
+    },
+    restore() {
+      spy.mockRestore();
+    },
+  };
+}
+
+/** Env settings that make the worker use the provider transport with a short timeout. */
+export const PROVIDER_ENV = {
+  MAIL_PROVIDER_TOKEN: "test-provider-token",
+  MAIL_API_URL: PROVIDER_URL,
+  MAIL_MODEL: "email-model",
+  MAIL_PROJECT_ID: "project-123",
+  MAIL_TIMEOUT_MS: "100",
+} as const;

@@ -1,0 +1,49 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import worker from "../../worker/index";
+import * as schema from "../../worker/db/schema";
+import { createRepository } from "../../worker/db/repository";
+
+export type EnvOverrides = Partial<Record<keyof Env, unknown>>;
+
+/**
+ * Sends a request through the worker's own fetch with the test env (optionally overridden)
+ * and waits for everything it scheduled with ctx.waitUntil, such as notification delivery.
+ */
+export async function call(path: string, init: RequestInit = {}, overrides: EnvOverrides = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`http://localhost${path}`, init), { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+export function postJson(path: string, body: unknown, overrides: EnvOverrides = {}): Promise<Response> {
+  return call(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }, overrides);
+}
+
+/** The repository on the test D1 database, for arranging and checking state. */
+export function testRepository() {
+  return createRepository(drizzle(env.DB, { schema }));
+}
+
+export async function countRows(table: "hwh_waitlist" | "hwh_form_submissions" | "hwh_dev_mailbox"): Promise<number> {
+  const row = await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>();
+  return row!.n;
+}
+
+let counter = 0;
+/** A fresh e-mail per call, so tests sharing the database do not meet each other's rows. */
+export function uniqueEmail(tag = "visitor"): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** A D1 binding whose every query fails, standing in for an unreachable database. */
+export function brokenDatabase(): D1Database {
+  const fail = () => {
+    throw new Error("D1_ERROR: database unavailable (simulated)");
+  };
+  const statement = { bind: () => statement, first: fail, all: fail, run: fail, raw: fail };
+  return { prepare: () => statement, batch: fail, exec: fail, dump: fail, withSession: fail } as unknown as D1Database;
+}

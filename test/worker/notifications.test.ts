@@ -1,0 +1,232 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../../worker/index";
+import { readConfig } from "../../worker/config";
+import { nextAttemptAt, retryDueNotifications } from "../../worker/mail/delivery";
+import { createServices } from "../../worker/services";
+import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
+import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+
+const repo = testRepository();
+
+let logged: Array<Record<string, unknown>> = [];
+beforeEach(() => {
+  logged = [];
+  const capture = (...args: unknown[]) => {
+    try {
+      logged.push(JSON.parse(String(args[0])));
+    } catch {
+      // not one of our structured lines
+    }
+  };
+  vi.spyOn(console, "error").mockImplementation(capture);
+  vi.spyOn(console, "warn").mockImplementation(capture);
+  vi.spyOn(console, "log").mockImplementation(capture);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Runs the worker's Cron Trigger handler and waits for it. */
+async function runCron(overrides: Record<string, unknown> = {}) {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** Makes every undelivered notification due now, as if its backoff had passed. */
+async function backoffElapsed() {
+  await env.DB.prepare("update hwh_waitlist set notify_next_attempt_at = '2000-01-01T00:00:00.000Z' where email_sent = 0").run();
+  await env.DB.prepare("update hwh_form_submissions set notify_next_attempt_at = '2000-01-01T00:00:00.000Z' where email_sent = 0").run();
+}
+
+describe("provider transport contract", () => {
+  it("POSTs {model, inputs:{receivers, title, body_html, project_id}} with the bearer token; success marks the entry sent", async () => {
+    const provider = fakeProvider("success");
+    const email = uniqueEmail();
+    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+
+    expect(provider.calls).toHaveLength(1);
+    const [sent] = provider.calls;
+    expect(sent!.url).toBe(PROVIDER_URL);
+    expect(sent!.method).toBe("POST");
+    expect(sent!.headers.get("authorization")).toBe("Bearer test-provider-token");
+    expect(sent!.headers.get("content-type")).toBe("application/json");
+    expect(sent!.body).toEqual({
+      model: "email-model",
+      inputs: {
+        receivers: ["team@example.com"],
+        title: "New Waitlist Submission",
+        body_html: expect.stringContaining(email),
+        project_id: "project-123",
+      },
+    });
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry).toMatchObject({ emailSent: true, notifyAttempts: 1, notifyLastError: null });
+    expect(entry!.emailSentAt).not.toBeNull();
+  });
+
+  it.each([
+    ["an `error` field", "error-field", /provider error/],
+    ["HTTP 500", "http-500", /HTTP 500/],
+    ["a send_email_status other than 'success'", "unexpected-status", /send_email_status is "queued"/],
+    ["no answer within the timeout", "hang", /did not answer within 100 ms/],
+  ] as const)("treats %s as a failure: logged, visitor unaffected, entry kept undelivered", async (_name, mode, error) => {
+    fakeProvider(mode);
+    const email = uniqueEmail();
+    const res = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ email });
+
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry).toMatchObject({ emailSent: false, emailSentAt: null, notifyAttempts: 1 });
+    expect(entry!.notifyLastError).toMatch(error);
+    expect(entry!.notifyNextAttemptAt! > entry!.createdAt).toBe(true);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: "error", event: "notification.failed", kind: "waitlist", id: entry!.id }),
+    );
+  });
+
+  it("escapes every submitted value in body_html", async () => {
+    const provider = fakeProvider("success");
+    const res = await postJson(
+      "/api/forms/contact",
+      { name: "Mallory <b>", email: uniqueEmail(), message: "<script>alert('x')</script> & \"more\"" },
+      PROVIDER_ENV,
+    );
+    expect(res.status).toBe(201);
+    const html: string = provider.calls[0]!.body.inputs.body_html;
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;");
+    expect(provider.calls[0]!.body.inputs.title).toBe("[Contact Form] New submission");
+  });
+
+  it("sends the configured template id when one is set", async () => {
+    const provider = fakeProvider("success");
+    await postJson("/api/waitlist", { email: uniqueEmail() }, { ...PROVIDER_ENV, MAIL_TEMPLATE_WAITLIST: "tpl-waitlist" });
+    expect(provider.calls[0]!.body.inputs.template_id).toBe("tpl-waitlist");
+  });
+});
+
+describe("scheduled retry", () => {
+  it("delivers on a later cron run what failed when the visitor joined", async () => {
+    const provider = fakeProvider("http-500");
+    const email = uniqueEmail("retry");
+    const name = `Retry ${email}`;
+    await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    await postJson("/api/forms/contact", { name, email, message: "Hello" }, PROVIDER_ENV);
+    expect((await repo.findWaitlistEntry(email))!.emailSent).toBe(false);
+
+    // Before the backoff has passed, the cron leaves them alone.
+    provider.setMode("success");
+    const callsBefore = provider.calls.length;
+    await runCron(PROVIDER_ENV);
+    expect(provider.calls.length).toBe(callsBefore);
+
+    await backoffElapsed();
+    await runCron(PROVIDER_ENV);
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry).toMatchObject({ emailSent: true, notifyAttempts: 2, notifyLastError: null, notifyNextAttemptAt: null });
+    const retried = provider.calls.slice(callsBefore).map((c) => c.body.inputs.title);
+    expect(retried).toContain("New Waitlist Submission");
+    expect(retried).toContain("[Contact Form] New submission");
+    const submission = (await env.DB.prepare("select email_sent from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ email_sent: number }>())!;
+    expect(submission.email_sent).toBe(1);
+
+    // Delivered notifications are never sent again.
+    await backoffElapsed();
+    const callsAfter = provider.calls.length;
+    await runCron(PROVIDER_ENV);
+    expect(provider.calls.slice(callsAfter).filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(0);
+  });
+
+  it("backs off exponentially and stops at the attempt cap", async () => {
+    const provider = fakeProvider("http-500");
+    const email = uniqueEmail("cap");
+    await postJson("/api/waitlist", { email }, { ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3" });
+
+    let clock = new Date();
+    const services = () => createServices({ ...env, ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3" } as Env, () => clock);
+    const first = (await repo.findWaitlistEntry(email))!;
+    const firstWait = Date.parse(first.notifyNextAttemptAt!) - Date.parse(first.updatedAt);
+    expect(firstWait).toBeGreaterThanOrEqual(299_000);
+    expect(firstWait).toBeLessThanOrEqual(301_000);
+
+    clock = new Date(Date.parse(first.notifyNextAttemptAt!) + 1);
+    await retryDueNotifications(services().delivery);
+    const second = (await repo.findWaitlistEntry(email))!;
+    expect(second.notifyAttempts).toBe(2);
+    expect(Date.parse(second.notifyNextAttemptAt!) - clock.getTime()).toBe(600_000);
+
+    clock = new Date(Date.parse(second.notifyNextAttemptAt!) + 1);
+    await retryDueNotifications(services().delivery);
+    const third = (await repo.findWaitlistEntry(email))!;
+    expect(third).toMatchObject({ notifyAttempts: 3, emailSent: false, notifyNextAttemptAt: null });
+
+    provider.setMode("success");
+    clock = new Date(clock.getTime() + 365 * 86_400_000);
+    const callsBefore = provider.calls.length;
+    await retryDueNotifications(services().delivery);
+    expect(provider.calls.slice(callsBefore).filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(0);
+    expect((await repo.findWaitlistEntry(email))!.notifyAttempts).toBe(3);
+  });
+
+  it("computes the backoff as base x 2^(attempt-1), capped at six hours", () => {
+    const notify = readConfig({ NOTIFY_RETRY_BASE_SECONDS: "300", NOTIFY_MAX_ATTEMPTS: "20" }).notify;
+    const now = new Date("2026-01-01T00:00:00.000Z");
+    const waits = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => (nextAttemptAt(n, now, notify)!.getTime() - now.getTime()) / 1000);
+    expect(waits).toEqual([300, 600, 1200, 2400, 4800, 9600, 19200, 21600]);
+    expect(nextAttemptAt(20, now, notify)).toBeNull();
+  });
+
+  it("in production without a token, fails loudly and keeps the entry for retry", async () => {
+    const email = uniqueEmail("prod");
+    const res = await postJson("/api/waitlist", { email }, { ENVIRONMENT: "production" });
+    expect(res.status).toBe(201);
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry).toMatchObject({ emailSent: false, notifyAttempts: 1 });
+    expect(entry!.notifyLastError).toMatch(/MAIL_PROVIDER_TOKEN is not set/);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: "error", event: "notification.failed", transport: "unconfigured" }),
+    );
+  });
+});
+
+describe("dev mailbox", () => {
+  it("shows every e-mail newest first, as a page and as JSON", async () => {
+    const older = uniqueEmail("older");
+    const newer = uniqueEmail("newer");
+    await postJson("/api/waitlist", { email: older });
+    await postJson("/api/waitlist", { email: newer });
+
+    const json = await call("/dev/mailbox?format=json");
+    expect(json.status).toBe(200);
+    const { messages } = await json.json<{ messages: Array<{ body_html: string; title: string }> }>();
+    const newerAt = messages.findIndex((m) => m.body_html.includes(newer));
+    const olderAt = messages.findIndex((m) => m.body_html.includes(older));
+    expect(newerAt).toBeGreaterThanOrEqual(0);
+    expect(newerAt).toBeLessThan(olderAt);
+
+    const page = await call("/dev/mailbox");
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html.indexOf(newer)).toBeLessThan(html.indexOf(older));
+    expect(html).toContain("<iframe sandbox");
+    expect(logged).toContainEqual(expect.objectContaining({ event: "mail.dev_mailbox", title: "New Waitlist Submission" }));
+  });
+
+  it("keeps a visitor's markup inert in the mailbox page", async () => {
+    await postJson("/api/forms/contact", { name: "Eve", email: uniqueEmail(), message: "<script>alert(1)</script>" });
+    const html = await (await call("/dev/mailbox")).text();
+    expect(html).not.toContain("<script>alert(1)</script>");
+    expect(html).not.toContain("&lt;script&gt;alert(1)");
+    expect(html).toContain("&amp;lt;script&amp;gt;alert(1)");
+  });
+
+  it("is not served in production", async () => {
+    const res = await call("/dev/mailbox", {}, { ENVIRONMENT: "production" });
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,139 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+
+const repo = testRepository();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("POST /api/waitlist", () => {
+  it("stores a new e-mail trimmed and lower-cased and answers 201", async () => {
+    const email = uniqueEmail("New");
+    const res = await postJson("/api/waitlist", { email: `  ${email.toUpperCase()}  `, source: "hero" });
+    expect(res.status).toBe(201);
+    const body = await res.json<{ email: string; joined_at: string }>();
+    expect(body.email).toBe(email.toLowerCase());
+    const entry = await repo.findWaitlistEntry(email.toLowerCase());
+    expect(entry).toMatchObject({ email: email.toLowerCase(), source: "hero" });
+    expect(entry!.createdAt).toBe(body.joined_at);
+    // Delivery (spec §7: update by email {email_sent, email_sent_at, updated_at}) moves updated_at.
+    expect(entry!.updatedAt >= entry!.createdAt).toBe(true);
+  });
+
+  it("delivers the notification after the response and marks the entry sent (dev mailbox)", async () => {
+    const email = uniqueEmail();
+    const res = await postJson("/api/waitlist", { email });
+    expect(res.status).toBe(201);
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry!.emailSent).toBe(true);
+    expect(entry!.emailSentAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const mails = await repo.listDevMail();
+    const mail = mails.find((m) => m.bodyHtml.includes(email));
+    expect(mail).toBeDefined();
+    expect(mail!.title).toBe("New Waitlist Submission");
+    expect(mail!.receivers).toEqual(["team@example.com"]);
+    expect(mail!.bodyHtml).toContain("Waitlist Signup");
+    expect(mail!.bodyHtml).toContain(entry!.createdAt);
+  });
+
+  it.each([
+    ["", "Please enter your email address"],
+    ["   ", "Please enter your email address"],
+    [undefined, "Please enter your email address"],
+    ["plainaddress", "Please enter a valid email address"],
+    ["no-at-sign.example.com", "Please enter a valid email address"],
+    ["missing@dot", "Please enter a valid email address"],
+    ["two@@example.com", "Please enter a valid email address"],
+    ["has space@example.com", "Please enter a valid email address"],
+    ["@example.com", "Please enter a valid email address"],
+    ["user@.com", "Please enter a valid email address"],
+    ["user@example.", "Please enter a valid email address"],
+    [42, "Please enter a valid email address"],
+  ])("rejects %j with the spec's message and stores nothing", async (email, message) => {
+    const before = await countRows("hwh_waitlist");
+    const res = await postJson("/api/waitlist", email === undefined ? {} : { email });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { code: "validation_failed", message, field: "email" } });
+    expect(await countRows("hwh_waitlist")).toBe(before);
+  });
+
+  it("answers 409 with the spec's message when the existing entry's e-mail was sent", async () => {
+    const email = uniqueEmail();
+    expect((await postJson("/api/waitlist", { email })).status).toBe(201);
+    expect((await repo.findWaitlistEntry(email))!.emailSent).toBe(true);
+    const before = await repo.findWaitlistEntry(email);
+
+    const res = await postJson("/api/waitlist", { email: email.toUpperCase() });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: { code: "already_joined", message: "You're already on our waitlist! We'll be in touch soon." },
+    });
+    expect(await repo.findWaitlistEntry(email)).toEqual(before);
+  });
+
+  it("joins again, without a duplicate error, when the existing entry's e-mail was not sent, and retries it", async () => {
+    const email = uniqueEmail();
+    const provider = fakeProvider("http-500");
+    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    const failed = await repo.findWaitlistEntry(email);
+    expect(failed).toMatchObject({ emailSent: false, emailSentAt: null, notifyAttempts: 1 });
+    expect(failed!.notifyNextAttemptAt).not.toBeNull();
+
+    provider.setMode("success");
+    await new Promise((resolve) => setTimeout(resolve, 5)); // so updated_at visibly moves
+    const res = await postJson("/api/waitlist", { email, source: "cta" }, PROVIDER_ENV);
+    expect(res.status).toBe(201);
+    const joined = await repo.findWaitlistEntry(email);
+    expect(joined!.id).toBe(failed!.id);
+    expect(joined!.emailSent).toBe(true);
+    expect(joined!.emailSentAt).not.toBeNull();
+    expect(joined!.source).toBe("cta");
+    expect(joined!.updatedAt > failed!.updatedAt).toBe(true);
+    expect(joined!.createdAt).toBe(failed!.createdAt);
+    expect(provider.calls).toHaveLength(2);
+  });
+
+  it("50 concurrent joins of one e-mail produce exactly one row and one notification", async () => {
+    const email = uniqueEmail("race");
+    const provider = fakeProvider("success");
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => postJson("/api/waitlist", { email }, PROVIDER_ENV)),
+    );
+    const statuses = responses.map((res) => res.status);
+    // Every request either joined (201) or, once the notification was delivered, was a duplicate.
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    expect(statuses).toContain(201);
+    const rows = await env.DB.prepare("select count(*) as n from hwh_waitlist where email = ?").bind(email).first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+    expect(provider.calls.filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(1);
+  });
+
+  it("stores the placement name and rejects a malformed one", async () => {
+    const email = uniqueEmail();
+    const bad = await postJson("/api/waitlist", { email, source: "<hero>" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "validation_failed", field: "source" } });
+    expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+  });
+
+  it("answers 500 with the spec's message, and logs the cause, when the database fails", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await postJson("/api/waitlist", { email: uniqueEmail() }, { DB: brokenDatabase() });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      error: { code: "internal_error", message: "Something went wrong. Please try again." },
+    });
+    const logged = errors.mock.calls.map((args) => JSON.parse(String(args[0])));
+    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "request.failed", path: "/api/waitlist" }));
+    expect(logged.some((line) => String(line.error).includes("database unavailable"))).toBe(true);
+  });
+
+  it("answers 404 in the API's error shape for unknown API routes", async () => {
+    const res = await call("/api/nope");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+});
