@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -8,7 +8,7 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * Two projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
  * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite).
  */
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(root("./migrations"));
   return {
     test: {
