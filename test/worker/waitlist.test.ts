@@ -131,6 +131,15 @@ describe("POST /api/waitlist", () => {
     expect(logged.some((line) => String(line.error).includes("database unavailable"))).toBe(true);
   });
 
+  it("answers 405 with Allow for other methods", async () => {
+    const res = await call("/api/waitlist");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(await res.json()).toMatchObject({ error: { code: "method_not_allowed" } });
+    expect((await call("/api/forms/contact", { method: "PUT" })).status).toBe(405);
+    expect((await call("/api/health", { method: "DELETE" })).status).toBe(405);
+  });
+
   it("answers 404 in the API's error shape for unknown API routes", async () => {
     const res = await call("/api/nope");
     expect(res.status).toBe(404);

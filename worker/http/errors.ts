@@ -24,3 +24,14 @@ export function errorBody(code: string, message: string, details: Record<string,
 export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(errorBody(error.code, error.message, error.details), error.status);
 }
+
+/** For a route's other methods: 405 with the methods it does answer. */
+export function methodNotAllowed(allowed: string[]) {
+  return (c: Context) => {
+    c.header("Allow", allowed.join(", "));
+    return errorResponse(
+      c,
+      new ApiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${new URL(c.req.url).pathname}.`),
+    );
+  };
+}

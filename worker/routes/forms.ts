@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { FORM_MESSAGES, findForm, validateSubmission } from "../shared/forms";
-import { ApiError } from "../http/errors";
+import { ApiError, methodNotAllowed } from "../http/errors";
 import { readJsonObject } from "../http/json-body";
 import { notifyNow } from "../mail/delivery";
 import type { AppEnv } from "../services";
@@ -30,4 +30,4 @@ export const formRoutes = new Hono<AppEnv>().post("/:form", async (c) => {
   }
   c.executionCtx.waitUntil(notifyNow(delivery, "form", submission.id));
   return c.json({ id: submission.id, form_name: submission.formName, created_at: submission.createdAt }, 201);
-});
+}).all("/:form", methodNotAllowed(["POST"]));

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { errorBody } from "../http/errors";
+import { errorBody, methodNotAllowed } from "../http/errors";
 import { describeError, log } from "../log";
 import type { AppEnv } from "../services";
 
@@ -17,4 +17,4 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
     );
   }
   return c.json({ status: "ok", ...status });
-});
+}).all("/", methodNotAllowed(["GET"]));

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { WAITLIST_MESSAGES, validateWaitlistInput } from "../shared/waitlist";
-import { ApiError } from "../http/errors";
+import { ApiError, methodNotAllowed } from "../http/errors";
 import { readJsonObject, rejectUnknownKeys } from "../http/json-body";
 import { notifyNow } from "../mail/delivery";
 import type { AppEnv } from "../services";
@@ -26,4 +26,4 @@ export const waitlistRoutes = new Hono<AppEnv>().post("/", async (c) => {
 
   c.executionCtx.waitUntil(notifyNow(delivery, "waitlist", result.entry.id));
   return c.json({ email: result.entry.email, joined_at: result.entry.createdAt }, 201);
-});
+}).all("/", methodNotAllowed(["POST"]));
