@@ -16,6 +16,7 @@ CREATE TABLE `hwh_form_submissions` (
 	`notify_last_error` text,
 	`notify_next_attempt_at` text,
 	`notify_locked_until` text,
+	`notify_claim` text,
 	`created_at` text NOT NULL
 );
 --> statement-breakpoint
@@ -30,6 +31,7 @@ CREATE TABLE `hwh_waitlist` (
 	`notify_last_error` text,
 	`notify_next_attempt_at` text,
 	`notify_locked_until` text,
+	`notify_claim` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );

@@ -19,7 +19,7 @@ export function createServices(env: Env, now: () => Date = () => new Date()): Se
   const config = readConfig(env);
   const { db, driver } = openDatabase(env);
   const repo = createRepository(db);
-  const transport = selectTransport(config, repo, now);
+  const transport = selectTransport(config);
   return { config, repo, driver, transport, now, delivery: { repo, transport, config, now } };
 }
 

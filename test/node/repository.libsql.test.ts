@@ -5,7 +5,6 @@ import { createClient, type Client } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRepository } from "../../worker/db/repository";
-import * as schema from "../../worker/db/schema";
 import { migrateLibsql } from "../../worker/db/migrate-libsql";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -30,7 +29,7 @@ async function freshDatabase() {
   return client;
 }
 
-repositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase(), { schema })));
+repositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Repository } from "../../worker/db/repository";
+import type { WaitlistEntry } from "../../worker/db/schema";
 
 /**
  * The repository's behaviour, run once against D1 inside workerd and once against libSQL in
@@ -8,7 +9,17 @@ import type { Repository } from "../../worker/db/repository";
 export function repositorySuite(driver: string, fresh: () => Promise<Repository>) {
   const t0 = new Date("2026-03-01T10:00:00.000Z");
   const at = (ms: number) => new Date(t0.getTime() + ms);
-  const claim = { now: t0, lockMs: 60_000, maxAttempts: 3 };
+  const LOCK_MS = 60_000;
+  const first = (ms = 0) => ({ now: at(ms), lockMs: LOCK_MS });
+  const due = (ms: number, limit = 10) => ({ now: at(ms), lockMs: LOCK_MS, maxAttempts: 3, limit });
+
+  async function join(repo: Repository, email: string, ms = 0, source: string | null = null) {
+    const result = await repo.joinWaitlist({ email, source }, first(ms));
+    if (result.outcome !== "joined") throw new Error(`${email} was a duplicate`);
+    return result;
+  }
+  const failed = (entry: { id: number; notifyClaim: string | null }, retryAtMs: number | null, repo: Repository) =>
+    repo.markNotificationFailed("waitlist", entry, { error: "HTTP 500", nextAttemptAt: retryAtMs === null ? null : at(retryAtMs) });
 
   describe(`repository on ${driver}`, () => {
     it("answers a ping", async () => {
@@ -16,66 +27,81 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       await expect(repo.ping()).resolves.toBeUndefined();
     });
 
-    it("joins a new e-mail with delivery state unset", async () => {
+    it("joins a new e-mail and claims its first notification in the same write", async () => {
       const repo = await fresh();
-      const result = await repo.joinWaitlist({ email: "a@example.com", source: "hero" }, t0);
-      expect(result.outcome).toBe("joined");
-      const entry = result.outcome === "joined" ? result.entry : undefined;
+      const { entry, claimed } = await join(repo, "a@example.com", 0, "hero");
+      expect(claimed).toBe(true);
       expect(entry).toMatchObject({
         email: "a@example.com",
         source: "hero",
         emailSent: false,
         emailSentAt: null,
-        notifyAttempts: 0,
+        notifyAttempts: 1,
+        notifyLockedUntil: at(LOCK_MS).toISOString(),
         createdAt: t0.toISOString(),
         updatedAt: t0.toISOString(),
       });
+      expect(entry.notifyClaim).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it("reports a duplicate only once the notification was sent, and leaves that entry untouched", async () => {
       const repo = await fresh();
-      const joined = await repo.joinWaitlist({ email: "b@example.com", source: null }, t0);
-      const id = joined.outcome === "joined" ? joined.entry.id : -1;
-      const again = await repo.joinWaitlist({ email: "b@example.com", source: "cta" }, at(1000));
-      expect(again).toMatchObject({ outcome: "joined", entry: { id, source: "cta", updatedAt: at(1000).toISOString() } });
+      const { entry } = await join(repo, "b@example.com");
+      const again = await join(repo, "b@example.com", 1000, "cta");
+      expect(again.entry).toMatchObject({ id: entry.id, source: "cta", updatedAt: at(1000).toISOString() });
 
-      await repo.markNotificationSent("waitlist", id, at(2000));
+      await repo.markNotificationSent("waitlist", entry.id, at(2000));
       const sent = await repo.findWaitlistEntry("b@example.com");
-      expect(sent).toMatchObject({ emailSent: true, emailSentAt: at(2000).toISOString(), updatedAt: at(2000).toISOString() });
-      expect(await repo.joinWaitlist({ email: "b@example.com", source: "x" }, at(3000))).toEqual({ outcome: "duplicate" });
+      expect(sent).toMatchObject({
+        emailSent: true,
+        emailSentAt: at(2000).toISOString(),
+        updatedAt: at(2000).toISOString(),
+        notifyClaim: null,
+        notifyLockedUntil: null,
+      });
+      expect(await repo.joinWaitlist({ email: "b@example.com", source: "x" }, first(3000))).toEqual({ outcome: "duplicate" });
       expect(await repo.findWaitlistEntry("b@example.com")).toEqual(sent);
     });
 
-    it("a re-join of an undelivered entry clears its backoff and starts its attempts over", async () => {
+    it("a re-join while the notification is being sent does not claim it again", async () => {
       const repo = await fresh();
-      const joined = await repo.joinWaitlist({ email: "c@example.com", source: null }, t0);
-      const id = joined.outcome === "joined" ? joined.entry.id : -1;
-      for (let n = 0; n < 3; n += 1) {
-        const record = await repo.claimNotification("waitlist", id, { ...claim, now: at(n * 1000) });
-        expect(record).toBeDefined();
-        await repo.markNotificationFailed("waitlist", id, { error: "down", nextAttemptAt: null });
-      }
-      expect(await repo.claimNotification("waitlist", id, claim)).toBeUndefined(); // capped
-      await repo.joinWaitlist({ email: "c@example.com", source: null }, at(5000));
-      expect(await repo.findWaitlistEntry("c@example.com")).toMatchObject({ notifyAttempts: 0, notifyLastError: "down" });
-      expect(await repo.claimNotification("waitlist", id, { ...claim, now: at(5000) })).toMatchObject({ notifyAttempts: 1 });
+      const { entry } = await join(repo, "busy@example.com");
+      const again = await join(repo, "busy@example.com", 1000);
+      expect(again.claimed).toBe(false);
+      expect(again.entry).toMatchObject({ notifyAttempts: 1, notifyClaim: entry.notifyClaim, notifyLockedUntil: entry.notifyLockedUntil });
     });
 
-    it("concurrent joins of one e-mail leave exactly one row", async () => {
+    it("a re-join of an undelivered entry clears its backoff, claims it and starts its attempts over", async () => {
       const repo = await fresh();
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () => repo.joinWaitlist({ email: "same@example.com", source: null }, t0)),
-      );
-      expect(results.every((r) => r.outcome === "joined")).toBe(true);
-      expect(new Set(results.map((r) => (r.outcome === "joined" ? r.entry.id : 0))).size).toBe(1);
+      const { entry } = await join(repo, "c@example.com");
+      await failed(entry, 300_000, repo);
+      for (const ms of [300_000, 900_000]) {
+        const [claimed] = await repo.claimDueNotifications("waitlist", due(ms));
+        expect(claimed).toBeDefined();
+        await failed(claimed!, ms === 300_000 ? 900_000 : null, repo);
+      }
+      const capped = (await repo.findWaitlistEntry("c@example.com"))!;
+      expect(capped).toMatchObject({ notifyAttempts: 3, notifyNextAttemptAt: null, notifyLastError: "HTTP 500" });
+      expect(await repo.claimDueNotifications("waitlist", due(10_000_000))).toEqual([]);
+
+      const again = await join(repo, "c@example.com", 10_000_000);
+      expect(again.claimed).toBe(true);
+      expect(again.entry).toMatchObject({ notifyAttempts: 1, notifyNextAttemptAt: null, createdAt: t0.toISOString() });
+    });
+
+    it("concurrent joins of one e-mail leave exactly one row, claimed by exactly one caller", async () => {
+      const repo = await fresh();
+      const results = await Promise.all(Array.from({ length: 20 }, () => join(repo, "same@example.com")));
+      expect(new Set(results.map((r) => r.entry.id)).size).toBe(1);
+      expect(results.filter((r) => r.claimed)).toHaveLength(1);
       expect((await repo.listWaitlist()).filter((e) => e.email === "same@example.com")).toHaveLength(1);
     });
 
     it("lists the waitlist newest first", async () => {
       const repo = await fresh();
-      await repo.joinWaitlist({ email: "first@example.com", source: null }, t0);
-      await repo.joinWaitlist({ email: "second@example.com", source: null }, at(1000));
-      await repo.joinWaitlist({ email: "third@example.com", source: null }, at(2000));
+      await join(repo, "first@example.com", 0);
+      await join(repo, "second@example.com", 1000);
+      await join(repo, "third@example.com", 2000);
       expect((await repo.listWaitlist()).map((e) => e.email)).toEqual([
         "third@example.com",
         "second@example.com",
@@ -83,35 +109,44 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       ]);
     });
 
-    it("stores form submissions with their data as JSON", async () => {
+    it("stores form submissions with their data as JSON, their notification claimed", async () => {
       const repo = await fresh();
       const data = { name: "Ada", email: "ada@example.com", message: "Line\nbreak ✓", nested: { a: [1, 2] } };
-      const saved = await repo.insertFormSubmission("Contact Form", data, t0);
-      expect(saved).toMatchObject({ formName: "Contact Form", formData: data, emailSent: false, createdAt: t0.toISOString() });
+      const saved = await repo.insertFormSubmission("Contact Form", data, first());
+      expect(saved).toMatchObject({
+        formName: "Contact Form",
+        formData: data,
+        emailSent: false,
+        notifyAttempts: 1,
+        notifyLockedUntil: at(LOCK_MS).toISOString(),
+        createdAt: t0.toISOString(),
+      });
       expect(await repo.findFormSubmission(saved.id)).toEqual(saved);
     });
 
-    it("lets exactly one sender claim a notification, until its claim lapses", async () => {
+    it("lets exactly one of several concurrent senders claim a due notification, until its lease lapses", async () => {
       const repo = await fresh();
-      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, t0);
-      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.claimNotification("form", saved.id, claim)));
-      expect(claims.filter(Boolean)).toHaveLength(1);
-      expect(await repo.claimNotification("form", saved.id, { ...claim, now: at(59_000) })).toBeUndefined();
-      expect(await repo.claimNotification("form", saved.id, { ...claim, now: at(60_000) })).toMatchObject({ notifyAttempts: 2 });
+      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
+      expect(await repo.claimDueNotifications("form", due(LOCK_MS - 1))).toEqual([]); // the inserter's lease
+      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.claimDueNotifications("form", due(LOCK_MS))));
+      expect(claims.flat()).toHaveLength(1);
+      expect(claims.flat()[0]).toMatchObject({ id: saved.id, notifyAttempts: 2 });
+      expect(await repo.claimDueNotifications("form", due(2 * LOCK_MS - 1))).toEqual([]);
+      expect(await repo.claimDueNotifications("form", due(2 * LOCK_MS))).toMatchObject([{ notifyAttempts: 3 }]);
     });
 
     it("respects the backoff time and never claims a delivered notification", async () => {
       const repo = await fresh();
-      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, t0);
-      await repo.claimNotification("form", saved.id, claim);
-      await repo.markNotificationFailed("form", saved.id, { error: "HTTP 500", nextAttemptAt: at(300_000) });
+      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
+      await repo.markNotificationFailed("form", saved, { error: "HTTP 500", nextAttemptAt: at(300_000) });
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         notifyLastError: "HTTP 500",
         notifyNextAttemptAt: at(300_000).toISOString(),
         notifyLockedUntil: null,
+        notifyClaim: null,
       });
-      expect(await repo.claimNotification("form", saved.id, { ...claim, now: at(299_999) })).toBeUndefined();
-      expect(await repo.claimNotification("form", saved.id, { ...claim, now: at(300_000) })).toBeDefined();
+      expect(await repo.claimDueNotifications("form", due(299_999))).toEqual([]);
+      expect(await repo.claimDueNotifications("form", due(300_000))).toHaveLength(1);
       await repo.markNotificationSent("form", saved.id, at(301_000));
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         emailSent: true,
@@ -119,33 +154,47 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
         notifyLastError: null,
         notifyLockedUntil: null,
       });
-      expect(await repo.claimNotification("form", saved.id, { ...claim, now: at(10_000_000) })).toBeUndefined();
+      expect(await repo.claimDueNotifications("form", due(10_000_000))).toEqual([]);
+    });
+
+    it("ignores a failure reported by a sender whose claim was taken over", async () => {
+      const repo = await fresh();
+      const { entry: stale } = await join(repo, "slow@example.com");
+      const [current] = await repo.claimDueNotifications("waitlist", due(LOCK_MS));
+      expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
+      await repo.markNotificationSent("waitlist", current!.id, at(LOCK_MS + 1));
+      await failed(stale, 999_999, repo);
+      expect(await repo.findWaitlistEntry("slow@example.com")).toMatchObject({ emailSent: true, notifyLastError: null, notifyNextAttemptAt: null });
     });
 
     it("claims due notifications in a batch, oldest first, up to the limit", async () => {
       const repo = await fresh();
-      const ids: number[] = [];
-      for (let n = 0; n < 4; n += 1) {
-        const joined = await repo.joinWaitlist({ email: `due${n}@example.com`, source: null }, at(n));
-        if (joined.outcome === "joined") ids.push(joined.entry.id);
-      }
-      await repo.markNotificationSent("waitlist", ids[1]!, at(10));
-      const batch = await repo.claimDueNotifications("waitlist", { ...claim, now: at(100), limit: 2 });
+      const entries: WaitlistEntry[] = [];
+      for (let n = 0; n < 4; n += 1) entries.push((await join(repo, `due${n}@example.com`, n)).entry);
+      await repo.markNotificationSent("waitlist", entries[1]!.id, at(10));
+      const batch = await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10, 2));
       expect(batch.map((e) => e.email)).toEqual(["due0@example.com", "due2@example.com"]);
-      const rest = await repo.claimDueNotifications("waitlist", { ...claim, now: at(100), limit: 10 });
+      const rest = await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10));
       expect(rest.map((e) => e.email)).toEqual(["due3@example.com"]);
-      expect(await repo.claimDueNotifications("waitlist", { ...claim, now: at(100), limit: 10 })).toEqual([]);
-      expect(await repo.claimDueNotifications("form", { ...claim, now: at(100), limit: 10 })).toEqual([]);
+      expect(await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10))).toEqual([]);
+      expect(await repo.claimDueNotifications("form", due(LOCK_MS + 10))).toEqual([]);
     });
 
-    it("keeps dev mailbox messages and lists them newest first", async () => {
+    it("keeps the dev mailbox copy in the same write as the sent flag, listed newest first", async () => {
       const repo = await fresh();
-      await repo.saveDevMail({ receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" }, t0);
-      await repo.saveDevMail({ receivers: ["a@example.com", "b@example.com"], title: "two", bodyHtml: "<p>2</p>" }, at(1));
+      const one = (await join(repo, "one@example.com")).entry;
+      const two = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
+      await repo.markNotificationSent("waitlist", one.id, at(1), { receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" });
+      await repo.markNotificationSent("form", two.id, at(2), {
+        receivers: ["a@example.com", "b@example.com"],
+        title: "two",
+        bodyHtml: "<p>2</p>",
+      });
       const mails = await repo.listDevMail();
       expect(mails.map((m) => m.title)).toEqual(["two", "one"]);
-      expect(mails[0]!.receivers).toEqual(["a@example.com", "b@example.com"]);
+      expect(mails[0]).toMatchObject({ receivers: ["a@example.com", "b@example.com"], bodyHtml: "<p>2</p>", createdAt: at(2).toISOString() });
       expect(await repo.listDevMail(1)).toHaveLength(1);
+      expect((await repo.findFormSubmission(two.id))!.emailSent).toBe(true);
     });
   });
 }

@@ -1,7 +1,6 @@
 import { createClient } from "@libsql/client/web";
 import { drizzle as drizzleD1 } from "drizzle-orm/d1";
 import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
-import * as schema from "./schema";
 import type { Database } from "./repository";
 
 export type DatabaseBindings = {
@@ -12,11 +11,15 @@ export type DatabaseBindings = {
 
 export type OpenedDatabase = { db: Database; driver: "d1" | "libsql" };
 
-/** D1 (binding DB) by default; libSQL/Turso when LIBSQL_URL is set. */
+/**
+ * D1 (binding DB) by default; libSQL/Turso when LIBSQL_URL is set. No schema is passed: the
+ * repository uses the query builder only, and building drizzle's relational map on every
+ * request would be wasted work.
+ */
 export function openDatabase(env: DatabaseBindings): OpenedDatabase {
   if (env.LIBSQL_URL) {
     const client = createClient({ url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN || undefined });
-    return { db: drizzleLibsql(client, { schema }), driver: "libsql" };
+    return { db: drizzleLibsql(client), driver: "libsql" };
   }
-  return { db: drizzleD1(env.DB, { schema }), driver: "d1" };
+  return { db: drizzleD1(env.DB), driver: "d1" };
 }

@@ -7,9 +7,10 @@ export const TABLE_PREFIX = "hwh";
 const table = sqliteTableCreator((name) => `${TABLE_PREFIX}_${name}`);
 
 /**
- * Columns every notified record carries. A notification is "claimed" by setting
- * notify_locked_until, so the inline delivery and the cron retry never send the same
- * e-mail twice; notify_next_attempt_at holds the backoff after a failure.
+ * Columns every notified record carries. A sender "claims" a notification by writing a random
+ * notify_claim and a notify_locked_until lease in one conditional update, so the inline delivery
+ * and the cron retry never send the same e-mail at once, and only the current claim's holder can
+ * record the outcome; notify_next_attempt_at holds the backoff after a failure.
  * Timestamps are ISO 8601 strings (UTC, millisecond precision), which sort as text.
  */
 const deliveryColumns = () => ({
@@ -19,6 +20,7 @@ const deliveryColumns = () => ({
   notifyLastError: text("notify_last_error"),
   notifyNextAttemptAt: text("notify_next_attempt_at"),
   notifyLockedUntil: text("notify_locked_until"),
+  notifyClaim: text("notify_claim"),
 });
 
 export const waitlist = table(

@@ -44,49 +44,39 @@ export function nextAttemptAt(attempts: number, now: Date, notify: AppConfig["no
   return new Date(now.getTime() + seconds * 1000);
 }
 
-/** Sends the notification of a record the caller has claimed, and records the outcome. */
-async function sendClaimed<K extends NotificationKind>(
+/**
+ * Sends the notification of a record the caller has claimed, and records the outcome.
+ * Never throws: nobody waits on it (it runs after the response), and a record whose outcome
+ * could not be written is retried by the cron once its claim lapses. Resolves true when sent.
+ */
+export async function deliverClaimed<K extends NotificationKind>(
   deps: DeliveryDeps,
   kind: K,
   record: NotifiedRecord<K>,
 ): Promise<boolean> {
+  const context = { kind, id: record.id, transport: deps.transport.name, attempt: record.notifyAttempts };
   try {
-    if (deps.config.companyEmails.length === 0) throw new Error("COMPANY_EMAIL is not set");
-    await deps.transport.send(notificationMessage(kind, record, deps.config));
+    let receipt;
+    try {
+      if (deps.config.companyEmails.length === 0) throw new Error("COMPANY_EMAIL is not set");
+      receipt = await deps.transport.send(notificationMessage(kind, record, deps.config));
+    } catch (error) {
+      const retryAt = nextAttemptAt(record.notifyAttempts, deps.now(), deps.config.notify);
+      log("error", "notification.failed", {
+        ...context,
+        next_attempt_at: retryAt?.toISOString() ?? null,
+        error: describeError(error),
+      });
+      await deps.repo.markNotificationFailed(kind, record, { error: describeError(error), nextAttemptAt: retryAt });
+      return false;
+    }
+    // No log line on success: email_sent_at records it, and a line per delivery is a real share
+    // of a request's cost. Failures are always logged.
+    await deps.repo.markNotificationSent(kind, record.id, deps.now(), receipt.devMail);
+    return true;
   } catch (error) {
-    const now = deps.now();
-    const retryAt = nextAttemptAt(record.notifyAttempts, now, deps.config.notify);
-    log("error", "notification.failed", {
-      kind,
-      id: record.id,
-      transport: deps.transport.name,
-      attempt: record.notifyAttempts,
-      next_attempt_at: retryAt?.toISOString() ?? null,
-      error: describeError(error),
-    });
-    await deps.repo.markNotificationFailed(kind, record.id, { error: describeError(error), nextAttemptAt: retryAt });
+    log("error", "notification.not_recorded", { ...context, error: describeError(error) });
     return false;
-  }
-  await deps.repo.markNotificationSent(kind, record.id, deps.now());
-  log("info", "notification.sent", { kind, id: record.id, transport: deps.transport.name, attempt: record.notifyAttempts });
-  return true;
-}
-
-/**
- * Delivers one record's notification now, unless another sender holds it or it is delivered.
- * Runs after the response (ctx.waitUntil); never throws, since nobody is waiting on it.
- */
-export async function notifyNow(deps: DeliveryDeps, kind: NotificationKind, id: number): Promise<void> {
-  try {
-    const record = await deps.repo.claimNotification(kind, id, {
-      now: deps.now(),
-      lockMs: deps.config.notify.lockMs,
-      maxAttempts: deps.config.notify.maxAttempts,
-    });
-    if (record) await sendClaimed(deps, kind, record);
-  } catch (error) {
-    // The record is stored; the cron trigger picks it up once its claim has lapsed.
-    log("error", "notification.error", { kind, id, error: describeError(error) });
   }
 }
 
@@ -104,7 +94,7 @@ export async function retryDueNotifications(deps: DeliveryDeps): Promise<RetryRe
     });
     for (const record of records) {
       report.attempted += 1;
-      if (await sendClaimed(deps, kind, record)) report.sent += 1;
+      if (await deliverClaimed(deps, kind, record)) report.sent += 1;
       else report.failed += 1;
     }
   }

@@ -1,5 +1,5 @@
 import type { AppConfig } from "../config";
-import type { Repository } from "../db/repository";
+import type { DevMailInput } from "../db/repository";
 import { log } from "../log";
 
 /** One e-mail, ready to hand to a transport. */
@@ -13,10 +13,16 @@ export type MailMessage = {
 
 export type TransportName = "provider" | "dev-mailbox" | "unconfigured";
 
+/** What a successful send leaves to be stored with the delivery record. */
+export type SendReceipt = {
+  /** The dev mailbox keeps the message itself: written in the same batch as the sent flag. */
+  devMail?: DevMailInput;
+};
+
 export interface MailTransport {
   readonly name: TransportName;
   /** Resolves when the message was accepted; throws MailDeliveryError otherwise. */
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage): Promise<SendReceipt>;
 }
 
 export class MailDeliveryError extends Error {
@@ -75,26 +81,25 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
       if (fields.send_email_status !== "success") {
         throw new MailDeliveryError(`provider send_email_status is ${JSON.stringify(fields.send_email_status)}`);
       }
+      return {};
     },
   };
 }
 
-/** Development only: keeps every e-mail in the dev_mailbox table and prints it. */
-export function devMailboxTransport(repo: Repository, now: () => Date): MailTransport {
+/**
+ * Development only: prints every e-mail, and hands it back to be kept in the dev_mailbox table
+ * (shown at /dev/mailbox) together with the record's sent flag.
+ */
+export function devMailboxTransport(): MailTransport {
   return {
     name: "dev-mailbox",
     async send(message) {
-      const saved = await repo.saveDevMail(
-        { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml },
-        now(),
-      );
       log("info", "mail.dev_mailbox", {
-        id: saved.id,
-        to: message.receivers,
+        to: message.receivers.join(", "),
         title: message.title,
-        text: message.bodyHtml.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim(),
-        read_at: "/dev/mailbox",
+        text: message.bodyHtml.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 300),
       });
+      return { devMail: { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml } };
     },
   };
 }
@@ -109,7 +114,7 @@ export function unconfiguredTransport(): MailTransport {
   };
 }
 
-export function selectTransport(config: AppConfig, repo: Repository, now: () => Date): MailTransport {
+export function selectTransport(config: AppConfig): MailTransport {
   if (config.mail.token) return providerTransport(config.mail);
-  return config.isProduction ? unconfiguredTransport() : devMailboxTransport(repo, now);
+  return config.isProduction ? unconfiguredTransport() : devMailboxTransport();
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { FORM_MESSAGES, findForm, validateSubmission } from "../shared/forms";
 import { ApiError, methodNotAllowed } from "../http/errors";
 import { readJsonObject } from "../http/json-body";
-import { notifyNow } from "../mail/delivery";
+import { deliverClaimed } from "../mail/delivery";
 import type { AppEnv } from "../services";
 
 /**
@@ -21,13 +21,13 @@ export const formRoutes = new Hono<AppEnv>().post("/:form", async (c) => {
     throw new ApiError(400, "validation_failed", message, { field, fields: result.fieldErrors });
   }
 
-  const { repo, delivery, now } = c.get("services");
+  const { repo, delivery, config, now } = c.get("services");
   let submission;
   try {
-    submission = await repo.insertFormSubmission(form.name, result.data, now());
+    submission = await repo.insertFormSubmission(form.name, result.data, { now: now(), lockMs: config.notify.lockMs });
   } catch (error) {
     throw new ApiError(500, "internal_error", FORM_MESSAGES.failure, { cause: error });
   }
-  c.executionCtx.waitUntil(notifyNow(delivery, "form", submission.id));
+  c.executionCtx.waitUntil(deliverClaimed(delivery, "form", submission));
   return c.json({ id: submission.id, form_name: submission.formName, created_at: submission.createdAt }, 201);
 }).all("/:form", methodNotAllowed(["POST"]));
