@@ -14,6 +14,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
     test: {
       // Structured log lines are shown for failing tests only.
       silent: "passed-only",
+      // Every vi.spyOn (fake provider, console capture, failing fetch) is undone after each test.
+      restoreMocks: true,
       projects: [
         {
           plugins: [

@@ -13,7 +13,7 @@ export const PROVIDER_URL = "https://provider.test/v1/run";
 export function fakeProvider(initialMode: ProviderMode = "success") {
   let mode = initialMode;
   const calls: ProviderCall[] = [];
-  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     if (request.url !== PROVIDER_URL) throw new Error(`unexpected outbound request to ${request.url}`);
     calls.push({ url: request.url, method: request.method, headers: request.headers, body: await request.json() });
@@ -38,9 +38,6 @@ export function fakeProvider(initialMode: ProviderMode = "success") {
     calls,
     setMode(next: ProviderMode) {
       mode = next;
-    },
-    restore() {
-      spy.mockRestore();
     },
   };
 }

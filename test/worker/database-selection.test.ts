@@ -1,11 +1,7 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../worker/db/client";
 import { call } from "../support/worker";
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 describe("database selection", () => {
   it("uses D1 by default", () => {

@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { brokenDatabase, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 
 const repo = testRepository();
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 describe("POST /api/forms/:form", () => {
   it("stores a contact message as {form_name, form_data}, answers 201 and notifies", async () => {

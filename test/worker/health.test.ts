@@ -32,6 +32,5 @@ describe("GET /api/health", () => {
       error: { code: "database_unreachable" },
       database: { driver: "d1", reachable: false },
     });
-    vi.restoreAllMocks();
   });
 });

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { readConfig } from "../../worker/config";
 import { nextAttemptAt, retryDueNotifications } from "../../worker/mail/delivery";
@@ -23,9 +23,6 @@ beforeEach(() => {
   vi.spyOn(console, "error").mockImplementation(capture);
   vi.spyOn(console, "warn").mockImplementation(capture);
   vi.spyOn(console, "log").mockImplementation(capture);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
 });
 
 /** Runs the worker's Cron Trigger handler and waits for it. */

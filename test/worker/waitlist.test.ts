@@ -1,13 +1,9 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
 const repo = testRepository();
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 describe("POST /api/waitlist", () => {
   it("stores a new e-mail trimmed and lower-cased and answers 201", async () => {
