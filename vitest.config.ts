@@ -31,6 +31,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   MAIL_PROVIDER_TOKEN: "",
                   LIBSQL_URL: "",
                   LIBSQL_AUTH_TOKEN: "",
+                  // Test-only values: sign-in needs a secret of at least 32 characters.
+                  AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",
+                  AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef",
                 },
               },
             }),

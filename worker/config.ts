@@ -27,7 +27,29 @@ export type AppConfig = {
     /** How many notifications one cron run retries per table. */
     batchSize: number;
   };
+  auth: AuthConfig;
 };
+
+/** Sign-in settings. The rules the product promises (5 attempts, 60 s, 10 s) are constants. */
+export type AuthConfig = {
+  /** Signs access tokens and keys the code and refresh-token hashes; at least 32 characters. */
+  jwtSecret: string;
+  /** The privileged service key of the admin routes; empty means the admin routes refuse everyone. */
+  adminKey: string;
+  accessTokenTtlSeconds: number;
+  codeTtlSeconds: number;
+  codeLength: 6;
+  /** Wrong codes a code survives; the next wrong one (or the right one) is one too many. */
+  codeMaxAttempts: 5;
+  /** One code request per e-mail address per this many seconds. */
+  codeCooldownSeconds: 60;
+  /** Presenting the previous refresh token within this many seconds returns the current pair. */
+  refreshReuseSeconds: 10;
+  /** Per client IP, per route, per window. */
+  rateLimit: { windowSeconds: number; otp: number; verify: number; token: number };
+};
+
+export const MIN_JWT_SECRET_LENGTH = 32;
 
 type ConfigSource = Partial<
   Record<
@@ -41,7 +63,15 @@ type ConfigSource = Partial<
     | "MAIL_TEMPLATE_FORM"
     | "MAIL_TIMEOUT_MS"
     | "NOTIFY_MAX_ATTEMPTS"
-    | "NOTIFY_RETRY_BASE_SECONDS",
+    | "NOTIFY_RETRY_BASE_SECONDS"
+    | "AUTH_JWT_SECRET"
+    | "AUTH_ADMIN_KEY"
+    | "AUTH_ACCESS_TOKEN_TTL_SECONDS"
+    | "AUTH_CODE_TTL_SECONDS"
+    | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
+    | "AUTH_RATE_LIMIT_OTP"
+    | "AUTH_RATE_LIMIT_VERIFY"
+    | "AUTH_RATE_LIMIT_TOKEN",
     string
   >
 >;
@@ -78,6 +108,22 @@ export function readConfig(env: ConfigSource): AppConfig {
       retryMaxSeconds: 6 * 60 * 60,
       lockMs: timeoutMs + 60_000,
       batchSize: 25,
+    },
+    auth: {
+      jwtSecret: (env.AUTH_JWT_SECRET ?? "").trim(),
+      adminKey: (env.AUTH_ADMIN_KEY ?? "").trim(),
+      accessTokenTtlSeconds: integerSetting(env.AUTH_ACCESS_TOKEN_TTL_SECONDS, 3600, 60, 86_400),
+      codeTtlSeconds: integerSetting(env.AUTH_CODE_TTL_SECONDS, 600, 60, 86_400),
+      codeLength: 6,
+      codeMaxAttempts: 5,
+      codeCooldownSeconds: 60,
+      refreshReuseSeconds: 10,
+      rateLimit: {
+        windowSeconds: integerSetting(env.AUTH_RATE_LIMIT_WINDOW_SECONDS, 300, 1, 86_400),
+        otp: integerSetting(env.AUTH_RATE_LIMIT_OTP, 30, 1, 1_000_000),
+        verify: integerSetting(env.AUTH_RATE_LIMIT_VERIFY, 30, 1, 1_000_000),
+        token: integerSetting(env.AUTH_RATE_LIMIT_TOKEN, 150, 1, 1_000_000),
+      },
     },
   };
 }

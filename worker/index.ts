@@ -1,7 +1,10 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { AuthError, authErrorResponse } from "./auth/errors";
+import { pruneAuthRecords } from "./auth/housekeeping";
 import { ApiError, errorResponse } from "./http/errors";
 import { describeError, log } from "./log";
 import { retryDueNotifications } from "./mail/delivery";
+import { authRoutes } from "./routes/auth";
 import { devMailboxRoutes } from "./routes/dev-mailbox";
 import { formRoutes } from "./routes/forms";
 import { healthRoutes } from "./routes/health";
@@ -9,8 +12,8 @@ import { waitlistRoutes } from "./routes/waitlist";
 import { createServices, withServices, type AppEnv } from "./services";
 
 /**
- * The one worker: the API under /api, the dev mailbox under /dev, and the built site
- * (Workers static assets) for everything else.
+ * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
+ * mailbox under /dev, and the built site (Workers static assets) for everything else.
  */
 const app = new Hono<AppEnv>();
 
@@ -21,14 +24,22 @@ app.use("/api/*", async (c, next) => {
 });
 app.use("/api/*", withServices);
 app.use("/dev/*", withServices);
+app.use("/auth/*", withServices);
 
 app.route("/api/health", healthRoutes);
 app.route("/api/waitlist", waitlistRoutes);
 app.route("/api/forms", formRoutes);
 app.route("/dev/mailbox", devMailboxRoutes);
+app.route("/auth/v1", authRoutes);
+
+/** Sign-in speaks GoTrue's error format, which @supabase/auth-js reads; the rest of the API its own. */
+const isAuthPath = (c: Context) => c.req.path.startsWith("/auth/");
 
 app.notFound((c) => {
   const path = new URL(c.req.url).pathname;
+  if (path.startsWith("/auth/")) {
+    return authErrorResponse(c, new AuthError(404, "not_found", `No route for ${c.req.method} ${path}.`));
+  }
   if (path.startsWith("/api/") || path.startsWith("/dev/")) {
     return errorResponse(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${path}.`));
   }
@@ -36,6 +47,16 @@ app.notFound((c) => {
 });
 
 app.onError((error, c) => {
+  if (isAuthPath(c)) {
+    if (error instanceof AuthError) {
+      if (error.status >= 500) {
+        log("error", "auth.request_failed", { method: c.req.method, path: c.req.path, code: error.code, error: describeError(error.cause ?? error) });
+      }
+      return authErrorResponse(c, error);
+    }
+    log("error", "auth.request_unhandled", { method: c.req.method, path: c.req.path, error: describeError(error) });
+    return authErrorResponse(c, new AuthError(500, "unexpected_failure", "Something went wrong. Please try again."));
+  }
   if (error instanceof ApiError) {
     const { cause, ...details } = error.details;
     if (error.status >= 500) {
@@ -49,11 +70,17 @@ app.onError((error, c) => {
 
 export default {
   fetch: app.fetch,
-  /** Cron Trigger: retries notifications that were not delivered. */
+  /** Cron Trigger: retries notifications that were not delivered; clears old sign-in records. */
   async scheduled(_controller, env, ctx) {
+    const services = createServices(env);
     ctx.waitUntil(
-      retryDueNotifications(createServices(env).delivery).catch((error: unknown) => {
+      retryDueNotifications(services.delivery).catch((error: unknown) => {
         log("error", "notification.retry_run_failed", { error: describeError(error) });
+      }),
+    );
+    ctx.waitUntil(
+      pruneAuthRecords(services).catch((error: unknown) => {
+        log("error", "auth.prune_failed", { error: describeError(error) });
       }),
     );
   },

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { createAuthRepository } from "./auth-repository";
 import { devMailbox, formSubmissions, waitlist } from "./schema";
 import type { DevMail, FormSubmission, WaitlistEntry } from "./schema";
 
@@ -59,6 +60,9 @@ function claimable(kind: NotificationKind, { now, maxAttempts }: ClaimOptions) {
 
 export function createRepository(db: Database) {
   return {
+    /** Users, codes, sessions, refresh tokens and rate-limit counters of sign-in. */
+    auth: createAuthRepository(db),
+
     /** Throws when the database cannot be reached. */
     async ping(): Promise<void> {
       await db.run(sql`select 1`);
@@ -185,6 +189,11 @@ export function createRepository(db: Database) {
           notifyClaim: null,
         })
         .where(and(eq(t.id, record.id), eq(t.emailSent, false), eq(t.notifyClaim, record.notifyClaim ?? "")));
+    },
+
+    /** Keeps an e-mail that has no delivery record of its own (a sign-in code) in the dev mailbox. */
+    async insertDevMail(mail: DevMailInput, now: Date): Promise<void> {
+      await db.insert(devMailbox).values({ ...mail, createdAt: iso(now) });
     },
 
     /** Newest first. */

@@ -63,3 +63,85 @@ export const devMailbox = table("dev_mailbox", {
 export type WaitlistEntry = typeof waitlist.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in (the GoTrue-compatible auth service under /auth/v1). Secrets are never stored in plain
+// text: sign-in codes are kept as keyed hashes, refresh tokens as SHA-256 digests.
+
+/** A person who signed in (or asked for a code) with their e-mail. */
+export const authUsers = table("auth_users", {
+  /** A UUID, the JWT's `sub`. */
+  id: text("id").primaryKey(),
+  /** Trimmed and lower-cased, like the waitlist's. */
+  email: text("email").notNull().unique(),
+  /** Set the first time a code sent to the address is verified. */
+  emailConfirmedAt: text("email_confirmed_at"),
+  lastSignInAt: text("last_sign_in_at"),
+  /** The `data` given when the user was created (GoTrue's user_metadata). */
+  userMetadata: text("user_metadata", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/**
+ * The one live sign-in code of a user: requesting a new code replaces the row, so an older code
+ * stops working. code_hash is cleared when the code is used or has had too many wrong attempts;
+ * sent_at stays, because the per-address cooldown runs from it.
+ */
+export const authCodes = table("auth_codes", {
+  userId: text("user_id").primaryKey(),
+  codeHash: text("code_hash"),
+  sentAt: text("sent_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  failedAttempts: integer("failed_attempts").notNull().default(0),
+});
+
+/** A signed-in device. Signing out deletes it, which ends its refresh tokens and access tokens. */
+export const authSessions = table(
+  "auth_sessions",
+  {
+    /** A UUID, the JWT's `session_id`. */
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** When a refresh token of this session was last exchanged. */
+    refreshedAt: text("refreshed_at"),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+  },
+  (t) => [index(`${TABLE_PREFIX}_auth_sessions_user_idx`).on(t.userId)],
+);
+
+/**
+ * Refresh tokens, one chain per session. Each use revokes the token and records the digest of
+ * the token that replaced it; the replacement is derived from the old token with the server
+ * secret, so a second tab racing with the same old token inside the grace window can be given
+ * the same new token without the plain token ever being stored.
+ */
+export const authRefreshTokens = table(
+  "auth_refresh_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull().unique(),
+    sessionId: text("session_id").notNull(),
+    revokedAt: text("revoked_at"),
+    replacedByHash: text("replaced_by_hash"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index(`${TABLE_PREFIX}_auth_refresh_tokens_session_idx`).on(t.sessionId)],
+);
+
+/**
+ * Fixed-window request counters (per client IP and route), shared by every isolate because they
+ * live in the database. window_start is the window's first second (Unix time).
+ */
+export const authRateLimits = table("auth_rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
+export type AuthUser = typeof authUsers.$inferSelect;
+export type AuthSession = typeof authSessions.$inferSelect;
+export type AuthRefreshToken = typeof authRefreshTokens.$inferSelect;

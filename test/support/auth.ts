@@ -1,0 +1,100 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { call, testRepository, type EnvOverrides } from "./worker";
+
+/** GoTrue answers' error shape. */
+export type AuthErrorBody = { code: string; error_code: string; msg: string; message: string };
+
+export type Session = {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: { id: string; email: string; [key: string]: unknown };
+};
+
+/** A fresh client IP (IPv6 documentation range) per call, so one test's per-IP limits never meet another's. */
+export function uniqueIp(): string {
+  const hex = crypto.randomUUID().replace(/-/g, "");
+  return `2001:db8:${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}:${hex.slice(12, 16)}::1`;
+}
+
+export type AuthCall = { ip?: string; token?: string; headers?: Record<string, string>; overrides?: EnvOverrides };
+
+/** Calls /auth/v1 as auth-js does: JSON body, API version header, optional bearer token. */
+export function authCall(method: string, path: string, body?: unknown, options: AuthCall = {}): Promise<Response> {
+  const headers: Record<string, string> = {
+    "X-Supabase-Api-Version": "2024-01-01",
+    "CF-Connecting-IP": options.ip ?? uniqueIp(),
+    ...options.headers,
+  };
+  if (body !== undefined) headers["Content-Type"] = "application/json;charset=UTF-8";
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  return call(`/auth/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, options.overrides);
+}
+
+export async function expectAuthError(response: Response, status: number, code: string): Promise<AuthErrorBody> {
+  const body = (await response.json()) as AuthErrorBody;
+  expect({ status: response.status, code: body.code }).toEqual({ status, code });
+  expect(body.error_code).toBe(code);
+  expect(body.msg).toBe(body.message);
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(response.headers.get("X-Supabase-Api-Version")).toBe("2024-01-01");
+  return body;
+}
+
+/** The newest sign-in code e-mailed to `email` (from the dev mailbox table). */
+export async function latestCode(email: string): Promise<string> {
+  const mails = await testRepository().listDevMail(200);
+  const mail = mails.find((message) => message.receivers.includes(email) && /sign-in code/.test(message.title));
+  const code = mail && /\b(\d{6})\b/.exec(mail.bodyHtml)?.[1];
+  if (!code) throw new Error(`No sign-in code was e-mailed to ${email}.`);
+  return code;
+}
+
+export async function requestCode(email: string, options: AuthCall = {}): Promise<string> {
+  const response = await authCall("POST", "/otp", { email, create_user: true, data: {} }, options);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return latestCode(email);
+}
+
+export function verify(email: string, token: string, options: AuthCall = {}): Promise<Response> {
+  return authCall("POST", "/verify", { email, token, type: "email" }, options);
+}
+
+/** Requests a code and verifies it: a new session. */
+export async function signIn(email: string, options: AuthCall = {}): Promise<Session> {
+  const code = await requestCode(email, options);
+  const response = await verify(email, code, options);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Session;
+}
+
+export function refresh(refreshToken: string, options: AuthCall = {}): Promise<Response> {
+  return authCall("POST", "/token?grant_type=refresh_token", { refresh_token: refreshToken }, options);
+}
+
+export function getUser(accessToken: string, options: AuthCall = {}): Promise<Response> {
+  return authCall("GET", "/user", undefined, { ...options, token: accessToken });
+}
+
+/** The JWT's payload, decoded without checking it (the tests check what the server checks). */
+export function jwtPayload(token: string): Record<string, unknown> {
+  const part = token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(atob(part)) as Record<string, unknown>;
+}
+
+export async function countAuthRows(
+  table: "hwh_auth_users" | "hwh_auth_sessions" | "hwh_auth_refresh_tokens" | "hwh_auth_codes",
+  where = "1 = 1",
+  ...params: unknown[]
+): Promise<number> {
+  const row = await env.DB.prepare(`select count(*) as n from ${table} where ${where}`)
+    .bind(...params)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+export const ADMIN_KEY = "test-admin-key-0123456789abcdef";
+export const JWT_SECRET = "test-jwt-secret-0123456789abcdef0123456789abcdef";

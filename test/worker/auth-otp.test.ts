@@ -1,0 +1,173 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { authCall, countAuthRows, expectAuthError, latestCode, requestCode, uniqueIp, verify } from "../support/auth";
+import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+import { call, testRepository, uniqueEmail } from "../support/worker";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("POST /auth/v1/otp", () => {
+  it("creates the user, stores a hashed code and e-mails it; answers 200 {}", async () => {
+    const email = uniqueEmail("otp");
+    const response = await authCall("POST", "/otp", { email, create_user: true, data: { grade: 9 }, gotrue_meta_security: {}, code_challenge: null, code_challenge_method: null });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+    expect(response.headers.get("X-Supabase-Api-Version")).toBe("2024-01-01");
+    expect(response.headers.get("Access-Control-Expose-Headers")).toContain("X-Supabase-Api-Version");
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+
+    const code = await latestCode(email);
+    expect(code).toMatch(/^\d{6}$/);
+    const user = await testRepository().auth.findUserByEmail(email);
+    expect(user).toMatchObject({ email, emailConfirmedAt: null, userMetadata: { grade: 9 } });
+
+    const stored = await env.DB.prepare("select * from hwh_auth_codes where user_id = ?").bind(user!.id).first<Record<string, unknown>>();
+    expect(stored!.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(code);
+    const mails = await testRepository().listDevMail(50);
+    const mail = mails.find((message) => message.receivers.includes(email))!;
+    expect(mail.receivers).toEqual([email]);
+    expect(mail.title).toContain(code);
+    expect(mail.bodyHtml).toContain("expires in 10 minutes");
+  });
+
+  it("normalises the address: a second request in other case is the same user", async () => {
+    const email = uniqueEmail("case");
+    await requestCode(email);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await authCall("POST", "/otp", { email: `  ${email.toUpperCase()} ` })).status).toBe(200);
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(1);
+  });
+
+  it("codes come out uniformly from the whole 6-digit range (CSPRNG, leading zeros kept)", async () => {
+    const { randomCode } = await import("../../worker/auth/secrets");
+    const codes = Array.from({ length: 2000 }, () => randomCode(6));
+    expect(codes.every((code) => /^\d{6}$/.test(code))).toBe(true);
+    expect(new Set(codes).size).toBeGreaterThan(1990);
+    const firstDigits = new Set(codes.map((code) => code[0]));
+    expect(firstDigits.size).toBe(10);
+  });
+
+  it("a new code replaces the previous one", async () => {
+    const email = uniqueEmail("replace");
+    const first = await requestCode(email);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    let second = await requestCode(email);
+    // A repeat of the same 6 digits is possible (one in a million); ask again if it happens.
+    while (second === first) {
+      vi.setSystemTime(Date.now() + 61_000);
+      second = await requestCode(email);
+    }
+    await expectAuthError(await verify(email, first), 403, "otp_expired");
+    expect((await verify(email, second)).status).toBe(200);
+  });
+
+  it("allows one code request per address per 60 seconds, saying how long to wait", async () => {
+    const email = uniqueEmail("cooldown");
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(start);
+    await requestCode(email);
+
+    vi.setSystemTime(start + 15_000);
+    const refused = await authCall("POST", "/otp", { email });
+    const body = await expectAuthError(refused, 429, "over_email_send_rate_limit");
+    expect(body.message).toBe("For security purposes, you can only request this after 45 seconds.");
+    expect(refused.headers.get("Retry-After")).toBe("45");
+    expect(await countAuthRows("hwh_auth_codes", "user_id = (select id from hwh_auth_users where email = ?)", email)).toBe(1);
+
+    // Another address is not affected.
+    await requestCode(uniqueEmail("other"));
+
+    vi.setSystemTime(start + 60_000);
+    expect((await authCall("POST", "/otp", { email })).status).toBe(200);
+  });
+
+  it("concurrent requests for one address within the cooldown send one code", async () => {
+    const email = uniqueEmail("burst");
+    const responses = await Promise.all(Array.from({ length: 8 }, () => authCall("POST", "/otp", { email })));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 429, 429, 429, 429, 429, 429, 429]);
+    const mails = (await testRepository().listDevMail(200)).filter((mail) => mail.receivers.includes(email));
+    expect(mails).toHaveLength(1);
+  });
+
+  it("create_user: false does not create a user and says sign-ups are not allowed", async () => {
+    const email = uniqueEmail("nocreate");
+    await expectAuthError(await authCall("POST", "/otp", { email, create_user: false }), 422, "otp_disabled");
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+    await requestCode(email);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await authCall("POST", "/otp", { email, create_user: false })).status).toBe(200);
+  });
+
+  it.each([
+    ["no e-mail", {}],
+    ["an empty e-mail", { email: "   " }],
+    ["a malformed e-mail", { email: "not-an-email" }],
+    ["an e-mail with a space", { email: "a b@example.com" }],
+    ["a number", { email: 42 }],
+    ["create_user that is not a boolean", { email: "x@example.com", create_user: "yes" }],
+    ["data that is not an object", { email: "x@example.com", data: [1] }],
+  ])("rejects %s with validation_failed and stores nothing", async (_name, payload) => {
+    const users = await countAuthRows("hwh_auth_users");
+    await expectAuthError(await authCall("POST", "/otp", payload), 400, "validation_failed");
+    expect(await countAuthRows("hwh_auth_users")).toBe(users);
+  });
+
+  it.each([
+    ["malformed JSON", "{\"email\":", "application/json", 400, "bad_json"],
+    ["a JSON array", "[]", "application/json", 400, "bad_json"],
+    ["an empty body", "", "application/json", 400, "bad_json"],
+    ["a form post", "email=a%40b.co", "application/x-www-form-urlencoded", 415, "validation_failed"],
+  ])("rejects %s in GoTrue's shape", async (_name, body, contentType, status, code) => {
+    const response = await call("/auth/v1/otp", { method: "POST", headers: { "Content-Type": contentType, "CF-Connecting-IP": uniqueIp() }, body });
+    await expectAuthError(response, status, code);
+  });
+
+  it("phone sign-in is not enabled", async () => {
+    await expectAuthError(await authCall("POST", "/otp", { phone: "+15555550100" }), 422, "phone_provider_disabled");
+  });
+
+  it("when the e-mail cannot be sent: a clear 500, and the code is withdrawn so the user can ask again at once", async () => {
+    const email = uniqueEmail("mailfail");
+    const provider = fakeProvider("http-500");
+    const failed = await authCall("POST", "/otp", { email }, { overrides: PROVIDER_ENV });
+    const body = await expectAuthError(failed, 500, "unexpected_failure");
+    expect(body.message).toBe("The e-mail with your code could not be sent. Please try again in a moment.");
+    expect(provider.calls).toHaveLength(1);
+    expect(await countAuthRows("hwh_auth_codes", "code_hash is not null and user_id = (select id from hwh_auth_users where email = ?)", email)).toBe(0);
+
+    provider.setMode("success");
+    expect((await authCall("POST", "/otp", { email }, { overrides: PROVIDER_ENV })).status).toBe(200);
+  });
+
+  it("sends the code through the provider in production: to the user, with the code", async () => {
+    const email = uniqueEmail("provider");
+    const provider = fakeProvider("success");
+    expect((await authCall("POST", "/otp", { email }, { overrides: PROVIDER_ENV })).status).toBe(200);
+    expect(provider.calls).toHaveLength(1);
+    const sent = provider.calls[0]!.body as { inputs: { receivers: string[]; title: string; body_html: string } };
+    expect(sent.inputs.receivers).toEqual([email]);
+    expect(sent.inputs.body_html).toMatch(/\b\d{6}\b/);
+    expect((await testRepository().listDevMail(200)).some((mail) => mail.receivers.includes(email))).toBe(false);
+  });
+
+  it("refuses to work without a JWT secret, saying sign-in is not configured", async () => {
+    const response = await authCall("POST", "/otp", { email: uniqueEmail("nosecret") }, { overrides: { AUTH_JWT_SECRET: "" } });
+    const body = await expectAuthError(response, 500, "unexpected_failure");
+    expect(body.message).toBe("Sign-in is not configured on this server.");
+    const short = await authCall("POST", "/otp", { email: uniqueEmail("short") }, { overrides: { AUTH_JWT_SECRET: "too-short" } });
+    expect(short.status).toBe(500);
+  });
+
+  it("the database being down is a 500 in GoTrue's shape, not an HTML page", async () => {
+    const { brokenDatabase } = await import("../support/worker");
+    const response = await authCall("POST", "/otp", { email: uniqueEmail("dbdown") }, { ip: uniqueIp(), overrides: { DB: brokenDatabase() } });
+    await expectAuthError(response, 500, "unexpected_failure");
+  });
+});

@@ -1,0 +1,28 @@
+import type { AuthConfig } from "../config";
+import type { AuthRepository } from "../db/auth-repository";
+import { AuthError } from "./errors";
+
+export type LimitedRoute = "otp" | "verify" | "token";
+
+/**
+ * Per client IP and route, a fixed window counted in the database, so every isolate and every
+ * location shares the count. The key holds the route and the IP only: one client reaching its
+ * limit never affects another client's.
+ */
+export async function enforceRateLimit(
+  repo: AuthRepository,
+  limits: AuthConfig["rateLimit"],
+  route: LimitedRoute,
+  clientIp: string,
+  now: Date,
+): Promise<void> {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const windowStart = nowSeconds - (nowSeconds % limits.windowSeconds);
+  const count = await repo.countRequest(`${route}:${clientIp}`, windowStart);
+  if (count > limits[route]) {
+    const retryAfter = windowStart + limits.windowSeconds - nowSeconds;
+    throw new AuthError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${retryAfter} seconds.`, {
+      "Retry-After": String(retryAfter),
+    });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The random values and digests of sign-in, all from the Web Crypto API (a CSPRNG and
+ * HMAC/SHA-256); nothing here is hand-rolled cryptography.
+ */
+
+const encoder = new TextEncoder();
+
+function toHex(bytes: ArrayBuffer): string {
+  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let binary = "";
+  for (const byte of view) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * A code of `length` decimal digits, uniformly distributed: random 32-bit values at or above
+ * the largest multiple of 10^length are drawn again, so no code is likelier than another.
+ */
+export function randomCode(length: number): string {
+  const range = 10 ** length;
+  const limit = Math.floor(0x1_0000_0000 / range) * range;
+  const value = new Uint32Array(1);
+  do crypto.getRandomValues(value);
+  while (value[0]! >= limit);
+  return String(value[0]! % range).padStart(length, "0");
+}
+
+/** 32 random bytes, base64url: a refresh token. */
+export function randomToken(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export async function sha256Hex(value: string): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
+}
+
+/**
+ * HMAC-SHA-256 with the server secret. `purpose` separates the uses of the one secret, so a
+ * code hash can never be mistaken for a derived refresh token or the other way round.
+ */
+async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\u0000${message}`));
+}
+
+/**
+ * How a sign-in code is stored. Keyed with the server secret because a 6-digit code has only a
+ * million values: a plain hash in a leaked table would be reversed instantly; this one cannot be
+ * without the secret. The user id binds the hash to one account.
+ */
+export async function codeHash(secret: string, userId: string, code: string): Promise<string> {
+  return toHex(await hmac(secret, "sign-in-code", `${userId}:${code}`));
+}
+
+/**
+ * The refresh token that replaces `token` when it is used. Deriving it (rather than drawing it)
+ * lets two requests racing with the same token both be given the same successor, while only
+ * digests are stored: computing it needs the token itself and the server secret.
+ */
+export async function successorToken(secret: string, token: string): Promise<string> {
+  return toBase64Url(await hmac(secret, "refresh-token", token));
+}
+
+/** Compares two secrets in time that does not depend on where they differ (or their lengths). */
+export async function secretsEqual(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(given)),
+    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
+  ]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}

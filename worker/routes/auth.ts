@@ -1,0 +1,226 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { API_VERSION, API_VERSION_HEADER, AuthError, validationFailed } from "../auth/errors";
+import { enforceRateLimit, type LimitedRoute } from "../auth/rate-limit";
+import {
+  adminDeleteUser,
+  adminGetUser,
+  adminListUsers,
+  authenticate,
+  readLogoutScope,
+  readPagination,
+  refreshSession,
+  requestCode,
+  requireAdmin,
+  signOut,
+  verifyCode,
+  type AuthDeps,
+  type RequestOrigin,
+} from "../auth/service";
+import { userJson } from "../auth/user";
+import { ApiError } from "../http/errors";
+import { readJsonObject } from "../http/json-body";
+import type { AppEnv } from "../services";
+import { BRAND_NAME } from "../shared/brand";
+
+/**
+ * The GoTrue-compatible subset under /auth/v1 that @supabase/auth-js needs for e-mail code
+ * sign-in. Routes parse and answer; the rules live in worker/auth/service.ts.
+ */
+export const authRoutes = new Hono<AppEnv>();
+
+/** Every answer: the API version auth-js reads error codes by, exposed to scripts; never cached. */
+authRoutes.use("*", async (c, next) => {
+  await next();
+  c.header(API_VERSION_HEADER, API_VERSION);
+  c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
+  c.header("Cache-Control", "no-store");
+  c.header("X-Content-Type-Options", "nosniff");
+});
+
+function deps(c: Context<AppEnv>): AuthDeps {
+  const { repo, config, transport, now } = c.get("services");
+  return { repo, config, transport, now };
+}
+
+/**
+ * The issuer is this origin's /auth/v1, as in GoTrue; the client IP is the one Cloudflare
+ * reports (clients cannot set CF-Connecting-IP through Cloudflare). Without it (local runs)
+ * every client shares the key "unknown".
+ */
+function origin(c: Context<AppEnv>): RequestOrigin {
+  return {
+    issuer: `${new URL(c.req.url).origin}/auth/v1`,
+    ip: c.req.header("cf-connecting-ip")?.trim() || null,
+    userAgent: c.req.header("user-agent") ?? null,
+  };
+}
+
+function rateLimited(route: LimitedRoute): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { repo, config, now } = c.get("services");
+    await enforceRateLimit(repo.auth, config.auth.rateLimit, route, origin(c).ip ?? "unknown", now());
+    await next();
+  };
+}
+
+/** The JSON body, with the JSON reader's errors in GoTrue's words. */
+async function body(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  try {
+    return await readJsonObject(c.req.raw);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const code = error.status === 400 ? "bad_json" : error.status === 413 ? "request_too_large" : "validation_failed";
+      throw new AuthError(error.status, code, error.message);
+    }
+    throw error;
+  }
+}
+
+authRoutes.post("/otp", rateLimited("otp"), async (c) => {
+  const input = await body(c);
+  if (input.phone !== undefined) throw phoneNotEnabled();
+  await requestCode(deps(c), { email: input.email, createUser: input.create_user, data: input.data });
+  return c.json({});
+});
+
+authRoutes.post("/verify", rateLimited("verify"), async (c) => {
+  const input = await body(c);
+  if (input.phone !== undefined) throw phoneNotEnabled();
+  if (input.token_hash !== undefined) throw notEnabled("Verifying a link (token_hash)", "feature_not_enabled");
+  if (input.type !== "email") throw validationFailed('Only type "email" is supported: verify the 6-digit code sent by e-mail.');
+  return c.json(await verifyCode(deps(c), origin(c), { email: input.email, token: input.token }));
+});
+
+authRoutes.post("/token", async (c, next) => {
+  const grantType = c.req.query("grant_type");
+  if (grantType !== "refresh_token") {
+    if (grantType === undefined || grantType === "") throw validationFailed("grant_type is required: use grant_type=refresh_token.");
+    throw notEnabled(`Sign-in with grant_type=${grantType.slice(0, 40)}`, "provider_disabled");
+  }
+  return next();
+}, rateLimited("token"), async (c) => {
+  const input = await body(c);
+  return c.json(await refreshSession(deps(c), origin(c), input.refresh_token));
+});
+
+authRoutes.get("/user", async (c) => {
+  const { user } = await authenticate(deps(c), origin(c), c.req.header("authorization"));
+  return c.json(userJson(user));
+});
+
+authRoutes.post("/logout", async (c) => {
+  const scope = readLogoutScope(c.req.query("scope"));
+  await signOut(deps(c), origin(c), c.req.header("authorization"), scope);
+  return c.body(null, 204);
+});
+
+// Read-only descriptions some clients and tools ask for.
+
+authRoutes.get("/settings", (c) =>
+  c.json({
+    external: { email: true, phone: false, anonymous_users: false },
+    disable_signup: false,
+    mailer_autoconfirm: false,
+    phone_autoconfirm: false,
+    sms_provider: "",
+    saml_enabled: false,
+  }),
+);
+
+authRoutes.get("/health", (c) =>
+  c.json({ name: "GoTrue", version: "subset", description: `${BRAND_NAME} e-mail code sign-in (GoTrue-compatible subset)` }),
+);
+
+/** Access tokens are signed with a shared secret (HS256), which is never published. */
+authRoutes.get("/.well-known/jwks.json", (c) => c.json({ keys: [] }));
+
+// Admin routes: the key is checked before anything else, so without it nothing is revealed.
+
+authRoutes.use("/admin/*", async (c, next) => {
+  await requireAdmin(c.get("services").config, c.req.header("authorization"));
+  await next();
+});
+
+authRoutes.get("/admin/users", async (c) => {
+  const pagination = readPagination(c.req.query("page"), c.req.query("per_page"));
+  const { users, total } = await adminListUsers(deps(c), pagination);
+  const lastPage = Math.max(1, Math.ceil(total / pagination.perPage));
+  const link = (page: number, rel: string) => `</admin/users?page=${page}&per_page=${pagination.perPage}>; rel="${rel}"`;
+  const links = [...(pagination.page < lastPage ? [link(pagination.page + 1, "next")] : []), link(lastPage, "last")];
+  c.header("X-Total-Count", String(total));
+  c.header("Link", links.join(", "));
+  c.header("Access-Control-Expose-Headers", `${API_VERSION_HEADER}, X-Total-Count, Link`);
+  return c.json({ users, aud: "authenticated" });
+});
+
+authRoutes.get("/admin/users/:id", async (c) => c.json(await adminGetUser(deps(c), c.req.param("id"))));
+
+authRoutes.delete("/admin/users/:id", async (c) => {
+  await adminDeleteUser(deps(c), c.req.param("id"));
+  return c.json({});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Everything else GoTrue offers (and auth-js can call) is not enabled here: a clear answer in
+// GoTrue's shape rather than a 404 page or a 500.
+
+const SIGN_IN_HINT = "Sign in with an e-mail code instead (POST /auth/v1/otp).";
+
+function notEnabled(feature: string, code = "feature_not_enabled"): AuthError {
+  return new AuthError(422, code, `${feature} is not enabled on this service. ${SIGN_IN_HINT}`);
+}
+
+function phoneNotEnabled(): AuthError {
+  return new AuthError(422, "phone_provider_disabled", `Phone sign-in is not enabled on this service. ${SIGN_IN_HINT}`);
+}
+
+const NOT_ENABLED: { methods: ("GET" | "POST" | "PUT" | "DELETE")[]; path: string; feature: string; code?: string }[] = [
+  { methods: ["POST"], path: "/signup", feature: "Sign-up with a password", code: "signup_disabled" },
+  { methods: ["POST"], path: "/recover", feature: "Password recovery" },
+  { methods: ["POST"], path: "/resend", feature: "Resending confirmation e-mails" },
+  { methods: ["POST"], path: "/magiclink", feature: "Magic links" },
+  { methods: ["POST"], path: "/invite", feature: "Invitations" },
+  { methods: ["GET"], path: "/reauthenticate", feature: "Reauthentication" },
+  { methods: ["PUT"], path: "/user", feature: "Updating the user" },
+  { methods: ["GET", "POST"], path: "/authorize", feature: "OAuth sign-in", code: "provider_disabled" },
+  { methods: ["GET", "POST"], path: "/callback", feature: "OAuth sign-in", code: "provider_disabled" },
+  { methods: ["POST"], path: "/sso", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors/*", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/user/identities/*", feature: "Linking identities", code: "manual_linking_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/oauth/*", feature: "OAuth server" },
+  { methods: ["POST"], path: "/admin/users", feature: "Creating users through the admin API" },
+  { methods: ["PUT"], path: "/admin/users/:id", feature: "Updating users through the admin API" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors/*", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors", feature: "Multi-factor authentication" },
+  { methods: ["POST"], path: "/admin/generate_link", feature: "Generating links" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/sso/*", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/oauth/*", feature: "OAuth server" },
+];
+
+for (const route of NOT_ENABLED) {
+  authRoutes.on(route.methods, route.path, () => {
+    throw notEnabled(route.feature, route.code);
+  });
+}
+
+/** Known paths answer 405 to other methods; anything else under /auth/v1 is a GoTrue-style 404. */
+const METHODS: Record<string, string[]> = {
+  "/otp": ["POST"],
+  "/verify": ["POST"],
+  "/token": ["POST"],
+  "/user": ["GET", "PUT"],
+  "/logout": ["POST"],
+  "/settings": ["GET"],
+  "/health": ["GET"],
+  "/.well-known/jwks.json": ["GET"],
+  "/admin/users": ["GET", "POST"],
+};
+authRoutes.all("*", (c) => {
+  const path = c.req.path.replace(/^\/auth\/v1/, "") || "/";
+  const allowed = METHODS[path] ?? (/^\/admin\/users\/[^/]+$/.test(path) ? ["GET", "PUT", "DELETE"] : undefined);
+  if (allowed) {
+    throw new AuthError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for /auth/v1${path}.`, { Allow: allowed.join(", ") });
+  }
+  throw new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${path}.`);
+});

@@ -1,0 +1,29 @@
+/**
+ * `npm start` runs this first: creates .dev.vars from .dev.vars.example when it does not exist,
+ * and gives every empty sign-in secret (AUTH_JWT_SECRET, AUTH_ADMIN_KEY) a random value, so
+ * sign-in works locally without anyone inventing or committing a secret. Existing values are
+ * never changed. Runs on Node 22 (type stripping), from the repository root.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+
+const GENERATED_SECRETS = ["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY"];
+
+const path = ".dev.vars";
+const created = !existsSync(path);
+const original = readFileSync(created ? ".dev.vars.example" : path, "utf8");
+const filled: string[] = [];
+let text = original;
+for (const name of GENERATED_SECRETS) {
+  const line = new RegExp(`^${name}=[ \\t]*$`, "m");
+  if (line.test(text)) {
+    text = text.replace(line, `${name}=${randomBytes(32).toString("hex")}`);
+    filled.push(name);
+  } else if (!new RegExp(`^${name}=`, "m").test(text)) {
+    text = `${text.trimEnd()}\n${name}=${randomBytes(32).toString("hex")}\n`;
+    filled.push(name);
+  }
+}
+if (created || text !== original) writeFileSync(path, text);
+if (created) console.log("Created .dev.vars from .dev.vars.example.");
+if (filled.length > 0) console.log(`Generated random local values for ${filled.join(", ")} in .dev.vars.`);
