@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRepository } from "../../worker/db/repository";
 import { migrateLibsql } from "../../worker/db/migrate-libsql";
+import { authRepositorySuite } from "../support/auth-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -30,6 +31,7 @@ async function freshDatabase() {
 }
 
 repositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase())));
+authRepositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {
@@ -37,6 +39,15 @@ describe("libSQL migrations", () => {
     const url = `file:${join(dir, `test-${databases}.db`)}`;
     await migrateLibsql(url);
     const tables = await client.execute("select name from sqlite_master where type = 'table' and name like 'hwh_%' order by name");
-    expect(tables.rows.map((row) => row.name)).toEqual(["hwh_dev_mailbox", "hwh_form_submissions", "hwh_waitlist"]);
+    expect(tables.rows.map((row) => row.name)).toEqual([
+      "hwh_auth_codes",
+      "hwh_auth_rate_limits",
+      "hwh_auth_refresh_tokens",
+      "hwh_auth_sessions",
+      "hwh_auth_users",
+      "hwh_dev_mailbox",
+      "hwh_form_submissions",
+      "hwh_waitlist",
+    ]);
   });
 });

@@ -1,11 +1,24 @@
 import { env } from "cloudflare:workers";
 import { testRepository } from "../support/worker";
+import { authRepositorySuite } from "../support/auth-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
+const TABLES = [
+  "hwh_waitlist",
+  "hwh_form_submissions",
+  "hwh_dev_mailbox",
+  "hwh_auth_users",
+  "hwh_auth_codes",
+  "hwh_auth_sessions",
+  "hwh_auth_refresh_tokens",
+  "hwh_auth_rate_limits",
+];
+
 // Each case starts from empty tables on the migrated test D1 database.
-repositorySuite("D1", async () => {
-  await env.DB.batch(
-    ["hwh_waitlist", "hwh_form_submissions", "hwh_dev_mailbox"].map((table) => env.DB.prepare(`delete from ${table}`)),
-  );
+async function fresh() {
+  await env.DB.batch(TABLES.map((table) => env.DB.prepare(`delete from ${table}`)));
   return testRepository();
-});
+}
+
+repositorySuite("D1", fresh);
+authRepositorySuite("D1", fresh);

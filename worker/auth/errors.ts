@@ -33,6 +33,9 @@ export function authErrorBody(error: AuthError) {
 
 export function authErrorResponse(c: Context, error: AuthError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  c.header(API_VERSION_HEADER, API_VERSION);
+  c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
+  c.header("Cache-Control", "no-store");
   return c.json(authErrorBody(error), error.status);
 }
 

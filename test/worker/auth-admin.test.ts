@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn } from "../support/auth";
+import { uniqueEmail } from "../support/worker";
+
+const admin = { headers: { Authorization: `Bearer ${ADMIN_KEY}` } };
+
+describe("/auth/v1/admin", () => {
+  it.each([
+    ["GET", "/admin/users"],
+    ["GET", "/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["DELETE", "/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["POST", "/admin/users"],
+    ["GET", "/admin/anything"],
+  ])("%s %s without the key: 401, and no data", async (method, path) => {
+    const response = await authCall(method, path);
+    const body = await expectAuthError(response, 401, "no_authorization");
+    expect(Object.keys(body).sort()).toEqual(["code", "error_code", "message", "msg"]);
+  });
+
+  it("with a wrong key, or a user's access token: 403 not_admin", async () => {
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}x` } }), 403, "not_admin");
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer x" } }), 403, "not_admin");
+    const session = await signIn(uniqueEmail("notadmin"));
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { token: session.access_token }), 403, "not_admin");
+  });
+
+  it("with no admin key configured, nobody gets in (not even with an empty bearer)", async () => {
+    const overrides = { AUTH_ADMIN_KEY: "" };
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { ...admin, overrides }), 403, "not_admin");
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer " }, overrides }), 401, "no_authorization");
+  });
+
+  it("lists users newest first with GoTrue's pagination headers", async () => {
+    const emails = [uniqueEmail("list-a"), uniqueEmail("list-b"), uniqueEmail("list-c")];
+    for (const email of emails) await signIn(email);
+    const response = await authCall("GET", "/admin/users?page=1&per_page=2", undefined, admin);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { users: { email: string }[]; aud: string };
+    expect(body.aud).toBe("authenticated");
+    expect(body.users).toHaveLength(2);
+    const total = Number(response.headers.get("X-Total-Count"));
+    expect(total).toBeGreaterThanOrEqual(3);
+    const lastPage = Math.ceil(total / 2);
+    expect(response.headers.get("Link")).toBe(
+      `</admin/users?page=2&per_page=2>; rel="next", </admin/users?page=${lastPage}&per_page=2>; rel="last"`,
+    );
+    const all = (await (await authCall("GET", `/admin/users?per_page=1000`, undefined, admin)).json()) as { users: { email: string }[] };
+    const positions = emails.map((email) => all.users.findIndex((user) => user.email === email));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => b - a));
+  });
+
+  it("rejects bad pagination with validation_failed", async () => {
+    for (const query of ["page=0", "per_page=0", "per_page=1001", "page=abc"]) {
+      await expectAuthError(await authCall("GET", `/admin/users?${query}`, undefined, admin), 400, "validation_failed");
+    }
+  });
+
+  it("gets one user; an unknown or malformed id is user_not_found (404)", async () => {
+    const session = await signIn(uniqueEmail("getone"));
+    const response = await authCall("GET", `/admin/users/${session.user.id}`, undefined, admin);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(session.user);
+    await expectAuthError(await authCall("GET", "/admin/users/00000000-0000-4000-8000-000000000000", undefined, admin), 404, "user_not_found");
+    await expectAuthError(await authCall("GET", "/admin/users/not-a-uuid", undefined, admin), 404, "user_not_found");
+  });
+
+  it("deletes a user with their sessions, refresh tokens and code", async () => {
+    const email = uniqueEmail("delete");
+    const session = await signIn(email);
+    const sessionId = jwtPayload(session.access_token).session_id;
+    const response = await authCall("DELETE", `/admin/users/${session.user.id}`, { should_soft_delete: false }, admin);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+    expect(await countAuthRows("hwh_auth_users", "id = ?", session.user.id)).toBe(0);
+    expect(await countAuthRows("hwh_auth_sessions", "user_id = ?", session.user.id)).toBe(0);
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", session.user.id)).toBe(0);
+    await expectAuthError(await getUser(session.access_token), 403, "session_not_found");
+    await expectAuthError(await authCall("DELETE", `/admin/users/${session.user.id}`, undefined, admin), 404, "user_not_found");
+  });
+
+  it("creating or changing users through the admin API is not enabled", async () => {
+    await expectAuthError(await authCall("POST", "/admin/users", { email: "x@example.com" }, admin), 422, "feature_not_enabled");
+    await expectAuthError(await authCall("POST", "/admin/generate_link", { type: "magiclink" }, admin), 422, "feature_not_enabled");
+  });
+});

@@ -1,0 +1,122 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "../../worker/index";
+import { authCall, countAuthRows, expectAuthError, refresh, requestCode, signIn, uniqueIp, verify } from "../support/auth";
+import { call, uniqueEmail } from "../support/worker";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("per-IP rate limits", () => {
+  const limits = { AUTH_RATE_LIMIT_OTP: "3", AUTH_RATE_LIMIT_VERIFY: "3", AUTH_RATE_LIMIT_TOKEN: "3", AUTH_RATE_LIMIT_WINDOW_SECONDS: "300" };
+
+  it("/otp: past the limit 429 over_request_rate_limit with Retry-After; another IP is not affected", async () => {
+    const ip = uniqueIp();
+    const start = Math.ceil(Date.now() / 300_000) * 300_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(start + 100_000);
+    for (let index = 0; index < 3; index += 1) {
+      expect((await authCall("POST", "/otp", { email: uniqueEmail("limit") }, { ip, overrides: limits })).status).toBe(200);
+    }
+    const email = uniqueEmail("limited");
+    const refused = await authCall("POST", "/otp", { email }, { ip, overrides: limits });
+    await expectAuthError(refused, 429, "over_request_rate_limit");
+    expect(refused.headers.get("Retry-After")).toBe("200");
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+
+    expect((await authCall("POST", "/otp", { email }, { ip: uniqueIp(), overrides: limits })).status).toBe(200);
+
+    // The next window starts over.
+    vi.setSystemTime(start + 300_000);
+    expect((await authCall("POST", "/otp", { email: uniqueEmail("nextwindow") }, { ip, overrides: limits })).status).toBe(200);
+  });
+
+  it("/verify: limited per IP, so guessing from one address stops; the user signs in from theirs", async () => {
+    const email = uniqueEmail("verifylimit");
+    const code = await requestCode(email);
+    const attacker = uniqueIp();
+    for (let index = 0; index < 3; index += 1) await verify(uniqueEmail("guess"), "000000", { ip: attacker, overrides: limits });
+    await expectAuthError(await verify(email, code, { ip: attacker, overrides: limits }), 429, "over_request_rate_limit");
+    expect((await verify(email, code, { ip: uniqueIp(), overrides: limits })).status).toBe(200);
+  });
+
+  it("/token: limited per IP", async () => {
+    const session = await signIn(uniqueEmail("tokenlimit"));
+    const ip = uniqueIp();
+    for (let index = 0; index < 3; index += 1) await refresh("unknown-token", { ip, overrides: limits });
+    await expectAuthError(await refresh(session.refresh_token, { ip, overrides: limits }), 429, "over_request_rate_limit");
+    expect((await refresh(session.refresh_token, { ip: uniqueIp(), overrides: limits })).status).toBe(200);
+  });
+
+  it("counts each route separately", async () => {
+    const ip = uniqueIp();
+    for (let index = 0; index < 3; index += 1) await refresh("unknown-token", { ip, overrides: limits });
+    expect((await authCall("POST", "/otp", { email: uniqueEmail("separate") }, { ip, overrides: limits })).status).toBe(200);
+  });
+});
+
+describe("routes auth-js has that are not enabled", () => {
+  it.each([
+    ["POST", "/signup", "signup_disabled", { email: "a@example.com", password: "secret123" }],
+    ["POST", "/recover", "feature_not_enabled", { email: "a@example.com" }],
+    ["POST", "/resend", "feature_not_enabled", { email: "a@example.com", type: "signup" }],
+    ["POST", "/magiclink", "feature_not_enabled", { email: "a@example.com" }],
+    ["GET", "/reauthenticate", "feature_not_enabled", undefined],
+    ["PUT", "/user", "feature_not_enabled", { data: { a: 1 } }],
+    ["GET", "/authorize?provider=github", "provider_disabled", undefined],
+    ["POST", "/sso", "saml_provider_disabled", { domain: "example.com" }],
+    ["POST", "/factors", "feature_not_enabled", { factor_type: "totp" }],
+    ["POST", "/factors/abc/challenge", "feature_not_enabled", {}],
+    ["DELETE", "/factors/abc", "feature_not_enabled", undefined],
+    ["GET", "/user/identities/authorize?provider=github", "manual_linking_disabled", undefined],
+    ["DELETE", "/user/identities/abc", "manual_linking_disabled", undefined],
+  ])("%s %s answers 422 %s in GoTrue's shape", async (method, path, code, body) => {
+    const response = await authCall(method, path, body);
+    const error = await expectAuthError(response, 422, code);
+    expect(error.message).toContain("is not enabled on this service");
+    expect(response.headers.get("Content-Type")).toContain("application/json");
+  });
+
+  it("an unknown path under /auth is a JSON 404; a known path's other method a 405 with Allow", async () => {
+    await expectAuthError(await authCall("GET", "/nothing-here"), 404, "not_found");
+    await expectAuthError(await call("/auth/v2/otp"), 404, "not_found");
+    const wrongMethod = await authCall("GET", "/otp");
+    await expectAuthError(wrongMethod, 405, "method_not_allowed");
+    expect(wrongMethod.headers.get("Allow")).toBe("POST");
+    expect((await authCall("DELETE", "/logout")).headers.get("Allow")).toBe("POST");
+  });
+
+  it("describes itself: /settings, /health and an empty key set", async () => {
+    expect(await (await authCall("GET", "/settings")).json()).toMatchObject({ external: { email: true, phone: false }, disable_signup: false });
+    expect((await authCall("GET", "/health")).status).toBe(200);
+    expect(await (await authCall("GET", "/.well-known/jwks.json")).json()).toEqual({ keys: [] });
+  });
+});
+
+describe("housekeeping (cron)", () => {
+  it("removes counters of past windows, long-expired codes and refresh tokens used more than 30 days ago", async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(start);
+    const ip = uniqueIp();
+    const email = uniqueEmail("prune");
+    const session = await signIn(email, { ip });
+    await refresh(session.refresh_token);
+    const userId = session.user.id;
+    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", userId)).toBe(1);
+
+    vi.setSystemTime(start + 31 * 24 * 60 * 60 * 1000);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const counters = await env.DB.prepare("select count(*) as n from hwh_auth_rate_limits where key like ?").bind(`%${ip}`).first<{ n: number }>();
+    expect(counters!.n).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", userId)).toBe(0);
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(0);
+    // The session itself and its live token stay.
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(1);
+  });
+});
