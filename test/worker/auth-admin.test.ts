@@ -38,6 +38,7 @@ describe("/auth/v1/admin", () => {
     const body = (await response.json()) as { users: { email: string }[]; aud: string };
     expect(body.aud).toBe("authenticated");
     expect(body.users).toHaveLength(2);
+    expect(response.headers.get("Access-Control-Expose-Headers")).toBe("X-Supabase-Api-Version, X-Total-Count, Link");
     const total = Number(response.headers.get("X-Total-Count"));
     expect(total).toBeGreaterThanOrEqual(3);
     const lastPage = Math.ceil(total / 2);

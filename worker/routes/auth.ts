@@ -32,7 +32,8 @@ export const authRoutes = new Hono<AppEnv>();
 authRoutes.use("*", async (c, next) => {
   await next();
   c.header(API_VERSION_HEADER, API_VERSION);
-  c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
+  // The admin list exposes its pagination headers as well; keep what a route set.
+  if (!c.res.headers.has("Access-Control-Expose-Headers")) c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
   c.header("Cache-Control", "no-store");
   c.header("X-Content-Type-Options", "nosniff");
 });
