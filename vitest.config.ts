@@ -5,8 +5,9 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Two projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
- * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite).
+ * Three projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
+ * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite); `e2e`
+ * runs the real auth-js client and a headless Chromium against `wrangler dev`.
  */
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(root("./migrations"));
@@ -49,6 +50,17 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             name: "node",
             environment: "node",
             include: ["test/node/**/*.test.ts"],
+          },
+        },
+        {
+          test: {
+            name: "e2e",
+            environment: "node",
+            include: ["test/e2e/**/*.test.ts"],
+            // One wrangler dev for the whole project, on a fresh database and the current site.
+            globalSetup: ["test/e2e/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
           },
         },
       ],

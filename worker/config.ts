@@ -30,7 +30,7 @@ export type AppConfig = {
   auth: AuthConfig;
 };
 
-/** Sign-in settings. The rules the product promises (5 attempts, 60 s, 10 s) are constants. */
+/** Sign-in settings. The rules the product promises (6 digits, 5 attempts, 10 s) are constants. */
 export type AuthConfig = {
   /** Signs access tokens and keys the code and refresh-token hashes; at least 32 characters. */
   jwtSecret: string;
@@ -41,8 +41,8 @@ export type AuthConfig = {
   codeLength: 6;
   /** Wrong codes a code survives; the next wrong one (or the right one) is one too many. */
   codeMaxAttempts: 5;
-  /** One code request per e-mail address per this many seconds. */
-  codeCooldownSeconds: 60;
+  /** One code request per e-mail address per this many seconds (60 unless configured). */
+  codeCooldownSeconds: number;
   /** Presenting the previous refresh token within this many seconds returns the current pair. */
   refreshReuseSeconds: 10;
   /** Per client IP, per route, per window. */
@@ -68,6 +68,7 @@ type ConfigSource = Partial<
     | "AUTH_ADMIN_KEY"
     | "AUTH_ACCESS_TOKEN_TTL_SECONDS"
     | "AUTH_CODE_TTL_SECONDS"
+    | "AUTH_CODE_COOLDOWN_SECONDS"
     | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
     | "AUTH_RATE_LIMIT_OTP"
     | "AUTH_RATE_LIMIT_VERIFY"
@@ -116,7 +117,7 @@ export function readConfig(env: ConfigSource): AppConfig {
       codeTtlSeconds: integerSetting(env.AUTH_CODE_TTL_SECONDS, 600, 60, 86_400),
       codeLength: 6,
       codeMaxAttempts: 5,
-      codeCooldownSeconds: 60,
+      codeCooldownSeconds: integerSetting(env.AUTH_CODE_COOLDOWN_SECONDS, 60, 1, 3600),
       refreshReuseSeconds: 10,
       rateLimit: {
         windowSeconds: integerSetting(env.AUTH_RATE_LIMIT_WINDOW_SECONDS, 300, 1, 86_400),

@@ -22,14 +22,13 @@
  * Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 20),
  * BENCH_MAIL provider (default) or dev-mailbox.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { HOST, ROOT, killGroupNow, run, startDevServer, stopGroup, type DevServer } from "../support/dev-server.ts";
 
 // ---------------------------------------------------------------------------------------------
 // autocannon has no bundled types; this is the part of its API used here.
@@ -59,28 +58,15 @@ const autocannon = require("autocannon") as (options: AutocannonOptions) => Prom
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const HOST = "127.0.0.1";
 const DURATION_S = positiveInteger("BENCH_DURATION", 10);
 const CONNECTIONS = positiveInteger("BENCH_CONNECTIONS", 20);
 const WARMUP_S = 2;
-const STARTUP_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 5_000;
 const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 50;
 const TARGET_CONNECTIONS = 20;
 const MAIL_MODE = process.env.BENCH_MAIL === "dev-mailbox" ? "dev-mailbox" : "provider";
 /** Other work on the machine skews the numbers; this is shown next to them. */
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
-
-/** Keeps wrangler quiet about telemetry and off the network, and uses this script's Node. */
-const CHILD_ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_SEND_METRICS: "false",
-  CI: "true",
-};
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -125,80 +111,7 @@ const ROUTES: Route[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Processes
-
-/** Runs a command to completion; its output goes to `logFile` (or this terminal). */
-function run(command: string, args: string[], logFile?: string): Promise<void> {
-  const fd = logFile ? openSync(logFile, "a") : undefined;
-  const stdio: SpawnOptions["stdio"] = fd === undefined ? "inherit" : ["ignore", fd, fd];
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: CHILD_ENV, stdio });
-    child.on("error", reject);
-    child.on("exit", (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit code ${code}`}).`));
-    });
-  }).finally(() => {
-    if (fd !== undefined) closeSync(fd);
-  });
-}
-
-/** A port nobody listens on right now, on the loopback interface. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Stops a process started with detached: true, and everything it started (its process group). */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  signalGroup(pid, "SIGTERM");
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
-  if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
-}
-
-/** Last resort when the script exits without reaching its own cleanup: synchronous, no waiting. */
-function killGroupNow(child: ChildProcess | undefined): void {
-  if (child?.pid !== undefined) signalGroup(child.pid, "SIGKILL");
-}
-
-function tail(file: string, lines = 40): string {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "(no log)";
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // The server under test
-
-type Server = { baseUrl: string; process: ChildProcess; logFile: string };
 
 async function buildSiteIfMissing(): Promise<void> {
   if (existsSync(path.join(ROOT, "web/dist"))) return;
@@ -206,58 +119,20 @@ async function buildSiteIfMissing(): Promise<void> {
   await run("npm", ["run", "build"]);
 }
 
-async function applyMigrations(persistDir: string, logFile: string): Promise<void> {
-  await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], logFile);
-}
-
 /**
- * Starts wrangler dev in its own process group. The empty --env-file replaces .dev.vars, so a
- * developer's local settings cannot change what is measured; --var overrides wrangler.toml.
+ * wrangler dev on a fresh local D1 (see test/support/dev-server.ts). In provider mode e-mail goes
+ * to the stand-in provider, as in production; otherwise to the dev mailbox.
  */
-async function startServer(persistDir: string, logFile: string, providerUrl: string): Promise<Server> {
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  const emptyEnvFile = path.join(persistDir, "empty.env");
-  writeFileSync(emptyEnvFile, "# Intentionally empty: the benchmark ignores .dev.vars and .env.\n");
-  const args = [
-    "wrangler", "dev",
-    "--ip", HOST,
-    "--port", String(port),
-    "--inspector-ip", HOST,
-    "--inspector-port", String(inspectorPort),
-    "--persist-to", persistDir,
-    "--env-file", emptyEnvFile,
-    "--show-interactive-dev-session=false",
-    ...(MAIL_MODE === "provider"
-      ? ["--var", "ENVIRONMENT:production", "--var", "MAIL_PROVIDER_TOKEN:bench-token", "--var", `MAIL_API_URL:${providerUrl}`]
-      : ["--var", "ENVIRONMENT:development", "--var", "MAIL_PROVIDER_TOKEN:"]),
-  ];
-  const fd = openSync(logFile, "a");
-  const child = spawn("npx", args, { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", fd, fd], detached: true });
-  closeSync(fd);
-  return { baseUrl: `http://${HOST}:${port}`, process: child, logFile };
-}
-
-/** Polls GET /api/health until it answers 200, the server exits, or the time runs out. */
-async function waitUntilHealthy(server: Server): Promise<void> {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (server.process.exitCode !== null || server.process.signalCode !== null) {
-      throw new Error(`wrangler dev exited during startup. Its log:\n${tail(server.logFile)}`);
-    }
-    try {
-      const response = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(250);
-  }
-  throw new Error(`wrangler dev did not answer /api/health within ${STARTUP_TIMEOUT_MS / 1000} s. Its log:\n${tail(server.logFile)}`);
+function startServer(providerUrl: string): Promise<DevServer> {
+  const vars: Record<string, string> =
+    MAIL_MODE === "provider"
+      ? { ENVIRONMENT: "production", MAIL_PROVIDER_TOKEN: "bench-token", MAIL_API_URL: providerUrl }
+      : { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" };
+  return startDevServer({ vars, tempPrefix: "bench-api-" });
 }
 
 /** Refuses to benchmark anything but the local D1 database and the chosen local mail path. */
-async function checkLocalOnly(server: Server): Promise<void> {
+async function checkLocalOnly(server: DevServer): Promise<void> {
   const response = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
   const health = (await response.json()) as { database?: { driver?: string }; mail?: { transport?: string } };
   if (health.database?.driver !== "d1" || health.mail?.transport !== MAIL_MODE) {
@@ -413,29 +288,20 @@ function printMachine(): void {
 
 async function main(): Promise<number> {
   await buildSiteIfMissing();
-  const workDir = mkdtempSync(path.join(os.tmpdir(), "bench-api-"));
-  const logFile = path.join(workDir, "wrangler.log");
-  let server: Server | undefined;
+  let server: DevServer | undefined;
   const provider = await startStandInProvider();
+  // The dev server cleans up after itself when the process exits, even during its startup.
   const onSignal = async () => {
     console.error("\nInterrupted: stopping wrangler dev.");
-    if (server) await stopGroup(server.process);
+    await server?.stop();
     await stopGroup(provider.process);
-    rmSync(workDir, { recursive: true, force: true });
     process.exit(130);
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  process.once("exit", () => {
-    killGroupNow(server?.process);
-    killGroupNow(provider.process);
-  });
+  process.once("exit", () => killGroupNow(provider.process));
   try {
-    await applyMigrations(workDir, logFile).catch((error: unknown) => {
-      throw new Error(`${(error as Error).message} Its log:\n${tail(logFile)}`);
-    });
-    server = await startServer(workDir, logFile, provider.url);
-    await waitUntilHealthy(server);
+    server = await startServer(provider.url);
     await checkLocalOnly(server);
     console.log(`wrangler dev is up at ${server.baseUrl}; warming up for ${WARMUP_S} s...\n`);
     await measure(server.baseUrl, ROUTES[0]!, WARMUP_S);
@@ -453,10 +319,8 @@ async function main(): Promise<number> {
     const mailFailed = MAIL_MODE === "provider" && !(await reportDeliveries(measurements, provider));
     return measurements.some(failed) || mailFailed ? 1 : 0;
   } finally {
-    if (server) await stopGroup(server.process);
-    server = undefined; // Stopped: its process group id must not be signalled again.
+    await server?.stop();
     await stopGroup(provider.process);
-    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -1,12 +1,29 @@
+import { Redirect, Route, Router, Switch } from "wouter";
+import { useHashLocation } from "wouter/use-hash-location";
+import { AuthProvider } from "./auth/AuthProvider";
+import { Header } from "./components/Header";
+import { HomePage } from "./pages/HomePage";
+import { LoginPage } from "./pages/LoginPage";
+
 /**
- * Placeholder until the marketing site lands: says what the product is and where the
- * API lives, so `npm start` shows a real page.
+ * The site: hash routing (spec §2), so every page is served by the same index.html and the
+ * worker needs no page routes. Paths the site does not know go home, replacing the history entry.
  */
 export function App() {
   return (
-    <main style={{ fontFamily: "system-ui, sans-serif", maxWidth: "40rem", margin: "4rem auto", padding: "0 1rem" }}>
-      <h1>Your Homework, Solved in Seconds</h1>
-      <p>The site is coming soon. The API is running: try <a href="/api/health">/api/health</a>.</p>
-    </main>
+    <Router hook={useHashLocation}>
+      <AuthProvider>
+        <Header />
+        <main className="site-main">
+          <Switch>
+            <Route path="/" component={HomePage} />
+            <Route path="/login" component={LoginPage} />
+            <Route>
+              <Redirect to="/" replace />
+            </Route>
+          </Switch>
+        </main>
+      </AuthProvider>
+    </Router>
   );
 }

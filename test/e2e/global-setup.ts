@@ -1,0 +1,74 @@
+/**
+ * The e2e project's server: the current site, built into a temporary directory, served with the
+ * worker by one `wrangler dev` on a fresh database. Tests get its address and the admin key
+ * through `inject("baseUrl")` and `inject("adminKey")`.
+ *
+ * Secrets are random per run and exist only on wrangler's command line; with no mail provider
+ * token the worker stores e-mails in the dev mailbox, where tests read the sign-in codes. The
+ * rate limits are raised so that many sign-ins from one address (127.0.0.1) are not refused, and
+ * the per-address wait between two codes is cut to 1 s.
+ *
+ * Set E2E_WRANGLER_LOG=/some/file to keep wrangler's output for inspection after the run.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { run, startDevServer, tail } from "../support/dev-server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The dev server's origin, e.g. http://127.0.0.1:40123 (no trailing slash). */
+    baseUrl: string;
+    /** The auth service's admin key (Authorization: Bearer <key> on /auth/v1/admin/*). */
+    adminKey: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "e2e-site-"));
+  const siteDir = path.join(workDir, "dist");
+  const buildLog = path.join(workDir, "build.log");
+  const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+
+  try {
+    // Built here rather than in web/dist: the tests always see the current source, and a build
+    // never swaps files under a server another process is running from web/dist.
+    await run("npx", ["vite", "build", "--config", "web/vite.config.ts", "--outDir", siteDir, "--emptyOutDir"], buildLog, {
+      NODE_ENV: "production",
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message} Its log:\n${tail(buildLog)}`);
+    });
+
+    const adminKey = randomBytes(32).toString("base64url");
+    const server = await startDevServer({
+      assetsDir: siteDir,
+      tempPrefix: "e2e-server-",
+      logFile: process.env.E2E_WRANGLER_LOG || undefined,
+      vars: {
+        ENVIRONMENT: "test",
+        MAIL_PROVIDER_TOKEN: "",
+        AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
+        AUTH_ADMIN_KEY: adminKey,
+        AUTH_RATE_LIMIT_OTP: "1000",
+        AUTH_RATE_LIMIT_VERIFY: "1000",
+        AUTH_RATE_LIMIT_TOKEN: "1000",
+        // Tests sign one address in more than once (two devices); the 60 s rule itself is
+        // covered by the worker tests.
+        AUTH_CODE_COOLDOWN_SECONDS: "1",
+      },
+    });
+
+    project.provide("baseUrl", server.baseUrl);
+    project.provide("adminKey", adminKey);
+
+    return async () => {
+      await server.stop();
+      removeWorkDir();
+    };
+  } catch (error) {
+    removeWorkDir();
+    throw error;
+  }
+}
