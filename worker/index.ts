@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { AuthError, authErrorResponse } from "./auth/errors";
 import { pruneAuthRecords } from "./auth/housekeeping";
 import { ApiError, errorResponse } from "./http/errors";
+import { securityHeaders } from "./http/security-headers";
 import { describeError, log } from "./log";
 import { retryDueNotifications } from "./mail/delivery";
 import { authRoutes } from "./routes/auth";
@@ -17,6 +18,7 @@ import { createServices, withServices, type AppEnv } from "./services";
  */
 const app = new Hono<AppEnv>();
 
+app.use("*", securityHeaders);
 app.use("/api/*", async (c, next) => {
   await next();
   c.header("Cache-Control", "no-store");

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { SECURITY_HEADERS, SITE_CSP, staticHeadersFile } from "../../worker/shared/security-headers";
+import { call, postJson } from "../support/worker";
+
+function expectSecurityHeaders(response: Response, csp = SITE_CSP) {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    expect(response.headers.get(name), name).toBe(name === "Content-Security-Policy" ? csp : value);
+  }
+}
+
+describe("security headers on the worker's answers", () => {
+  it.each([
+    ["the health check", () => call("/api/health")],
+    ["an API error", () => postJson("/api/waitlist", { email: "" })],
+    ["an unknown API route", () => call("/api/nothing")],
+    ["sign-in", () => call("/auth/v1/settings")],
+    ["a sign-in error", () => call("/auth/v1/user")],
+    ["a page passed on from the static assets", () => call("/some/page")],
+  ])("%s carries every security header", async (_name, send) => {
+    expectSecurityHeaders(await send());
+  });
+
+  it("the dev mailbox keeps its own, stricter policy", async () => {
+    const response = await call("/dev/mailbox");
+    expect(response.headers.get("Content-Security-Policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+  });
+
+  it("the policy allows no inline script, nothing from other origins, and no framing", () => {
+    expect(SITE_CSP).toContain("script-src 'self'");
+    expect(SITE_CSP).not.toContain("unsafe-inline");
+    expect(SITE_CSP).not.toContain("unsafe-eval");
+    expect(SITE_CSP).toContain("frame-ancestors 'none'");
+    expect(SITE_CSP).not.toMatch(/https?:/);
+  });
+
+  it("the static files' _headers: security headers everywhere, immutable hashed assets, revalidated pages", () => {
+    const file = staticHeadersFile();
+    expect(file).toContain(`/*\n  Content-Security-Policy: ${SITE_CSP}\n`);
+    expect(file).toContain("/assets/*\n  Cache-Control: public, max-age=31536000, immutable");
+    expect(file).toContain("/\n  Cache-Control: public, max-age=0, must-revalidate");
+    expect(file).toContain("/index.html\n  Cache-Control: public, max-age=0, must-revalidate");
+    // Each path gets one Cache-Control rule: Cloudflare would join two into one invalid value.
+    expect(file.match(/\/\*\n(?:  .*\n)*/)![0]).not.toContain("Cache-Control");
+  });
+});
