@@ -1,13 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import react from "@vitejs/plugin-react";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Three projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
- * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite); `e2e`
- * runs the real auth-js client and a headless Chromium against `wrangler dev`.
+ * Four projects: `worker` runs inside workerd (miniflare) against a migrated local D1, through
+ * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite); `web`
+ * runs the site's components in jsdom with Testing Library; `e2e` runs the real auth-js client
+ * and a headless Chromium against `wrangler dev`.
  */
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(root("./migrations"));
@@ -50,6 +52,18 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             name: "node",
             environment: "node",
             include: ["test/node/**/*.test.ts"],
+          },
+        },
+        {
+          plugins: [react()],
+          // The site's own alias (web/vite.config.ts) for the rules it shares with the worker.
+          resolve: { alias: { "@shared": root("./worker/shared") } },
+          test: {
+            name: "web",
+            environment: "jsdom",
+            restoreMocks: true,
+            include: ["test/web/**/*.test.tsx", "test/web/**/*.test.ts"],
+            setupFiles: ["test/web/setup.ts"],
           },
         },
         {

@@ -35,9 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     // Built here rather than in web/dist: the tests always see the current source, and a build
     // never swaps files under a server another process is running from web/dist.
-    await run("npx", ["vite", "build", "--config", "web/vite.config.ts", "--outDir", siteDir, "--emptyOutDir"], buildLog, {
-      NODE_ENV: "production",
-    }).catch((error: unknown) => {
+    await run(process.execPath, ["web/build.ts", "--out-dir", siteDir], buildLog, { NODE_ENV: "production" }).catch((error: unknown) => {
       throw new Error(`${(error as Error).message} Its log:\n${tail(buildLog)}`);
     });
 

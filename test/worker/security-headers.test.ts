@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SECURITY_HEADERS, SITE_CSP, staticHeadersFile } from "../../worker/shared/security-headers";
+import { SECURITY_HEADERS, SITE_CSP, sitePolicy, staticHeadersFile } from "../../worker/shared/security-headers";
 import { call, postJson } from "../support/worker";
 
 function expectSecurityHeaders(response: Response, csp = SITE_CSP) {
@@ -15,9 +15,22 @@ describe("security headers on the worker's answers", () => {
     ["an unknown API route", () => call("/api/nothing")],
     ["sign-in", () => call("/auth/v1/settings")],
     ["a sign-in error", () => call("/auth/v1/user")],
-    ["a page passed on from the static assets", () => call("/some/page")],
   ])("%s carries every security header", async (_name, send) => {
     expectSecurityHeaders(await send());
+  });
+
+  it("a page passed on from the static assets carries the built _headers' policy, which allows the inlined stylesheet by hash", async () => {
+    const response = await call("/some/page");
+    const csp = response.headers.get("Content-Security-Policy")!;
+    const styleHash = /style-src 'self' '(sha256-[A-Za-z0-9+/]+=*)'/.exec(csp)?.[1];
+    expect(styleHash).toBeDefined();
+    expectSecurityHeaders(response, sitePolicy([styleHash!]));
+    const html = await response.text();
+    const inlined = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(inlined));
+    expect(`sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`).toBe(styleHash);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle="/);
   });
 
   it("the dev mailbox keeps its own, stricter policy", async () => {
@@ -37,6 +50,7 @@ describe("security headers on the worker's answers", () => {
   it("the static files' _headers: security headers everywhere, immutable hashed assets, revalidated pages", () => {
     const file = staticHeadersFile();
     expect(file).toContain(`/*\n  Content-Security-Policy: ${SITE_CSP}\n`);
+    expect(staticHeadersFile(["sha256-abc="])).toContain("style-src 'self' 'sha256-abc='; ");
     expect(file).toContain("/assets/*\n  Cache-Control: public, max-age=31536000, immutable");
     expect(file).toContain("/\n  Cache-Control: public, max-age=0, must-revalidate");
     expect(file).toContain("/index.html\n  Cache-Control: public, max-age=0, must-revalidate");

@@ -1,9 +1,17 @@
 /**
- * Every piece of copy the site shows, in one place, so wording changes never touch components
- * and the marketing pages can add their sections here next to the existing ones. Strings quoted
- * by the product spec (sections 2, 5, 8 and 9) are reproduced exactly.
+ * Every piece of copy the site shows, in one place, so wording changes never touch components:
+ * the launch team edits words, claims, the brand and the contact address here. Strings quoted by
+ * the product spec (sections 2, 5, 8 and 9) are reproduced exactly; the waitlist and contact
+ * form messages are the worker's own (worker/shared), so the page and the API never disagree.
+ *
+ * Imports of shared modules are relative (not "@shared"): Node-run tests import this file too.
  */
 import { BRAND_NAME } from "../../worker/shared/brand";
+import { FORM_MESSAGES } from "../../worker/shared/forms";
+import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
+
+// ---------------------------------------------------------------------------------------------
+// Business constants (spec §9)
 
 /** Spec §9: the verification code has 6 digits. */
 export const LOGIN_CODE_LENGTH = 6;
@@ -11,16 +19,59 @@ export const LOGIN_CODE_LENGTH = 6;
 /** Spec §4 and §9: after a successful sign-in the page waits this long before going home. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;
 
+/** Spec §9: the demo types one character every 50 ms. */
+export const DEMO_TYPING_MS_PER_CHAR = 50;
+
+/**
+ * Spec §9: one delay per demo step, in step order. Each is the pause after that step is fully
+ * typed (see components/demo-timeline.ts), so the last one is how long the finished solution
+ * stays on screen before the next loop.
+ */
+export const DEMO_STEP_DELAYS_MS = [1000, 1500, 2000, 1000, 1500, 2000] as const;
+
+/** Spec §9: the demo starts over this long after the previous run started. */
+export const DEMO_LOOP_MS = 15_000;
+
+/** Spec §2 and §9: the header turns blurred and darker once the page is scrolled past this. */
+export const HEADER_SCROLL_THRESHOLD_PX = 50;
+
+/** The year of the footer's copyright line (a constant: the prerendered page must not vary). */
+export const COPYRIGHT_YEAR = 2025;
+
+/** Where visitors write to: shown on the privacy policy (spec §2 "Contact Us") and the contact section. */
+export const contactEmail = "hello@homeworkhelper.app";
+
+/** The claims of spec §1 and §9, used wherever the copy states them. */
+export const claims = {
+  launch: "Q3 2025",
+  studentsWaiting: "1,000+",
+  accuracyRate: "99%",
+  responseTime: "under 30s",
+} as const;
+
+/** The anchors of the home page's sections (the contact anchor is named by spec §2). */
+export const SECTION_IDS = {
+  hero: "hero",
+  features: "features",
+  howItWorks: "how-it-works",
+  advancedAi: "advanced-ai",
+  subjects: "subjects",
+  contact: "contact",
+  earlyAccess: "early-access",
+} as const;
+
+export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
 export type BrandContent = {
   name: string;
+  tagline: string;
 };
 
-export type HomeContent = {
-  headline: string;
-  comingSoon: string;
-  apiHint: string;
-  apiLink: { href: string; label: string };
-};
+/** A header button that scrolls the home page to one of its sections. */
+export type SectionLink = { label: string; target: SectionId };
 
 export type HeaderContent = {
   /** Accessible name of the brand link, which leads home. */
@@ -29,6 +80,150 @@ export type HeaderContent = {
   logoutButton: string;
   /** Read before the e-mail by screen readers, so the bare address makes sense. */
   signedInAs: string;
+  /** Accessible name of the section navigation. */
+  navLabel: string;
+  /** Accessible name of the small-screen menu button (its state is aria-expanded). */
+  menuButton: string;
+  sections: readonly SectionLink[];
+  /** The highlighted call to action at the end of the navigation. */
+  cta: SectionLink;
+};
+
+/** Keys of the icons the home page draws (components/icons.ts maps them to lucide icons). */
+export type IconName =
+  | "zap"
+  | "camera"
+  | "lightbulb"
+  | "gift"
+  | "brain"
+  | "graduation-cap"
+  | "calculator"
+  | "atom"
+  | "flask"
+  | "landmark"
+  | "book-open"
+  | "dna"
+  | "rocket"
+  | "badge-check";
+
+export type Badge = { icon: IconName; text: string };
+
+export type HeroContent = {
+  eyebrow: string;
+  /** The headline is `headline` with `headlineAccent` (its ending) highlighted. */
+  headline: string;
+  headlineAccent: string;
+  intro: string;
+  badges: readonly [Badge, Badge, Badge];
+  /** Accessible name of the badge list. */
+  badgesLabel: string;
+};
+
+export type DemoStepKind = "question" | "thinking" | "step" | "calculation" | "solution" | "result";
+
+export type DemoStep = { kind: DemoStepKind; text: string };
+
+/** Spec §2: six steps in this order: question, thinking, step, calculation, solution, result. */
+export type DemoScript = readonly [
+  DemoStep & { kind: "question" },
+  DemoStep & { kind: "thinking" },
+  DemoStep & { kind: "step" },
+  DemoStep & { kind: "calculation" },
+  DemoStep & { kind: "solution" },
+  DemoStep & { kind: "result" },
+];
+
+export type DemoContent = {
+  /** The title bar of the demo window. */
+  title: string;
+  /** Shown next to the title: what kind of demo this is. */
+  subtitle: string;
+  /** Read by screen readers instead of the animation, before the finished solution. */
+  description: string;
+  kindLabels: Record<DemoStepKind, string>;
+  steps: DemoScript;
+};
+
+export type Card = { icon: IconName; title: string; text: string };
+
+export type SectionIntro = { title: string; intro: string };
+
+export type FeaturesContent = SectionIntro & { items: readonly Card[] };
+
+export type HowItWorksContent = SectionIntro & {
+  /** Spec §1: Snap or Type, AI Analyzes, Learn & Excel. */
+  steps: readonly [Card, Card, Card];
+  /** Read before each step's number, e.g. "Step 1". */
+  stepLabel: string;
+};
+
+export type Stat = { value: string; label: string };
+
+export type AdvancedAiContent = SectionIntro & {
+  points: readonly string[];
+  stats: readonly Stat[];
+};
+
+export type Subject = { icon: IconName; name: string; text: string };
+
+export type SubjectsContent = SectionIntro & {
+  /** Spec §1: Mathematics, Physics, Chemistry, History, Literature, Biology. */
+  items: readonly [Subject, Subject, Subject, Subject, Subject, Subject];
+};
+
+export type ContactSectionContent = SectionIntro & {
+  /** Followed by the contact e-mail as a link. */
+  emailPrompt: string;
+};
+
+export type ClosingCtaContent = SectionIntro;
+
+export type FooterContent = {
+  tagline: string;
+  linksLabel: string;
+  privacyLink: string;
+  termsLink: string;
+  copyright: string;
+};
+
+export type WaitlistFormContent = {
+  /** Spec §2: the default call-to-action label. */
+  defaultLabel: string;
+  /** Spec §1: the label of the closing call-to-action's form. */
+  ctaLabel: string;
+  emailLabel: string;
+  emailPlaceholder: string;
+  loading: string;
+  successTitle: string;
+  successDetail: string;
+  addAnother: string;
+  note: string;
+  messages: typeof WAITLIST_MESSAGES;
+};
+
+export type ContactFormContent = {
+  submit: string;
+  sending: string;
+  /** Spec §2: the disabled first option of a select. */
+  selectPlaceholder: string;
+  messages: typeof FORM_MESSAGES;
+};
+
+export type LegalSection = {
+  heading: string;
+  paragraphs: readonly string[];
+  items?: readonly string[];
+  /** Shown as a mailto link after the paragraphs. */
+  email?: string;
+};
+
+export type LegalPageContent = {
+  title: string;
+  /** Spec §2: both pages were last updated October 26, 2025. */
+  lastUpdated: string;
+  lastUpdatedLabel: string;
+  sections: readonly [LegalSection, LegalSection, LegalSection, LegalSection, LegalSection];
+  backToHome: string;
 };
 
 export type LoginContent = {
@@ -52,16 +247,23 @@ export type LoginContent = {
   };
 };
 
+/** The browser tab's title per route (the home page's matches web/index.html). */
+export type DocumentTitles = { home: string; privacyPolicy: string; termsOfService: string; login: string };
+
+// ---------------------------------------------------------------------------------------------
+// Copy
+
 export const brand: BrandContent = {
   // Shared with the worker, which names the product in the e-mails it sends.
   name: BRAND_NAME,
+  tagline: "Instant, step-by-step homework help that teaches you the why.",
 };
 
-export const home: HomeContent = {
-  headline: "Your Homework, Solved in Seconds",
-  comingSoon: "The site is coming soon.",
-  apiHint: "The API is running: try",
-  apiLink: { href: "/api/health", label: "/api/health" },
+export const documentTitles: DocumentTitles = {
+  home: `${brand.name}: coming soon`,
+  privacyPolicy: `Privacy Policy | ${brand.name}`,
+  termsOfService: `Terms of Service | ${brand.name}`,
+  login: `Sign In | ${brand.name}`,
 };
 
 export const header: HeaderContent = {
@@ -69,6 +271,279 @@ export const header: HeaderContent = {
   loginLink: "Login",
   logoutButton: "Logout",
   signedInAs: "Signed in as",
+  navLabel: "Sections",
+  menuButton: "Menu",
+  sections: [
+    { label: "Home", target: SECTION_IDS.hero },
+    { label: "Join Waitlist", target: SECTION_IDS.hero },
+    { label: "Features", target: SECTION_IDS.features },
+    { label: "How It Works", target: SECTION_IDS.howItWorks },
+  ],
+  cta: { label: "Get Early Access", target: SECTION_IDS.hero },
+};
+
+export const hero: HeroContent = {
+  eyebrow: "Coming soon: AI homework help for students",
+  headline: "Your Homework, Solved in Seconds",
+  headlineAccent: "Solved in Seconds",
+  intro:
+    "Snap a photo or type any question and get a clear, step-by-step explanation in " +
+    `${claims.responseTime}, so you understand the answer, not just copy it.`,
+  badgesLabel: "At a glance",
+  badges: [
+    { icon: "rocket", text: `Launching ${claims.launch}` },
+    { icon: "gift", text: "Free for students" },
+    { icon: "badge-check", text: "No subscriptions" },
+  ],
+};
+
+export const demo: DemoContent = {
+  title: `${brand.name} AI`,
+  subtitle: "Live demo",
+  description: "Example: how the AI explains a quadratic equation, step by step.",
+  kindLabels: {
+    question: "Question",
+    thinking: "Thinking",
+    step: "Step",
+    calculation: "Calculation",
+    solution: "Solution",
+    result: "Result",
+  },
+  // The whole script must type within the loop (see components/demo-timeline.ts): 103
+  // characters take 5150 ms, plus 9000 ms of step delays, so it is complete at 14150 ms.
+  steps: [
+    { kind: "question", text: "Solve x² − 5x + 6 = 0" },
+    { kind: "thinking", text: "Factor the trinomial" },
+    { kind: "step", text: "(x − 2)(x − 3) = 0" },
+    { kind: "calculation", text: "x − 2 = 0, x − 3 = 0" },
+    { kind: "solution", text: "x = 2 or x = 3" },
+    { kind: "result", text: "Verified ✓" },
+  ],
+};
+
+export const features: FeaturesContent = {
+  title: "Everything You Need to Ace Your Homework",
+  intro: "Built for students who want answers they can follow, check and learn from.",
+  items: [
+    {
+      icon: "zap",
+      title: "Answers in Seconds",
+      text: `Get a complete, worked solution with a response time ${claims.responseTime}, even late the night before it's due.`,
+    },
+    {
+      icon: "camera",
+      title: "Snap or Type",
+      text: "Take a photo of a worksheet or type the question. Handwriting, diagrams and equations all work.",
+    },
+    {
+      icon: "lightbulb",
+      title: "Learn the Why",
+      text: "Every step is explained in plain language, so you can solve the next problem on your own.",
+    },
+    {
+      icon: "gift",
+      title: "Free for Students",
+      text: "No subscriptions and no hidden fees. Homework help should not depend on a credit card.",
+    },
+  ],
+};
+
+export const howItWorks: HowItWorksContent = {
+  title: "How It Works",
+  intro: "From stuck to understood in three steps.",
+  stepLabel: "Step",
+  steps: [
+    {
+      icon: "camera",
+      title: "Snap or Type",
+      text: "Photograph your homework or type the question, in any subject.",
+    },
+    {
+      icon: "brain",
+      title: "AI Analyzes",
+      text: "Our AI reads the problem, works out the method and checks its answer.",
+    },
+    {
+      icon: "graduation-cap",
+      title: "Learn & Excel",
+      text: "Follow a clear, step-by-step explanation and master the concept for your next test.",
+    },
+  ],
+};
+
+export const advancedAi: AdvancedAiContent = {
+  title: "Powered by Advanced AI",
+  intro:
+    "Our models are tuned for schoolwork: they show their reasoning, check their results and " +
+    "explain each step at your level.",
+  points: [
+    "Understands handwritten and printed problems",
+    "Explains the method, not only the final answer",
+    "Double-checks every result before you see it",
+  ],
+  stats: [
+    { value: claims.accuracyRate, label: "Accuracy rate" },
+    { value: "<30s", label: "Response time" },
+    { value: claims.studentsWaiting, label: "Students waiting" },
+  ],
+};
+
+export const subjects: SubjectsContent = {
+  title: "Every Subject, Covered",
+  intro: "From basic arithmetic to advanced calculus, and everything in between.",
+  items: [
+    { icon: "calculator", name: "Mathematics", text: "Arithmetic, algebra, geometry and calculus." },
+    { icon: "atom", name: "Physics", text: "Motion, forces, energy, waves and circuits." },
+    { icon: "flask", name: "Chemistry", text: "Reactions, stoichiometry and the periodic table." },
+    { icon: "landmark", name: "History", text: "Events, causes and essay planning." },
+    { icon: "book-open", name: "Literature", text: "Themes, characters and close reading." },
+    { icon: "dna", name: "Biology", text: "Cells, genetics, ecology and the human body." },
+  ],
+};
+
+export const contactSection: ContactSectionContent = {
+  title: "Get in Touch",
+  intro: "Questions about the launch, schools or partnerships? Send us a message and we'll reply.",
+  emailPrompt: "Prefer email? Write to",
+};
+
+export const closingCta: ClosingCtaContent = {
+  title: "Be the First to Try It",
+  intro:
+    `Join ${claims.studentsWaiting} students waiting for launch in ${claims.launch}. ` +
+    "Free for students, no subscriptions.",
+};
+
+export const footer: FooterContent = {
+  tagline: brand.tagline,
+  linksLabel: "Legal",
+  privacyLink: "Privacy Policy",
+  termsLink: "Terms of Service",
+  copyright: `© ${COPYRIGHT_YEAR} ${brand.name}. All rights reserved.`,
+};
+
+export const waitlistForm: WaitlistFormContent = {
+  defaultLabel: "Join the Inner Circle",
+  ctaLabel: "Get Early Access",
+  emailLabel: "Email address",
+  emailPlaceholder: "Enter your email",
+  loading: "Joining...",
+  successTitle: "Success! You're on the list.",
+  successDetail: "We'll notify you when the product launches!",
+  addAnother: "Add another email",
+  note: "Join thousands of students already on our waitlist. No spam, ever.",
+  messages: WAITLIST_MESSAGES,
+};
+
+export const contactForm: ContactFormContent = {
+  submit: "Send Message",
+  sending: "Sending...",
+  selectPlaceholder: "Please select",
+  messages: FORM_MESSAGES,
+};
+
+const LEGAL_LAST_UPDATED = "October 26, 2025";
+
+export const privacyPolicy: LegalPageContent = {
+  title: "Privacy Policy",
+  lastUpdated: LEGAL_LAST_UPDATED,
+  lastUpdatedLabel: "Last updated",
+  backToHome: "Back to Home",
+  sections: [
+    {
+      heading: "Introduction",
+      paragraphs: [
+        `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
+          "This policy explains what we collect through this website, why, and the choices you have.",
+        "By using the website you agree to the practices described here. We keep this policy short " +
+          "because we collect very little.",
+      ],
+    },
+    {
+      heading: "Information We Collect",
+      paragraphs: ["We only collect what you give us:"],
+      items: [
+        "The email address you enter to join the waitlist or in the contact form.",
+        "Your name and message when you send the contact form.",
+        "Your email address when you sign in with an emailed code, and the session that keeps you signed in on your device.",
+      ],
+    },
+    {
+      heading: "Use of Your Information",
+      paragraphs: [
+        "We use your email address to tell you when the product launches, to answer your messages " +
+          "and to sign you in. We do not sell your information, we do not show ads, and this website " +
+          "loads no third-party trackers.",
+        "You can ask us at any time to remove your email address from the waitlist or to delete your data.",
+      ],
+    },
+    {
+      heading: "Security",
+      paragraphs: [
+        "Everything you send travels over an encrypted connection. Sign-in codes and session tokens " +
+          "are stored only in hashed form, and access to our systems is limited to the people who run them.",
+        "No method of storage or transmission is completely secure, but we work to protect your " +
+          "information and will tell you promptly if a breach affects it.",
+      ],
+    },
+    {
+      heading: "Contact Us",
+      paragraphs: ["Questions about this policy or your data? Write to us at:"],
+      email: contactEmail,
+    },
+  ],
+};
+
+export const termsOfService: LegalPageContent = {
+  title: "Terms of Service",
+  lastUpdated: LEGAL_LAST_UPDATED,
+  lastUpdatedLabel: "Last updated",
+  backToHome: "Back to Home",
+  sections: [
+    {
+      heading: "Agreement to Terms",
+      paragraphs: [
+        `These terms govern your use of the ${brand.name} website and service. By using them you agree ` +
+          "to these terms; if you do not agree, please do not use the service.",
+      ],
+    },
+    {
+      heading: "Use of the Service",
+      paragraphs: [
+        `${brand.name} is a learning aid. Use its explanations to understand your homework and follow ` +
+          "your school's rules on academic integrity.",
+      ],
+      items: [
+        "Give accurate information when you join the waitlist, contact us or sign in.",
+        "Do not misuse the service: no automated sign-ups, spam or attempts to disrupt it.",
+        "If you are under the age required in your country to agree to these terms, use the service with a parent's or guardian's permission.",
+      ],
+    },
+    {
+      heading: "Intellectual Property",
+      paragraphs: [
+        `The website, the ${brand.name} name and logo, and the service's content belong to us and are ` +
+          "protected by law. You keep the rights to the questions and messages you send, and allow us " +
+          "to process them to provide the service.",
+      ],
+    },
+    {
+      heading: "Limitation of Liability",
+      paragraphs: [
+        "The service is provided \"as is\". AI explanations can contain mistakes, so check important " +
+          "answers before you rely on them. To the extent the law allows, we are not liable for " +
+          "indirect or consequential losses arising from your use of the service.",
+      ],
+    },
+    {
+      heading: "Governing Law",
+      paragraphs: [
+        `These terms are governed by the laws of the place where ${brand.name} is established, without ` +
+          "regard to its conflict-of-law rules. Nothing in them limits rights you have under the " +
+          "consumer protection laws of the country you live in.",
+      ],
+    },
+  ],
 };
 
 export const login: LoginContent = {

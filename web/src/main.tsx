@@ -1,10 +1,23 @@
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
-import "./styles.css";
 
-createRoot(document.getElementById("root")!).render(
+/**
+ * Starts the app (loaded by boot.ts). index.html carries the prerendered home page
+ * (web/build.ts); hydrating it is only right when the home page is what this address shows, and
+ * any other route renders from scratch.
+ */
+const container = document.getElementById("root")!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+const route = location.hash.replace(/^#/, "") || "/";
+
+if (container.dataset.prerendered === route && container.hasChildNodes()) {
+  hydrateRoot(container, app);
+} else {
+  container.replaceChildren();
+  createRoot(container).render(app);
+}

@@ -7,6 +7,21 @@ export type AuthClient = InstanceType<typeof AuthClientClass>;
 export const AUTH_STORAGE_KEY = "hwh-auth";
 
 let clientPromise: Promise<AuthClient> | undefined;
+let loadedClient: AuthClient | undefined;
+const loadedListeners = new Set<(client: AuthClient) => void>();
+
+/**
+ * Calls `listener` once with the client as soon as anything on the page has loaded it (or at
+ * once if it is loaded already), without loading it itself. Returns a function that cancels.
+ */
+export function onAuthClientLoaded(listener: (client: AuthClient) => void): () => void {
+  if (loadedClient) {
+    listener(loadedClient);
+    return () => {};
+  }
+  loadedListeners.add(listener);
+  return () => loadedListeners.delete(listener);
+}
 
 /**
  * The one auth client of this page. auth-js is imported on first use so it becomes its own
@@ -29,9 +44,16 @@ export function getAuthClient(): Promise<AuthClient> {
           flowType: "implicit",
         }),
     );
-    loading.catch(() => {
-      if (clientPromise === loading) clientPromise = undefined;
-    });
+    loading.then(
+      (client) => {
+        loadedClient = client;
+        for (const listener of [...loadedListeners]) listener(client);
+        loadedListeners.clear();
+      },
+      () => {
+        if (clientPromise === loading) clientPromise = undefined;
+      },
+    );
     clientPromise = loading;
   }
   return clientPromise;

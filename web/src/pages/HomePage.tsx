@@ -1,13 +1,24 @@
-import { home } from "../content";
+import {
+  AdvancedAiSection,
+  ClosingCtaSection,
+  ContactSection,
+  FeaturesSection,
+  HowItWorksSection,
+  SubjectsSection,
+} from "./home/ContentSections";
+import { HeroSection } from "./home/HeroSection";
 
-/** The home page (/). A placeholder until the marketing sections (hero, features, ...) land. */
+/** The home page (/), in the order of spec §1. Prerendered at build time, then hydrated. */
 export function HomePage() {
   return (
-    <section className="home">
-      <h1>{home.headline}</h1>
-      <p>
-        {home.comingSoon} {home.apiHint} <a href={home.apiLink.href}>{home.apiLink.label}</a>.
-      </p>
-    </section>
+    <>
+      <HeroSection />
+      <FeaturesSection />
+      <HowItWorksSection />
+      <AdvancedAiSection />
+      <SubjectsSection />
+      <ContactSection />
+      <ClosingCtaSection />
+    </>
   );
 }

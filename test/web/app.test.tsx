@@ -1,0 +1,190 @@
+/**
+ * The site's routes (spec §2): the four pages, unknown paths sent home in place of the history
+ * entry, and what a route change does (top of the page, focus on the new page's heading, the
+ * tab's title), plus the home page's sections and claims.
+ */
+import { StrictMode } from "react";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { App } from "../../web/src/App";
+
+vi.mock("../../web/src/auth/client", () => ({
+  AUTH_STORAGE_KEY: "hwh-auth",
+  getAuthClient: () => new Promise(() => {}),
+  onAuthClientLoaded: () => () => {},
+}));
+
+function renderAt(path: string) {
+  window.history.replaceState(null, "", `/#${path}`);
+  const user = userEvent.setup();
+  render(<App />);
+  return { user };
+}
+
+const heading = (name: string) => screen.getByRole("heading", { level: 1, name });
+
+describe("routes", () => {
+  it("shows the home page at / and for an empty hash", () => {
+    window.history.replaceState(null, "", "/");
+    render(<App />);
+    expect(heading("Your Homework, Solved in Seconds")).toBeTruthy();
+  });
+
+  it.each([
+    ["/privacy-policy", "Privacy Policy"],
+    ["/terms-of-service", "Terms of Service"],
+    ["/login", "Sign In"],
+  ])("shows %s", (path, title) => {
+    renderAt(path);
+    expect(heading(title)).toBeTruthy();
+  });
+
+  it("sends an unknown path home, replacing its history entry", () => {
+    window.history.replaceState(null, "", "/#/somewhere/else");
+    const entries = window.history.length;
+
+    render(<App />);
+
+    expect(window.location.hash).toBe("#/");
+    expect(window.history.length).toBe(entries);
+    expect(heading("Your Homework, Solved in Seconds")).toBeTruthy();
+  });
+
+  it("leaves focus and scroll alone on the first load (StrictMode's second effect run included)", () => {
+    const scrolled = vi.spyOn(window, "scrollTo");
+    window.history.replaceState(null, "", "/#/privacy-policy");
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+
+    expect(document.activeElement).toBe(document.body);
+    expect(scrolled).not.toHaveBeenCalled();
+  });
+
+  it("starts a new page at the top with focus on its main heading", async () => {
+    const scrolled = vi.spyOn(window, "scrollTo");
+    const { user } = renderAt("/");
+
+    await user.click(within(screen.getByRole("contentinfo")).getByRole("link", { name: "Terms of Service" }));
+
+    expect(window.location.hash).toBe("#/terms-of-service");
+    expect(scrolled).toHaveBeenCalledWith(0, 0);
+    expect(document.activeElement).toBe(heading("Terms of Service"));
+
+    await user.click(screen.getByRole("link", { name: "Back to Home" }));
+    expect(document.activeElement).toBe(heading("Your Homework, Solved in Seconds"));
+  });
+
+  it("lets the login page keep the focus it gives its e-mail field", async () => {
+    const { user } = renderAt("/");
+
+    await user.click(within(screen.getByRole("banner")).getByRole("link", { name: "Login" }));
+
+    expect(document.activeElement).toBe(screen.getByLabelText("Email address"));
+  });
+
+  it("names the browser tab after the page", async () => {
+    const { user } = renderAt("/");
+    expect(document.title).toBe("Homework Helper: coming soon");
+
+    await user.click(within(screen.getByRole("contentinfo")).getByRole("link", { name: "Privacy Policy" }));
+    expect(document.title).toBe("Privacy Policy | Homework Helper");
+  });
+});
+
+describe("legal pages", () => {
+  it("privacy policy: last updated October 26, 2025, five sections, the contact e-mail", () => {
+    renderAt("/privacy-policy");
+
+    expect(screen.getByText("Last updated October 26, 2025")).toBeTruthy();
+    expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
+      "Introduction",
+      "Information We Collect",
+      "Use of Your Information",
+      "Security",
+      "Contact Us",
+    ]);
+    const mail = screen.getByRole("link", { name: "hello@homeworkhelper.app" });
+    expect(mail.getAttribute("href")).toBe("mailto:hello@homeworkhelper.app");
+    expect(screen.getByText(/email address you enter to join the waitlist or in the contact form/)).toBeTruthy();
+  });
+
+  it("terms of service: last updated October 26, 2025, five sections", () => {
+    renderAt("/terms-of-service");
+
+    expect(screen.getByText("Last updated October 26, 2025")).toBeTruthy();
+    expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
+      "Agreement to Terms",
+      "Use of the Service",
+      "Intellectual Property",
+      "Limitation of Liability",
+      "Governing Law",
+    ]);
+  });
+});
+
+describe("home page", () => {
+  it("has the sections of spec §1 in order, with their anchors", () => {
+    renderAt("/");
+
+    const main = screen.getByRole("main");
+    const sections = [...main.querySelectorAll("section[id]")].map((section) => section.id);
+    expect(sections).toEqual(["hero", "features", "how-it-works", "advanced-ai", "subjects", "contact", "early-access"]);
+    expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toContain("Get in Touch");
+  });
+
+  it("states the claims: launch Q3 2025, free, no subscriptions, 1,000+, 99%, under 30s", () => {
+    renderAt("/");
+
+    const badges = screen.getByRole("list", { name: "At a glance" });
+    expect(within(badges).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
+      "Launching Q3 2025",
+      "Free for students",
+      "No subscriptions",
+    ]);
+    const stats = document.querySelector("#advanced-ai dl")!;
+    expect([...stats.querySelectorAll("dt")].map((dt) => `${dt.textContent} ${dt.nextElementSibling?.textContent}`)).toEqual([
+      "Accuracy rate 99%",
+      "Response time <30s",
+      "Students waiting 1,000+",
+    ]);
+    expect(screen.getByText(/explanation in under 30s/)).toBeTruthy();
+  });
+
+  it("has the three steps and the six subjects", () => {
+    renderAt("/");
+
+    const steps = document.getElementById("how-it-works")!;
+    expect(within(steps).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual([
+      "Snap or Type",
+      "AI Analyzes",
+      "Learn & Excel",
+    ]);
+    const subjects = document.getElementById("subjects")!;
+    expect(within(subjects).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual([
+      "Mathematics",
+      "Physics",
+      "Chemistry",
+      "History",
+      "Literature",
+      "Biology",
+    ]);
+    expect(within(subjects).getByText(/from basic arithmetic to advanced calculus/i)).toBeTruthy();
+  });
+
+  it("has both waitlist forms, the contact form and a footer with the policies and the copyright", () => {
+    renderAt("/");
+
+    expect(within(document.getElementById("hero")!).getByRole("form", { name: "Join the Inner Circle" })).toBeTruthy();
+    expect(within(document.getElementById("early-access")!).getByRole("form", { name: "Get Early Access" })).toBeTruthy();
+    expect(within(document.getElementById("contact")!).getByRole("form", { name: "Contact Form" })).toBeTruthy();
+
+    const footer = screen.getByRole("contentinfo");
+    expect(within(footer).getByRole("link", { name: "Privacy Policy" }).getAttribute("href")).toBe("#/privacy-policy");
+    expect(within(footer).getByRole("link", { name: "Terms of Service" }).getAttribute("href")).toBe("#/terms-of-service");
+    expect(within(footer).getByText("© 2025 Homework Helper. All rights reserved.")).toBeTruthy();
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The contact form of spec §2, §4, §5 and §8: rendered from the shared definitions (the ones the
+ * worker validates with), and every state: idle, sending, success (fields cleared), error, and a
+ * message that stays until the next submit.
+ */
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { FormDefinition } from "../../worker/shared/forms";
+import { ContactForm } from "../../web/src/components/ContactForm";
+import { apiError, deferred, jsonResponse, mockFetch, sentBody } from "./helpers";
+
+const SUCCESS = "Message sent successfully! We'll be in touch.";
+const FAILURE = "Submission failed. Please try again later.";
+
+const created = () => jsonResponse(201, { id: 1, form_name: "Contact Form", created_at: "2025-10-26T10:00:00.000Z" });
+
+function renderContactForm(form?: FormDefinition) {
+  const user = userEvent.setup();
+  render(<ContactForm form={form} />);
+  const element = screen.getByRole("form");
+  return {
+    user,
+    form: element,
+    name: () => within(element).getByRole("textbox", { name: "Name" }) as HTMLInputElement,
+    email: () => within(element).getByRole("textbox", { name: "Email" }) as HTMLInputElement,
+    message: () => within(element).getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement,
+    status: () => within(element).getByRole("status"),
+    alert: () => within(element).getByRole("alert"),
+  };
+}
+
+async function fillIn(view: ReturnType<typeof renderContactForm>) {
+  await view.user.type(view.name(), "Ada Lovelace");
+  await view.user.type(view.email(), "ada@example.com");
+  await view.user.type(view.message(), "When do you launch?");
+}
+
+describe("ContactForm", () => {
+  it("renders the contact form's fields from the shared definition", () => {
+    const view = renderContactForm();
+
+    expect(view.form.getAttribute("aria-label")).toBe("Contact Form");
+    const labels = [...view.form.querySelectorAll("label")];
+    // Spec §2: the field name capitalised, an asterisk for required fields.
+    expect(labels.map((label) => label.textContent)).toEqual(["Name*", "Email*", "Message*"]);
+    for (const label of labels) {
+      const asterisk = label.querySelector(".field__required");
+      expect(asterisk?.textContent).toBe("*");
+      // Announced through `required` instead of as a stray character.
+      expect(asterisk?.getAttribute("aria-hidden")).toBe("true");
+    }
+
+    expect(view.name().type).toBe("text");
+    expect(view.email().type).toBe("email");
+    expect(view.message().tagName).toBe("TEXTAREA");
+    expect(view.message().rows).toBe(4);
+    expect([view.name(), view.email(), view.message()].map((field) => field.placeholder)).toEqual([
+      "Enter your name...",
+      "Enter your email...",
+      "Enter your message...",
+    ]);
+    expect([view.name(), view.email(), view.message()].every((field) => field.required)).toBe(true);
+    expect(within(view.form).getByRole("button", { name: "Send Message" })).toBeTruthy();
+    expect(view.status().textContent).toBe("");
+    expect(view.alert().textContent).toBe("");
+  });
+
+  it("renders select and date fields: a disabled 'Please select' first option, optional fields unmarked", () => {
+    const form: FormDefinition = {
+      slug: "survey",
+      name: "Survey Form",
+      fields: [
+        { name: "grade", type: "select", required: true, options: ["Middle school", "High school", "College"] },
+        { name: "exam", type: "date", required: false },
+      ],
+    };
+    const view = renderContactForm(form);
+
+    const select = within(view.form).getByRole("combobox", { name: "Grade" }) as HTMLSelectElement;
+    const options = [...select.options];
+    expect(options.map((option) => option.textContent)).toEqual(["Please select", "Middle school", "High school", "College"]);
+    expect(options[0]?.disabled).toBe(true);
+    expect(options[0]?.value).toBe("");
+    expect(select.value).toBe("");
+    expect(select.required).toBe(true);
+
+    const date = within(view.form).getByLabelText("Exam") as HTMLInputElement;
+    expect(date.type).toBe("date");
+    expect(date.required).toBe(false);
+    expect(date.placeholder).toBe("Enter your exam...");
+    expect(date.labels?.[0]?.textContent).toBe("Exam");
+  });
+
+  it("leaves required fields to the browser: an incomplete form is not sent", async () => {
+    const fetchSpy = mockFetch(async () => created());
+    const view = renderContactForm();
+
+    await view.user.type(view.name(), "Ada");
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(view.email().validity.valueMissing).toBe(true);
+  });
+
+  it("reads 'Sending...' while sending, then clears the fields and confirms", async () => {
+    const answer = deferred<Response>();
+    const fetchSpy = mockFetch(() => answer.promise);
+    const view = renderContactForm();
+
+    await fillIn(view);
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+    const sending = within(view.form).getByRole("button", { name: "Sending..." }) as HTMLButtonElement;
+    expect(sending.disabled).toBe(true);
+    expect(fetchSpy.mock.calls[0]?.[0]).toBe("/api/forms/contact");
+    expect(fetchSpy.mock.calls[0]?.[1]?.method).toBe("POST");
+    expect(sentBody(fetchSpy)).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "When do you launch?" });
+
+    answer.resolve(created());
+
+    await within(view.status()).findByText(SUCCESS);
+    expect([view.name().value, view.email().value, view.message().value]).toEqual(["", "", ""]);
+    expect(view.alert().textContent).toBe("");
+    expect(within(view.form).getByRole("button", { name: "Send Message" })).toBeTruthy();
+  });
+
+  it("shows 'Submission failed. Please try again later.' when the server refuses, keeping the fields", async () => {
+    mockFetch(async () => apiError(500, "internal_error", FAILURE));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const view = renderContactForm();
+
+    await fillIn(view);
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+    await within(view.alert()).findByText(FAILURE);
+    expect(view.status().textContent).toBe("");
+    expect(view.name().value).toBe("Ada Lovelace");
+  });
+
+  it("shows the same message when the server cannot be reached", async () => {
+    mockFetch(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const view = renderContactForm();
+
+    await fillIn(view);
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+    await within(view.alert()).findByText(FAILURE);
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it("keeps the message until the next submit, which clears it while sending", async () => {
+    const answers = [deferred<Response>(), deferred<Response>()];
+    let call = 0;
+    mockFetch(() => answers[call++]!.promise);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const view = renderContactForm();
+
+    await fillIn(view);
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+    answers[0]!.resolve(apiError(500, "internal_error", FAILURE));
+    await within(view.alert()).findByText(FAILURE);
+
+    // Editing the fields does not hide it.
+    await view.user.type(view.message(), " Thanks!");
+    expect(view.alert().textContent).toBe(FAILURE);
+
+    await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+    expect(within(view.form).getByRole("button", { name: "Sending..." })).toBeTruthy();
+    expect(view.alert().textContent).toBe("");
+    expect(view.status().textContent).toBe("");
+
+    answers[1]!.resolve(created());
+    await within(view.status()).findByText(SUCCESS);
+    expect(view.alert().textContent).toBe("");
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The web project's setup: Testing Library's cleanup after every test (globals are off, so it
+ * does not register itself), a fresh address, storage and document, and the browser APIs the
+ * site calls that jsdom lacks (it has no layout, scrolling or media queries).
+ */
+import { cleanup } from "@testing-library/react";
+import { afterEach } from "vitest";
+
+if (typeof window !== "undefined") {
+  // Tests that need another answer replace it with vi.spyOn(window, "matchMedia").
+  window.matchMedia = (query: string): MediaQueryList => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  });
+  // jsdom implements neither; the site only asks for them to be done.
+  Element.prototype.scrollIntoView = () => {};
+  window.scrollTo = (() => {}) as typeof window.scrollTo;
+
+  afterEach(() => {
+    cleanup();
+    window.localStorage.clear();
+    window.history.replaceState(null, "", "/");
+    document.title = "";
+  });
+}

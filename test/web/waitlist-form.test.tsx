@@ -1,0 +1,191 @@
+/**
+ * The waitlist form of spec §2, §4, §5 and §8 in every state: idle, loading, success (and the
+ * reset back to idle), and each error message, with fetch standing in for the API.
+ */
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
+import { apiError, deferred, jsonResponse, mockFetch, sentBody } from "./helpers";
+
+const NOTE = "Join thousands of students already on our waitlist. No spam, ever.";
+
+function renderForm(props: { label?: string; source?: WaitlistSource } = {}) {
+  const user = userEvent.setup();
+  render(<WaitlistForm source={props.source ?? "hero"} label={props.label} />);
+  const form = screen.getByRole("form");
+  return {
+    user,
+    form,
+    input: () => within(form).getByRole("textbox", { name: "Email address" }),
+    status: () => within(form).getByRole("status"),
+    alert: () => within(form).getByRole("alert"),
+  };
+}
+
+const joined = () => jsonResponse(201, { email: "ada@example.com", joined_at: "2025-10-26T10:00:00.000Z" });
+
+describe("WaitlistForm", () => {
+  it("starts idle: the e-mail field, 'Join the Inner Circle' and the note, no message", () => {
+    const { form, input, status, alert } = renderForm();
+
+    expect(form.getAttribute("aria-label")).toBe("Join the Inner Circle");
+    expect(within(form).getByRole("button").textContent).toBe("Join the Inner Circle");
+    expect(input().getAttribute("type")).toBe("email");
+    expect(input().getAttribute("placeholder")).toBe("Enter your email");
+    expect((input() as HTMLInputElement).disabled).toBe(false);
+    expect(within(form).getByText(NOTE)).toBeTruthy();
+    expect(status().textContent).toBe("");
+    expect(alert().textContent).toBe("");
+  });
+
+  it("takes the label of its placement: 'Get Early Access'", () => {
+    const { form } = renderForm({ label: "Get Early Access", source: "cta" });
+
+    expect(screen.getByRole("form", { name: "Get Early Access" })).toBe(form);
+    expect(within(form).getByRole("button", { name: "Get Early Access" })).toBeTruthy();
+    expect(within(form).getByText(NOTE)).toBeTruthy();
+  });
+
+  it("while loading reads 'Joining...' with the field and button disabled, then shows the success", async () => {
+    const answer = deferred<Response>();
+    const fetchSpy = mockFetch(() => answer.promise);
+    const { user, form, input, status } = renderForm({ label: "Get Early Access", source: "cta" });
+
+    await user.type(input(), "  Ada@Example.com ");
+    await user.click(within(form).getByRole("button", { name: "Get Early Access" }));
+
+    const busy = within(form).getByRole("button", { name: "Joining..." }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    expect((input() as HTMLInputElement).disabled).toBe(true);
+    expect(form.getAttribute("aria-busy")).toBe("true");
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(fetchSpy.mock.calls[0]?.[0]).toBe("/api/waitlist");
+    expect(fetchSpy.mock.calls[0]?.[1]?.method).toBe("POST");
+    // The server's rule (worker/shared/waitlist.ts) trims and lower-cases; the source names the placement.
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "cta" });
+
+    answer.resolve(joined());
+
+    await within(status()).findByText("Success! You're on the list.");
+    expect(within(status()).getByText("We'll notify you when the product launches!")).toBeTruthy();
+    const addAnother = within(form).getByRole("button", { name: "Add another email" });
+    expect(document.activeElement).toBe(addAnother);
+    expect(within(form).queryByRole("textbox")).toBeNull();
+    expect(within(form).getByText(NOTE)).toBeTruthy();
+  });
+
+  it("'Add another email' goes back to idle with the e-mail cleared", async () => {
+    mockFetch(async () => joined());
+    const { user, form, input, status } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+    await user.click(await within(form).findByRole("button", { name: "Add another email" }));
+
+    expect((input() as HTMLInputElement).value).toBe("");
+    expect(document.activeElement).toBe(input());
+    expect(status().textContent).toBe("");
+    expect(within(form).queryByRole("button", { name: "Add another email" })).toBeNull();
+    expect(within(form).getByRole("button", { name: "Join the Inner Circle" })).toBeTruthy();
+  });
+
+  it.each([
+    ["nothing", ""],
+    ["only spaces", "   "],
+  ])("asks for an address when given %s, without sending", async (_case, typed) => {
+    const fetchSpy = mockFetch(async () => joined());
+    const { user, form, input, alert } = renderForm();
+
+    if (typed) await user.type(input(), typed);
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    expect(alert().textContent).toBe("Please enter your email address");
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(input().getAttribute("aria-invalid")).toBe("true");
+    expect(input().getAttribute("aria-describedby")).toContain(alert().id);
+    expect(document.activeElement).toBe(input());
+  });
+
+  it.each(["student", "student@school", "@school.edu", "stu dent@school.edu", "student@school."])(
+    "rejects %j as invalid, without sending",
+    async (typed) => {
+      const fetchSpy = mockFetch(async () => joined());
+      const { user, form, input, alert } = renderForm();
+
+      await user.type(input(), typed);
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      expect(alert().textContent).toBe("Please enter a valid email address");
+      expect(fetchSpy).not.toHaveBeenCalled();
+    },
+  );
+
+  it("says so when the address is already on the list (409)", async () => {
+    mockFetch(async () => apiError(409, "already_joined", "You're already on our waitlist! We'll be in touch soon."));
+    const { user, form, input, alert, status } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("You're already on our waitlist! We'll be in touch soon.");
+    expect(status().textContent).toBe("");
+    // Back to a usable form, the address kept for correction, focus on it.
+    expect((input() as HTMLInputElement).disabled).toBe(false);
+    expect((input() as HTMLInputElement).value).toBe("ada@example.com");
+    expect(document.activeElement).toBe(input());
+    expect(within(form).getByRole("button", { name: "Join the Inner Circle" })).toBeTruthy();
+  });
+
+  it("shows the server's message for a 400", async () => {
+    mockFetch(async () => apiError(400, "validation_failed", "Please enter a valid email address"));
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("Please enter a valid email address");
+  });
+
+  it("shows 'Something went wrong. Please try again.' for a 500, and logs it", async () => {
+    mockFetch(async () => apiError(500, "internal_error", "Something went wrong. Please try again."));
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("Something went wrong. Please try again.");
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it("shows the same message when the server cannot be reached, and logs it", async () => {
+    const failure = new TypeError("Failed to fetch");
+    mockFetch(async () => {
+      throw failure;
+    });
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("Something went wrong. Please try again.");
+    expect(consoleError).toHaveBeenCalledWith(expect.any(String), failure);
+  });
+
+  it("clears the error when the next attempt succeeds", async () => {
+    const fetchSpy = mockFetch(async () => joined());
+    const { user, form, input, alert, status } = renderForm();
+
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+    expect(alert().textContent).toBe("Please enter your email address");
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(status()).findByText("Success! You're on the list.");
+    expect(alert().textContent).toBe("");
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,148 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import {
+  CONTACT_FORM,
+  DEFAULT_MAX_LENGTH,
+  fieldLabel,
+  fieldPlaceholder,
+  type FieldDefinition,
+  type FormDefinition,
+} from "@shared/forms";
+import { submitForm } from "../api";
+import { contactForm } from "../content";
+
+type Status = "idle" | "sending" | "success" | "error";
+
+/** Spec §2 and §9: the message box is 4 rows high. */
+const TEXTAREA_ROWS = 4;
+
+/** Lets browsers fill in the fields they know. */
+const AUTOCOMPLETE: Readonly<Record<string, string>> = { name: "name", email: "email" };
+
+const emptyValues = (form: FormDefinition): Record<string, string> =>
+  Object.fromEntries(form.fields.map((field) => [field.name, ""]));
+
+/**
+ * A form rendered from its shared definition (worker/shared/forms.ts, which the worker validates
+ * submissions against), by default the contact form. Spec §5: only the browser's own checks run
+ * here (required fields, the e-mail type). idle -> sending -> success (fields cleared) or error;
+ * the message stays until the next submit.
+ */
+export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) {
+  const [values, setValues] = useState<Record<string, string>>(() => emptyValues(form));
+  const [status, setStatus] = useState<Status>("idle");
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const mounted = useRef(false);
+  const ids = useId();
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  // The submit button is disabled while sending, which drops focus when it had it: give it back.
+  useEffect(() => {
+    if ((status === "success" || status === "error") && (document.activeElement === null || document.activeElement === document.body)) {
+      submitRef.current?.focus();
+    }
+  }, [status]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === "sending") return;
+    setStatus("sending");
+    const outcome = await submitForm(form, values);
+    if (!mounted.current) return;
+    if (outcome.ok) setValues(emptyValues(form));
+    setStatus(outcome.ok ? "success" : "error");
+  }
+
+  const setValue = (name: string, value: string) => setValues((current) => ({ ...current, [name]: value }));
+
+  return (
+    <form className="contact-form" aria-label={form.name} onSubmit={submit} aria-busy={status === "sending"}>
+      {form.fields.map((field) => (
+        <div className="field" key={field.name}>
+          <label htmlFor={`${ids}-${field.name}`}>
+            {fieldLabel(field)}
+            {field.required && (
+              <span className="field__required" aria-hidden="true">
+                *
+              </span>
+            )}
+          </label>
+          <FieldControl
+            id={`${ids}-${field.name}`}
+            field={field}
+            value={values[field.name] ?? ""}
+            onChange={(value) => setValue(field.name, value)}
+          />
+        </div>
+      ))}
+      <button ref={submitRef} type="submit" className="button button--primary" disabled={status === "sending"}>
+        {status === "sending" ? contactForm.sending : contactForm.submit}
+      </button>
+      {/* The live regions stay in the page so what is put into them is announced. */}
+      <p className="message message--success" role="status">
+        {status === "success" ? contactForm.messages.success : ""}
+      </p>
+      <p className="message message--error" role="alert">
+        {status === "error" ? contactForm.messages.failure : ""}
+      </p>
+    </form>
+  );
+}
+
+type FieldControlProps = {
+  id: string;
+  field: FieldDefinition;
+  value: string;
+  onChange: (value: string) => void;
+};
+
+function FieldControl({ id, field, value, onChange }: FieldControlProps) {
+  const common = {
+    id,
+    name: field.name,
+    required: field.required,
+    value,
+    className: "input",
+  };
+  switch (field.type) {
+    case "textarea":
+      return (
+        <textarea
+          {...common}
+          rows={TEXTAREA_ROWS}
+          placeholder={fieldPlaceholder(field)}
+          maxLength={field.maxLength ?? DEFAULT_MAX_LENGTH.textarea}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+    case "select":
+      return (
+        <select {...common} onChange={(event) => onChange(event.target.value)}>
+          <option value="" disabled>
+            {contactForm.selectPlaceholder}
+          </option>
+          {(field.options ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+    default:
+      return (
+        <input
+          {...common}
+          type={field.type}
+          placeholder={fieldPlaceholder(field)}
+          maxLength={field.maxLength ?? DEFAULT_MAX_LENGTH[field.type]}
+          autoComplete={AUTOCOMPLETE[field.name]}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+  }
+}

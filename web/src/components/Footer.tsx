@@ -1,0 +1,28 @@
+import { Link } from "wouter";
+import { brand, footer } from "../content";
+import { ROUTES } from "../routes";
+
+/** The footer of every page (spec §2): tagline, the two policy pages, the copyright line. */
+export function Footer() {
+  return (
+    <footer className="site-footer">
+      <div className="container site-footer__inner">
+        <div className="site-footer__brand">
+          <p className="site-footer__name">{brand.name}</p>
+          <p className="site-footer__tagline">{footer.tagline}</p>
+        </div>
+        <nav aria-label={footer.linksLabel}>
+          <ul className="site-footer__links">
+            <li>
+              <Link href={ROUTES.privacyPolicy}>{footer.privacyLink}</Link>
+            </li>
+            <li>
+              <Link href={ROUTES.termsOfService}>{footer.termsLink}</Link>
+            </li>
+          </ul>
+        </nav>
+        <p className="site-footer__copyright">{footer.copyright}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from "react";
+import type { SectionId } from "../../content";
+
+/**
+ * A home page section: an anchor the header scrolls to, named by its heading. The heading takes
+ * focus (tabIndex -1) when the header brings the visitor here.
+ */
+export function Section({
+  id,
+  title,
+  intro,
+  className,
+  children,
+}: {
+  id: SectionId;
+  title: string;
+  intro: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const titleId = `${id}-title`;
+  return (
+    <section id={id} className={className ? `section ${className}` : "section"} aria-labelledby={titleId}>
+      <div className="container">
+        <div className="section__header">
+          <h2 id={titleId} tabIndex={-1}>
+            {title}
+          </h2>
+          <p>{intro}</p>
+        </div>
+        {children}
+      </div>
+    </section>
+  );
+}
