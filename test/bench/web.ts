@@ -22,18 +22,9 @@ import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { buildSite } from "../../web/build.ts";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../support/chromium.ts";
 import { startDevServer, type DevServer } from "../support/dev-server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const RUNS = positiveInteger("BENCH_RUNS", 3);
 const KEEP_REPORTS = process.env.BENCH_KEEP_REPORTS;
 
@@ -158,16 +149,26 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
-async function describe(name: string, result: Result) {
+/** gzip -9 bytes of the CSS inlined in the page's HTML (<style> elements), which the build puts there. */
+async function inlineCssBytes(url: string): Promise<{ elements: number; bytes: number }> {
+  const html = await (await fetch(url)).text();
+  const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
+  return { elements: styles.length, bytes: styles.reduce((sum, css) => sum + gzipSync(Buffer.from(css), { level: 9 }).length, 0) };
+}
+
+async function describe(name: string, url: string, result: Result) {
   const js = await gzipBytes(result.requests, "Script");
   const css = await gzipBytes(result.requests, "Stylesheet");
+  const inline = await inlineCssBytes(url);
   console.log(`\n${name}`);
   console.log(
     `  scores       performance ${result.scores.performance}  accessibility ${result.scores.accessibility}  best practices ${result.scores["best-practices"]}  SEO ${result.scores.seo}`,
   );
   console.log(`  metrics      FCP ${ms(result.fcpMs)}  LCP ${ms(result.lcpMs)}  TBT ${ms(result.tbtMs)}  CLS ${result.cls.toFixed(3)}`);
   console.log(`  requests     ${result.requests.length}`);
-  console.log(`  gzip         JavaScript ${kb(js.bytes)} in ${js.files} file(s)  CSS ${kb(css.bytes)} in ${css.files} file(s)`);
+  console.log(
+    `  gzip         JavaScript ${kb(js.bytes)} in ${js.files} file(s)  CSS ${kb(css.bytes + inline.bytes)} (${css.files} file(s), ${inline.elements} inline <style>)`,
+  );
   for (const audit of result.failedAudits) console.log(`  not passed   ${audit}`);
   return { js, css };
 }
@@ -186,7 +187,7 @@ async function main() {
 
     console.log("Starting wrangler dev...");
     server = await startDevServer({ assetsDir: siteDir, tempPrefix: "bench-web-server-", vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" } });
-    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
 
     const pages = [
       { name: "Home page (/)", url: `${server.baseUrl}/` },
@@ -212,8 +213,8 @@ async function main() {
 
     const [homeRun, floorRun] = medians as [Result, Result];
     console.log(`\nLighthouse ${RUNS} run(s) per page, mobile defaults, median run by performance score; served by wrangler dev on 127.0.0.1.`);
-    const homeAssets = await describe(pages[0]!.name, homeRun);
-    await describe(pages[1]!.name, floorRun);
+    const homeAssets = await describe(pages[0]!.name, pages[0]!.url, homeRun);
+    await describe(pages[1]!.name, pages[1]!.url, floorRun);
 
     const lcpRatio = homeRun.lcpMs / floorRun.lcpMs;
     const checks: [string, boolean][] = [

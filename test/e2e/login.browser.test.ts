@@ -3,60 +3,16 @@
  * spec §2 (Login), its messages (§5, §8), the header's auth status in every open tab, logout and
  * the hash routes. Codes are read from the dev mailbox, as a user would read their e-mail.
  */
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page, Response } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { header, login } from "../../web/src/content";
+import { useBrowser } from "./browser";
 import { latestMailId, otherCode, readCode, uniqueEmail } from "./support";
 
 const baseUrl = inject("baseUrl");
 
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-/** What a page did that a test should fail on: uncaught errors and requests to other origins. */
-type PageWatch = { errors: string[]; foreignRequests: string[] };
-
-/** A new browser profile (storage, tabs) for one test. */
-async function newContext(): Promise<BrowserContext> {
-  context = await browser.newContext();
-  context.setDefaultTimeout(15_000);
-  return context;
-}
-
-async function openTab(ctx: BrowserContext, hashPath: string): Promise<{ page: Page; watch: PageWatch }> {
-  const page = await ctx.newPage();
-  const watch: PageWatch = { errors: [], foreignRequests: [] };
-  page.on("pageerror", (error) => watch.errors.push(error.message));
-  page.on("request", (request) => {
-    if (!request.url().startsWith(`${baseUrl}/`)) watch.foreignRequests.push(request.url());
-  });
-  await page.goto(`${baseUrl}/#${hashPath}`);
-  return { page, watch };
-}
+/** One Chromium for this file; each test's contexts (browser profiles) are closed after it. */
+const { newContext, openTab } = useBrowser(baseUrl);
 
 /**
  * Waits until the auth client is loaded and listening. The site loads auth-js (its own chunk,

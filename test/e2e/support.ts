@@ -54,6 +54,24 @@ export async function readCode(baseUrl: string, email: string, options: { after?
   }
 }
 
+/**
+ * The newest dev-mailbox message that `matches`, waiting for it: the worker sends notifications
+ * after it has answered (waitUntil), so a message may arrive a moment after the response.
+ */
+export async function waitForMail(
+  baseUrl: string,
+  matches: (message: DevMail) => boolean,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<DevMail> {
+  const deadline = Date.now() + (options.timeoutMs ?? READ_TIMEOUT_MS);
+  for (;;) {
+    const found = (await listMailbox(baseUrl)).find(matches);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`No ${options.what ?? "matching e-mail"} arrived in the dev mailbox.`);
+    await sleep(POLL_INTERVAL_MS);
+  }
+}
+
 /** A new address for every call, so tests never share a user (the domain is reserved for tests). */
 export function uniqueEmail(label = "user"): string {
   return `e2e-${label}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.test`;

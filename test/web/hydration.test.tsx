@@ -60,6 +60,15 @@ describe("hydration of the prerendered home page", () => {
     expect(consoleError).not.toHaveBeenCalled();
   });
 
+  it("enables the forms' submit buttons once hydrated (they are disabled in the prerendered HTML)", async () => {
+    const { container, recoverableErrors } = await hydrateHomePage();
+
+    expect(recoverableErrors).toEqual([]);
+    const submits = [...container.querySelectorAll<HTMLButtonElement>('form button[type="submit"]')];
+    expect(submits).toHaveLength(3);
+    expect(submits.every((button) => !button.disabled)).toBe(true);
+  });
+
   it("matches for a signed-in visitor, then shows their e-mail", async () => {
     const { container, recoverableErrors } = await hydrateHomePage(() =>
       window.localStorage.setItem(

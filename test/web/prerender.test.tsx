@@ -30,6 +30,16 @@ describe("prerendered home page", () => {
     expect(html).toContain('value="0"');
   });
 
+  it("cannot be submitted before the script takes over, and would never put the data in the address", () => {
+    const html = render();
+    const forms = html.match(/<form[^>]*>/g) ?? [];
+    expect(forms).toHaveLength(3);
+    expect(forms.every((form) => form.includes('method="post"'))).toBe(true);
+    const submits = html.match(/<button type="submit"[^>]*>/g) ?? [];
+    expect(submits).toHaveLength(3);
+    expect(submits.every((button) => button.includes('disabled=""'))).toBe(true);
+  });
+
   it("is the same every time (nothing depends on the clock or chance)", () => {
     expect(render()).toBe(render());
   });

@@ -8,6 +8,7 @@ import {
   type FormDefinition,
 } from "@shared/forms";
 import { submitForm } from "../api";
+import { useInteractive } from "../hooks/interactive";
 import { contactForm } from "../content";
 
 type Status = "idle" | "sending" | "success" | "error";
@@ -30,6 +31,7 @@ const emptyValues = (form: FormDefinition): Record<string, string> =>
 export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) {
   const [values, setValues] = useState<Record<string, string>>(() => emptyValues(form));
   const [status, setStatus] = useState<Status>("idle");
+  const interactive = useInteractive();
   const submitRef = useRef<HTMLButtonElement>(null);
   const mounted = useRef(false);
   const ids = useId();
@@ -61,7 +63,7 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
   const setValue = (name: string, value: string) => setValues((current) => ({ ...current, [name]: value }));
 
   return (
-    <form className="contact-form" aria-label={form.name} onSubmit={submit} aria-busy={status === "sending"}>
+    <form className="contact-form" method="post" aria-label={form.name} onSubmit={submit} aria-busy={status === "sending"}>
       {form.fields.map((field) => (
         <div className="field" key={field.name}>
           <label htmlFor={`${ids}-${field.name}`}>
@@ -80,7 +82,7 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
           />
         </div>
       ))}
-      <button ref={submitRef} type="submit" className="button button--primary" disabled={status === "sending"}>
+      <button ref={submitRef} type="submit" className="button button--primary" disabled={status === "sending" || !interactive}>
         {status === "sending" ? contactForm.sending : contactForm.submit}
       </button>
       {/* The live regions stay in the page so what is put into them is announced. */}

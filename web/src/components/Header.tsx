@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { Link, useLocation } from "wouter";
 import Menu from "lucide-react/icons/menu";
 import X from "lucide-react/icons/x";
@@ -46,7 +47,10 @@ export function Header() {
   }, [menuOpen]);
 
   function go(link: SectionLink) {
-    setMenuOpen(false);
+    // The menu is closed (and the header, which is in the page's flow, shorter) before the
+    // scroll is aimed: closing it afterwards would move the section up by the menu's height,
+    // past the top of the screen.
+    flushSync(() => setMenuOpen(false));
     goToSection(link.target);
   }
 

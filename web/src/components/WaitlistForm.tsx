@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validateWaitlistInput } from "@shared/waitlist";
 import { joinWaitlist } from "../api";
+import { useInteractive } from "../hooks/interactive";
 import { waitlistForm } from "../content";
 
 /** Where the form sits on the page; sent to the API as `source`. */
@@ -18,6 +19,7 @@ type FocusTarget = "input" | "addAnother";
 export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { label?: string; source: WaitlistSource }) {
   const [email, setEmail] = useState("");
   const [status, setStatus] = useState<Status>({ state: "idle" });
+  const interactive = useInteractive();
   const inputRef = useRef<HTMLInputElement>(null);
   const addAnotherRef = useRef<HTMLButtonElement>(null);
   const focusTarget = useRef<FocusTarget | null>(null);
@@ -73,7 +75,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   const errorText = status.state === "error" ? status.message : "";
 
   return (
-    <form className="waitlist" aria-label={label} onSubmit={submit} noValidate aria-busy={loading}>
+    <form className="waitlist" method="post" aria-label={label} onSubmit={submit} noValidate aria-busy={loading}>
       {/* The live regions stay in the page so what is put into them is announced. */}
       <div className="waitlist__success" role="status">
         {success && (
@@ -107,7 +109,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
             aria-invalid={errorText !== "" || undefined}
             aria-describedby={errorText ? `${errorId} ${noteId}` : noteId}
           />
-          <button type="submit" className="button button--primary waitlist__submit" disabled={loading}>
+          <button type="submit" className="button button--primary waitlist__submit" disabled={loading || !interactive}>
             {loading ? waitlistForm.loading : label}
           </button>
         </div>
