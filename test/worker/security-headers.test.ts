@@ -19,17 +19,28 @@ describe("security headers on the worker's answers", () => {
     expectSecurityHeaders(await send());
   });
 
-  it("a page passed on from the static assets carries the built _headers' policy, which allows the inlined stylesheet by hash", async () => {
+  it("a page passed on from the static assets carries the built _headers' policy, which allows its inline style and start script by hash", async () => {
     const response = await call("/some/page");
     const csp = response.headers.get("Content-Security-Policy")!;
     const styleHash = /style-src 'self' '(sha256-[A-Za-z0-9+/]+=*)'/.exec(csp)?.[1];
+    const scriptHash = /script-src 'self' '(sha256-[A-Za-z0-9+/]+=*)'/.exec(csp)?.[1];
     expect(styleHash).toBeDefined();
-    expectSecurityHeaders(response, sitePolicy([styleHash!]));
+    expect(scriptHash).toBeDefined();
+    expectSecurityHeaders(response, sitePolicy({ styles: [styleHash!], scripts: [scriptHash!] }));
+
     const html = await response.text();
-    const inlined = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(inlined));
-    expect(`sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`).toBe(styleHash);
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const sha256 = async (text: string) => {
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+      return `sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
+    };
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    expect(styles).toHaveLength(1);
+    expect(inlineScripts).toHaveLength(1);
+    expect(await sha256(styles[0]!)).toBe(styleHash);
+    expect(await sha256(inlineScripts[0]!)).toBe(scriptHash);
+    // No script file is requested before the first paint; the start script imports the app.
+    expect(html).not.toMatch(/<script[^>]*\bsrc=/);
     expect(html).not.toMatch(/\sstyle="/);
   });
 
@@ -50,7 +61,9 @@ describe("security headers on the worker's answers", () => {
   it("the static files' _headers: security headers everywhere, immutable hashed assets, revalidated pages", () => {
     const file = staticHeadersFile();
     expect(file).toContain(`/*\n  Content-Security-Policy: ${SITE_CSP}\n`);
-    expect(staticHeadersFile(["sha256-abc="])).toContain("style-src 'self' 'sha256-abc='; ");
+    expect(staticHeadersFile({ styles: ["sha256-abc="], scripts: ["sha256-def="] })).toContain(
+      "script-src 'self' 'sha256-def='; style-src 'self' 'sha256-abc='; ",
+    );
     expect(file).toContain("/assets/*\n  Cache-Control: public, max-age=31536000, immutable");
     expect(file).toContain("/\n  Cache-Control: public, max-age=0, must-revalidate");
     expect(file).toContain("/index.html\n  Cache-Control: public, max-age=0, must-revalidate");
