@@ -29,6 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HOST, ROOT, killGroupNow, run, startDevServer, stopGroup, type DevServer } from "../support/dev-server.ts";
+import { positiveInteger } from "./options.ts";
 
 // ---------------------------------------------------------------------------------------------
 // autocannon has no bundled types; this is the part of its API used here.
@@ -68,13 +69,6 @@ const MAIL_MODE = process.env.BENCH_MAIL === "dev-mailbox" ? "dev-mailbox" : "pr
 /** Other work on the machine skews the numbers; this is shown next to them. */
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}".`);
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Routes

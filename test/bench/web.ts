@@ -24,6 +24,7 @@ import lighthouse from "lighthouse";
 import { buildSite } from "../../web/build.ts";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../support/chromium.ts";
 import { startDevServer, type DevServer } from "../support/dev-server.ts";
+import { positiveInteger } from "./options.ts";
 
 const RUNS = positiveInteger("BENCH_RUNS", 3);
 const KEEP_REPORTS = process.env.BENCH_KEEP_REPORTS;
@@ -39,13 +40,6 @@ const TARGETS = {
   gzipJsKb: 90,
 };
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}".`);
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The pages

@@ -1,4 +1,6 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { securityHeaders } from "../../worker/http/security-headers";
 import { SECURITY_HEADERS, SITE_CSP, sitePolicy, staticHeadersFile } from "../../worker/shared/security-headers";
 import { call, postJson } from "../support/worker";
 
@@ -42,6 +44,14 @@ describe("security headers on the worker's answers", () => {
     // No script file is requested before the first paint; the start script imports the app.
     expect(html).not.toMatch(/<script[^>]*\bsrc=/);
     expect(html).not.toMatch(/\sstyle="/);
+  });
+
+  it("adds them to a response whose headers cannot be changed (as the assets binding gives)", async () => {
+    const app = new Hono().use("*", securityHeaders).get("/", () => Response.redirect("https://example.com/", 302));
+    const response = await app.request("/");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("https://example.com/");
+    expectSecurityHeaders(response);
   });
 
   it("the dev mailbox keeps its own, stricter policy", async () => {

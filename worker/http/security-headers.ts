@@ -10,8 +10,13 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const missing = Object.entries(SECURITY_HEADERS).filter(([name]) => !c.res.headers.has(name));
   if (missing.length === 0) return;
-  // Answers passed on from the assets binding have immutable headers: copy before adding.
-  const response = new Response(c.res.body, c.res);
-  for (const [name, value] of missing) response.headers.set(name, value);
-  c.res = response;
+  try {
+    for (const [name, value] of missing) c.res.headers.set(name, value);
+  } catch {
+    // Answers passed on from the assets binding have immutable headers (the first set throws):
+    // copy the response, then add them.
+    const response = new Response(c.res.body, c.res);
+    for (const [name, value] of missing) response.headers.set(name, value);
+    c.res = response;
+  }
 };
