@@ -96,5 +96,6 @@ export async function countAuthRows(
   return row!.n;
 }
 
-export const ADMIN_KEY = "test-admin-key-0123456789abcdef";
-export const JWT_SECRET = "test-jwt-secret-0123456789abcdef0123456789abcdef";
+/** The test worker's secrets, as vitest.config.ts binds them. */
+export const ADMIN_KEY = env.AUTH_ADMIN_KEY;
+export const JWT_SECRET = env.AUTH_JWT_SECRET;

@@ -9,11 +9,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 
-vi.mock("../../web/src/auth/client", () => ({
-  AUTH_STORAGE_KEY: "hwh-auth",
-  getAuthClient: () => new Promise(() => {}),
-  onAuthClientLoaded: () => () => {},
-}));
+vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
 
 function renderAt(path: string) {
   window.history.replaceState(null, "", `/#${path}`);

@@ -9,11 +9,7 @@ import { App } from "../../web/src/App";
 import { preferReducedMotion } from "./helpers";
 
 // The sign-in library is not what these tests are about: it never finishes loading here.
-vi.mock("../../web/src/auth/client", () => ({
-  AUTH_STORAGE_KEY: "hwh-auth",
-  getAuthClient: () => new Promise(() => {}),
-  onAuthClientLoaded: () => () => {},
-}));
+vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
 
 function renderAt(path: string) {
   window.history.replaceState(null, "", `/#${path}`);

@@ -32,10 +32,10 @@ export function sentBody(fetchSpy: ReturnType<typeof mockFetch>, call = 0): unkn
   return JSON.parse(String(init?.body));
 }
 
-/** Answers every (prefers-reduced-motion) media query with `reduce`. */
-export function preferReducedMotion() {
-  return vi.spyOn(window, "matchMedia").mockImplementation((query: string) => ({
-    matches: query.includes("prefers-reduced-motion: reduce"),
+/** A media query answer that never changes (jsdom has no media queries). */
+export function mediaQueryList(query: string, matches: boolean): MediaQueryList {
+  return {
+    matches,
     media: query,
     onchange: null,
     addEventListener: () => {},
@@ -43,5 +43,12 @@ export function preferReducedMotion() {
     addListener: () => {},
     removeListener: () => {},
     dispatchEvent: () => false,
-  }));
+  };
+}
+
+/** Answers every (prefers-reduced-motion) media query with `reduce`. */
+export function preferReducedMotion() {
+  return vi
+    .spyOn(window, "matchMedia")
+    .mockImplementation((query: string) => mediaQueryList(query, query.includes("prefers-reduced-motion: reduce")));
 }

@@ -11,11 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { preferReducedMotion } from "./helpers";
 
-vi.mock("../../web/src/auth/client", () => ({
-  AUTH_STORAGE_KEY: "hwh-auth",
-  getAuthClient: () => new Promise(() => {}),
-  onAuthClientLoaded: () => () => {},
-}));
+vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
 
 let root: Root | undefined;
 let container: HTMLElement | undefined;

@@ -5,19 +5,11 @@
  */
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
+import { mediaQueryList } from "./helpers";
 
 if (typeof window !== "undefined") {
   // Tests that need another answer replace it with vi.spyOn(window, "matchMedia").
-  window.matchMedia = (query: string): MediaQueryList => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  });
+  window.matchMedia = (query: string) => mediaQueryList(query, false);
   // jsdom implements neither; the site only asks for them to be done.
   Element.prototype.scrollIntoView = () => {};
   window.scrollTo = (() => {}) as typeof window.scrollTo;

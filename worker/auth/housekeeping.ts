@@ -1,4 +1,5 @@
 import type { Services } from "../services";
+import { windowStartOf } from "./rate-limit";
 
 /** How long used refresh tokens are kept to recognise their reuse. */
 export const REVOKED_TOKEN_RETENTION_DAYS = 30;
@@ -9,7 +10,6 @@ export const REVOKED_TOKEN_RETENTION_DAYS = 30;
  */
 export async function pruneAuthRecords({ repo, config, now }: Pick<Services, "repo" | "config" | "now">): Promise<void> {
   const at = now();
-  const nowSeconds = Math.floor(at.getTime() / 1000);
-  const currentWindowStart = nowSeconds - (nowSeconds % config.auth.rateLimit.windowSeconds);
-  await repo.auth.pruneAuth({ now: at, oldestWindowStart: currentWindowStart, revokedTokenDays: REVOKED_TOKEN_RETENTION_DAYS });
+  const oldestWindowStart = windowStartOf(at, config.auth.rateLimit.windowSeconds);
+  await repo.auth.pruneAuth({ now: at, oldestWindowStart, revokedTokenDays: REVOKED_TOKEN_RETENTION_DAYS });
 }

@@ -4,6 +4,12 @@ import { AuthError } from "./errors";
 
 export type LimitedRoute = "otp" | "verify" | "token";
 
+/** The first second (Unix time) of the fixed window `now` falls in. */
+export function windowStartOf(now: Date, windowSeconds: number): number {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  return nowSeconds - (nowSeconds % windowSeconds);
+}
+
 /**
  * Per client IP and route, a fixed window counted in the database, so every isolate and every
  * location shares the count. The key holds the route and the IP only: one client reaching its
@@ -16,11 +22,10 @@ export async function enforceRateLimit(
   clientIp: string,
   now: Date,
 ): Promise<void> {
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % limits.windowSeconds);
+  const windowStart = windowStartOf(now, limits.windowSeconds);
   const count = await repo.countRequest(`${route}:${clientIp}`, windowStart);
   if (count > limits[route]) {
-    const retryAfter = windowStart + limits.windowSeconds - nowSeconds;
+    const retryAfter = windowStart + limits.windowSeconds - Math.floor(now.getTime() / 1000);
     throw new AuthError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${retryAfter} seconds.`, {
       "Retry-After": String(retryAfter),
     });

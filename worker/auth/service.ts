@@ -123,13 +123,14 @@ export async function requestCode(deps: AuthDeps, input: CodeRequest): Promise<v
 
 async function sessionJson(
   deps: AuthDeps,
+  secret: string,
   origin: RequestOrigin,
   user: AuthUser,
   session: { id: string; createdAt: string },
   refreshToken: string,
 ): Promise<SessionJson> {
   const ttl = deps.config.auth.accessTokenTtlSeconds;
-  const { token, expiresAt } = await signAccessToken(jwtSecret(deps.config), {
+  const { token, expiresAt } = await signAccessToken(secret, {
     issuer: origin.issuer,
     userId: user.id,
     email: user.email,
@@ -173,7 +174,7 @@ export async function verifyCode(deps: AuthDeps, origin: RequestOrigin, input: {
   const refreshToken = randomToken();
   const session = { id: crypto.randomUUID(), userId: user.id, userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };
   const signedIn = await repo.auth.createSession({ session, refreshTokenHash: await sha256Hex(refreshToken), now: at });
-  return sessionJson(deps, origin, signedIn, { id: session.id, createdAt: at.toISOString() }, refreshToken);
+  return sessionJson(deps, secret, origin, signedIn, { id: session.id, createdAt: at.toISOString() }, refreshToken);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,6 +202,8 @@ export async function refreshSession(deps: AuthDeps, origin: RequestOrigin, refr
 
   if (token.revokedAt === null) {
     await repo.auth.rotateRefreshToken({ tokenId: token.id, sessionId: session.id, successorHash, now: at });
+    // The batch stores the successor only while the session exists (a logout may have won).
+    if (!(await repo.auth.isLiveRefreshToken(successorHash))) throw refreshTokenNotFound();
   } else {
     const withinGrace = at.getTime() - new Date(token.revokedAt).getTime() <= config.auth.refreshReuseSeconds * 1000;
     const successorLive = token.replacedByHash === successorHash && (await repo.auth.isLiveRefreshToken(successorHash));
@@ -210,9 +213,7 @@ export async function refreshSession(deps: AuthDeps, origin: RequestOrigin, refr
       throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
   }
-  // The batch above stores the successor only while the session exists.
-  if (!(await repo.auth.isLiveRefreshToken(successorHash))) throw refreshTokenNotFound();
-  return sessionJson(deps, origin, user, session, successor);
+  return sessionJson(deps, secret, origin, user, session, successor);
 }
 
 // ---------------------------------------------------------------------------------------------
