@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, sql } from "drizzle-orm";
-import type { Database } from "./repository";
-import { authCodes, authRateLimits, authRefreshTokens, authSessions, authUsers } from "./schema";
+import type { Database } from "./database";
+import { authCodes, authRefreshTokens, authSessions, authUsers } from "./schema";
 import type { AuthRefreshToken, AuthSession, AuthUser } from "./schema";
 
 /**
@@ -13,6 +13,12 @@ const iso = (date: Date) => date.toISOString();
 
 /** What ends a user's sessions: all of them, only one, or all but one. */
 export type SessionScope = { userId: string; only?: string; except?: string };
+
+/** The rules of code e-mails per address: the wait between two, and how many per hour and day. */
+export type CodeLimits = { cooldownSeconds: number; perHour: number; perDay: number };
+
+const HOUR = 60 * 60;
+const DAY = 24 * HOUR;
 
 export type RefreshTokenRecord = { token: AuthRefreshToken; session: AuthSession; user: AuthUser };
 
@@ -37,106 +43,153 @@ export function createAuthRepository(db: Database) {
     },
 
     /**
-     * The user with this e-mail, created with `candidate`'s id and metadata if there is none.
-     * One upsert: concurrent first requests for an address create one user.
+     * Stores a new code for the address, replacing any earlier one, unless the address is
+     * within its cooldown or has had its hourly or daily number of codes. One upsert decides,
+     * so concurrent requests for one address store (and send) one code. `codeHash` null counts
+     * a request that sends nothing (an address that may not sign up) exactly like one that does,
+     * so the answers cannot tell them apart.
      */
-    async findOrCreateUser(candidate: { id: string; email: string; userMetadata: Record<string, unknown>; now: Date }): Promise<AuthUser> {
-      const at = iso(candidate.now);
-      const rows = await db
-        .insert(authUsers)
-        .values({ id: candidate.id, email: candidate.email, userMetadata: candidate.userMetadata, createdAt: at, updatedAt: at })
-        // A no-op update, so that RETURNING gives the existing row as well.
-        .onConflictDoUpdate({ target: authUsers.email, set: { email: sql`${authUsers.email}` } })
-        .returning();
-      return rows[0]!;
-    },
-
-    /**
-     * Stores a new code for the user, replacing any earlier one, unless the previous code was
-     * sent less than `cooldownSeconds` ago. Returns whether the code was stored; a concurrent
-     * second request within the cooldown is refused by the same statement.
-     */
-    async storeCode(input: { userId: string; codeHash: string; now: Date; expiresAt: Date; cooldownSeconds: number }): Promise<boolean> {
-      const sentAt = iso(input.now);
-      const cooledDownBefore = iso(new Date(input.now.getTime() - input.cooldownSeconds * 1000));
+    async storeCode(input: {
+      email: string;
+      codeHash: string | null;
+      userMetadata: Record<string, unknown> | null;
+      now: Date;
+      expiresAt: Date;
+      limits: CodeLimits;
+    }): Promise<{ stored: true } | { stored: false; retryAfterSeconds: number }> {
+      const { now, limits } = input;
+      const sentAt = iso(now);
+      const before = (seconds: number) => iso(new Date(now.getTime() - seconds * 1000));
+      const hourOver = sql`${authCodes.hourStartedAt} <= ${before(HOUR)}`;
+      const dayOver = sql`${authCodes.dayStartedAt} <= ${before(DAY)}`;
       const rows = await db
         .insert(authCodes)
-        .values({ userId: input.userId, codeHash: input.codeHash, sentAt, expiresAt: iso(input.expiresAt), failedAttempts: 0 })
-        .onConflictDoUpdate({
-          target: authCodes.userId,
-          set: { codeHash: input.codeHash, sentAt, expiresAt: iso(input.expiresAt), failedAttempts: 0 },
-          setWhere: lte(authCodes.sentAt, cooledDownBefore),
+        .values({
+          email: input.email,
+          codeHash: input.codeHash,
+          userMetadata: input.userMetadata,
+          sentAt,
+          expiresAt: iso(input.expiresAt),
+          attempts: 0,
+          hourStartedAt: sentAt,
+          hourCount: 1,
+          dayStartedAt: sentAt,
+          dayCount: 1,
         })
-        .returning({ userId: authCodes.userId });
-      return rows.length === 1;
-    },
-
-    /** When the user's last code was sent, for the "try again in N seconds" answer. */
-    async codeSentAt(userId: string): Promise<Date | undefined> {
-      const rows = await db.select({ sentAt: authCodes.sentAt }).from(authCodes).where(eq(authCodes.userId, userId)).limit(1);
-      return rows[0] ? new Date(rows[0].sentAt) : undefined;
-    },
-
-    /**
-     * Takes back a code whose e-mail could not be sent, so the cooldown does not make the user
-     * wait for a code that never arrived. Only that code: a newer one is left alone.
-     */
-    async withdrawCode(userId: string, codeHash: string): Promise<void> {
-      await db
-        .update(authCodes)
-        .set({ codeHash: null, sentAt: iso(new Date(0)) })
-        .where(and(eq(authCodes.userId, userId), eq(authCodes.codeHash, codeHash)));
-    },
-
-    /**
-     * Uses the code if it is the user's live code: right hash, not expired, not worn out by
-     * wrong attempts. One conditional update, so of any number of concurrent verifies of the
-     * same code exactly one gets true.
-     */
-    async consumeCode(input: { userId: string; codeHash: string; now: Date; maxAttempts: number }): Promise<boolean> {
-      const rows = await db
-        .update(authCodes)
-        .set({ codeHash: null })
-        .where(
-          and(
-            eq(authCodes.userId, input.userId),
-            eq(authCodes.codeHash, input.codeHash),
-            gt(authCodes.expiresAt, iso(input.now)),
-            lt(authCodes.failedAttempts, input.maxAttempts),
+        .onConflictDoUpdate({
+          target: authCodes.email,
+          set: {
+            codeHash: sql`excluded.code_hash`,
+            userMetadata: sql`excluded.user_metadata`,
+            sentAt,
+            expiresAt: iso(input.expiresAt),
+            attempts: 0,
+            hourStartedAt: sql`case when ${hourOver} then excluded.sent_at else ${authCodes.hourStartedAt} end`,
+            hourCount: sql`case when ${hourOver} then 1 else ${authCodes.hourCount} + 1 end`,
+            dayStartedAt: sql`case when ${dayOver} then excluded.sent_at else ${authCodes.dayStartedAt} end`,
+            dayCount: sql`case when ${dayOver} then 1 else ${authCodes.dayCount} + 1 end`,
+          },
+          setWhere: and(
+            lte(authCodes.sentAt, before(limits.cooldownSeconds)),
+            sql`(${hourOver} or ${authCodes.hourCount} < ${limits.perHour})`,
+            sql`(${dayOver} or ${authCodes.dayCount} < ${limits.perDay})`,
           ),
-        )
-        .returning({ userId: authCodes.userId });
-      return rows.length === 1;
+        })
+        .returning({ email: authCodes.email });
+      if (rows.length === 1) return { stored: true };
+
+      // Refused: how long until every rule that refused it lets a code through again.
+      const [row] = await db.select().from(authCodes).where(eq(authCodes.email, input.email)).limit(1);
+      if (!row) return { stored: false, retryAfterSeconds: 1 };
+      const until = (startedAt: string, seconds: number) => Date.parse(startedAt) + seconds * 1000;
+      const waits = [until(row.sentAt, limits.cooldownSeconds)];
+      if (row.hourCount >= limits.perHour) waits.push(until(row.hourStartedAt, HOUR));
+      if (row.dayCount >= limits.perDay) waits.push(until(row.dayStartedAt, DAY));
+      return { stored: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.max(...waits) - now.getTime()) / 1000)) };
     },
 
-    /** Counts a wrong attempt against the user's live code; the last allowed one kills it. */
-    async recordWrongCode(input: { userId: string; maxAttempts: number }): Promise<void> {
+    /**
+     * Takes back a code whose e-mail could not be sent, so neither the cooldown nor the caps
+     * make the user wait for a code that never arrived. Only that code: a newer one is left alone.
+     */
+    async withdrawCode(email: string, codeHash: string): Promise<void> {
       await db
         .update(authCodes)
         .set({
-          failedAttempts: sql`${authCodes.failedAttempts} + 1`,
-          codeHash: sql`case when ${authCodes.failedAttempts} + 1 >= ${input.maxAttempts} then null else ${authCodes.codeHash} end`,
+          codeHash: null,
+          sentAt: iso(new Date(0)),
+          hourCount: sql`max(${authCodes.hourCount} - 1, 0)`,
+          dayCount: sql`max(${authCodes.dayCount} - 1, 0)`,
         })
-        .where(and(eq(authCodes.userId, input.userId), isNotNull(authCodes.codeHash)));
+        .where(and(eq(authCodes.email, email), eq(authCodes.codeHash, codeHash)));
     },
 
     /**
-     * Starts a session after a verified code: the session, its first refresh token and the
-     * user's sign-in times in one batch (all or nothing). Returns the updated user.
+     * One guess at the address's live code, in one statement: the guess is counted, and the
+     * code used if it is right, only while the code is live (not used, not expired, fewer than
+     * `maxAttempts` guesses so far). So however many guesses arrive at once, at most
+     * `maxAttempts` are ever compared, and a right code is used exactly once. Resolves the
+     * `data` stored with the code when the guess used it, or null.
      */
-    async createSession(input: {
-      session: { id: string; userId: string; userAgent: string | null; ip: string | null };
+    async useCode(input: { email: string; codeHash: string; now: Date; maxAttempts: number }): Promise<{ userMetadata: Record<string, unknown> } | null> {
+      const rows = await db
+        .update(authCodes)
+        .set({
+          attempts: sql`${authCodes.attempts} + 1`,
+          codeHash: sql`case when ${authCodes.codeHash} = ${input.codeHash} then null else ${authCodes.codeHash} end`,
+        })
+        .where(
+          and(
+            eq(authCodes.email, input.email),
+            isNotNull(authCodes.codeHash),
+            gt(authCodes.expiresAt, iso(input.now)),
+            lt(authCodes.attempts, input.maxAttempts),
+          ),
+        )
+        // After the update: the hash is gone only if this guess matched it.
+        .returning({ used: sql<number>`${authCodes.codeHash} is null`, userMetadata: authCodes.userMetadata });
+      const row = rows[0];
+      return row && Number(row.used) === 1 ? { userMetadata: row.userMetadata ?? {} } : null;
+    },
+
+    /**
+     * Signs in the owner of a verified address, in one batch: creates the user if there is none
+     * (with `candidate`'s id and metadata; an existing user is never changed by it), starts the
+     * session with its first refresh token, and records the sign-in on the user. Returns the
+     * user.
+     */
+    async signIn(input: {
+      candidate: { id: string; email: string; userMetadata: Record<string, unknown> };
+      session: { id: string; userAgent: string | null; ip: string | null };
       refreshTokenHash: string;
       now: Date;
     }): Promise<AuthUser> {
       const at = iso(input.now);
-      const [, , users] = await db.batch([
-        db.insert(authSessions).values({ ...input.session, createdAt: at, updatedAt: at }),
-        db.insert(authRefreshTokens).values({ tokenHash: input.refreshTokenHash, sessionId: input.session.id, createdAt: at }),
+      const { candidate, session } = input;
+      const [, , , users] = await db.batch([
+        db
+          .insert(authUsers)
+          .values({ ...candidate, createdAt: at, updatedAt: at })
+          .onConflictDoNothing({ target: authUsers.email }),
+        db.insert(authSessions).select(
+          db
+            .select({
+              id: sql<string>`${session.id}`.as("id"),
+              userId: authUsers.id,
+              createdAt: sql<string>`${at}`.as("created_at"),
+              updatedAt: sql<string>`${at}`.as("updated_at"),
+              refreshedAt: sql<null>`null`.as("refreshed_at"),
+              userAgent: sql<string | null>`${session.userAgent}`.as("user_agent"),
+              ip: sql<string | null>`${session.ip}`.as("ip"),
+            })
+            .from(authUsers)
+            .where(eq(authUsers.email, candidate.email)),
+        ),
+        db.insert(authRefreshTokens).values({ tokenHash: input.refreshTokenHash, sessionId: session.id, createdAt: at }),
         db
           .update(authUsers)
           .set({ emailConfirmedAt: sql`coalesce(${authUsers.emailConfirmedAt}, ${at})`, lastSignInAt: at, updatedAt: at })
-          .where(eq(authUsers.id, input.session.userId))
+          .where(eq(authUsers.email, candidate.email))
           .returning(),
       ]);
       return users[0]!;
@@ -228,7 +281,7 @@ export function createAuthRepository(db: Database) {
       const [, , , users] = await db.batch([
         db.delete(authRefreshTokens).where(inArray(authRefreshTokens.sessionId, ids)),
         db.delete(authSessions).where(eq(authSessions.userId, userId)),
-        db.delete(authCodes).where(eq(authCodes.userId, userId)),
+        db.delete(authCodes).where(eq(authCodes.email, db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, userId)))),
         db.delete(authUsers).where(eq(authUsers.id, userId)).returning(),
       ]);
       return users[0];
@@ -249,35 +302,26 @@ export function createAuthRepository(db: Database) {
     },
 
     /**
-     * Counts one request against `key` in the fixed window starting at `windowStart` (Unix
-     * seconds) and returns the count so far in that window. A later window starts over at 1.
+     * Housekeeping for the cron trigger: codes whose last e-mail went out more than a day ago
+     * (expired, and past every cap's window), and refresh tokens revoked more than
+     * `revokedTokenDays` ago (a reuse of a token that old is answered "not found" rather than
+     * ending the session).
      */
-    async countRequest(key: string, windowStart: number): Promise<number> {
-      const rows = await db
-        .insert(authRateLimits)
-        .values({ key, windowStart, count: 1 })
-        .onConflictDoUpdate({
-          target: authRateLimits.key,
-          set: {
-            count: sql`case when excluded.window_start > ${authRateLimits.windowStart} then 1 else ${authRateLimits.count} + 1 end`,
-            windowStart: sql`max(excluded.window_start, ${authRateLimits.windowStart})`,
-          },
-        })
-        .returning({ count: authRateLimits.count });
-      return rows[0]!.count;
-    },
-
-    /**
-     * Housekeeping for the cron trigger: counters of past windows, codes long expired, and
-     * refresh tokens revoked more than `revokedTokenDays` ago (a reuse of a token that old is
-     * answered "not found" rather than ending the session).
-     */
-    async pruneAuth(input: { now: Date; oldestWindowStart: number; revokedTokenDays: number }): Promise<void> {
-      const dayAgo = iso(new Date(input.now.getTime() - 24 * 60 * 60 * 1000));
-      const revokedBefore = iso(new Date(input.now.getTime() - input.revokedTokenDays * 24 * 60 * 60 * 1000));
+    async pruneAuth(input: { now: Date; revokedTokenDays: number }): Promise<void> {
+      const dayAgo = iso(new Date(input.now.getTime() - DAY * 1000));
+      const revokedBefore = iso(new Date(input.now.getTime() - input.revokedTokenDays * DAY * 1000));
       await db.batch([
-        db.delete(authRateLimits).where(lt(authRateLimits.windowStart, input.oldestWindowStart)),
-        db.delete(authCodes).where(lt(authCodes.expiresAt, dayAgo)),
+        // sent_at alone is not enough: a withdrawn code's is 1970 while its counts still hold.
+        db
+          .delete(authCodes)
+          .where(
+            and(
+              lt(authCodes.sentAt, dayAgo),
+              lt(authCodes.hourStartedAt, dayAgo),
+              lt(authCodes.dayStartedAt, dayAgo),
+              lt(authCodes.expiresAt, iso(input.now)),
+            ),
+          ),
         db.delete(authRefreshTokens).where(lt(authRefreshTokens.revokedAt, revokedBefore)),
       ]);
     },

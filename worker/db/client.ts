@@ -1,7 +1,7 @@
 import { createClient } from "@libsql/client/web";
 import { drizzle as drizzleD1 } from "drizzle-orm/d1";
 import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
-import type { Database } from "./repository";
+import type { Database } from "./database";
 
 export type DatabaseBindings = {
   DB: D1Database;

@@ -1,35 +1,37 @@
-import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { LibSQLDatabase } from "drizzle-orm/libsql";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { and, count, desc, eq, inArray, is, isNull, lte, min, or, sql } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createAuthRepository } from "./auth-repository";
-import { devMailbox, formSubmissions, waitlist } from "./schema";
+import type { Database } from "./database";
+import * as schema from "./schema";
+import { devMailbox, formSubmissions, rateLimits, waitlist } from "./schema";
 import type { DevMail, FormSubmission, WaitlistEntry } from "./schema";
 
 /**
  * The only code that talks to the database. It takes a drizzle database of either driver
  * (D1 in the worker by default, libSQL/Turso when configured), so both run the same queries.
- * Every write is one statement: D1 has no interactive transactions, and single statements
- * with a unique index and conditional updates are what make joins and claims race-free.
+ * Every write is one statement or one batch: D1 has no interactive transactions, and single
+ * statements with a unique index and conditional updates are what make joins, claims and
+ * counters race-free.
  */
-// The run-result type differs by driver (D1Result vs ResultSet) and is never read here; both
-// drivers' batch() has the signature of libSQL's.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Database = BaseSQLiteDatabase<"async", any> & Pick<LibSQLDatabase, "batch">;
 
 export type NotificationKind = "waitlist" | "form";
 export type NotifiedRecord<K extends NotificationKind> = K extends "waitlist" ? WaitlistEntry : FormSubmission;
+/** A record of either kind, tagged with its kind. */
+export type Notified = { kind: "waitlist"; record: WaitlistEntry } | { kind: "form"; record: FormSubmission };
 
 export type JoinResult =
-  | { outcome: "joined"; entry: WaitlistEntry; claimed: boolean }
+  | { outcome: "joined"; entry: WaitlistEntry; claimed: boolean; budgetUsed: number | null }
   | { outcome: "duplicate" };
 
-/** What the writes that store a record need to know to also claim its first notification. */
-export type FirstClaim = { now: Date; lockMs: number };
+/** A fixed window of a counter (Unix seconds: its first second and its end). */
+export type CounterWindow = { start: number; end: number };
 
-export type ClaimOptions = FirstClaim & {
-  /** Records that have been tried this many times are left alone. */
-  maxAttempts: number;
-};
+/**
+ * What the writes that store a record need to know to also claim its first notification, and,
+ * when `budget` is given, the counter to count that notification against in the same batch
+ * (the hour's single e-mails): one database call stores, claims and counts.
+ */
+export type FirstClaim = { now: Date; lockMs: number; budget?: { key: string; window: CounterWindow } };
 
 export type DevMailInput = { receivers: string[]; title: string; bodyHtml: string };
 
@@ -40,32 +42,90 @@ function newClaim({ now, lockMs }: FirstClaim) {
   return { notifyClaim: crypto.randomUUID(), notifyLockedUntil: iso(new Date(now.getTime() + lockMs)) };
 }
 
-/** Both notified tables have the same delivery columns; this lets one query serve both. */
-function tableFor(kind: NotificationKind) {
-  // The cast is sound for the delivery columns used below, which both tables define identically.
-  return (kind === "waitlist" ? waitlist : formSubmissions) as unknown as typeof formSubmissions;
+/**
+ * Both notified tables have the same delivery columns. drizzle types each table separately, so
+ * a query that serves both is written once per table through this switch.
+ */
+function tableFor(kind: NotificationKind): typeof waitlist | typeof formSubmissions {
+  return kind === "waitlist" ? waitlist : formSubmissions;
 }
 
-/** A record may be claimed when undelivered, under its attempt cap, past its backoff and unclaimed. */
-function claimable(kind: NotificationKind, { now, maxAttempts }: ClaimOptions) {
-  const t = tableFor(kind);
+/** A record may be claimed when undelivered, past its backoff and unclaimed (or its lease lapsed). */
+function claimable(t: typeof waitlist | typeof formSubmissions, now: Date) {
   const at = iso(now);
   return and(
     eq(t.emailSent, false),
-    lt(t.notifyAttempts, maxAttempts),
     or(isNull(t.notifyNextAttemptAt), lte(t.notifyNextAttemptAt, at)),
     or(isNull(t.notifyLockedUntil), lte(t.notifyLockedUntil, at)),
   );
 }
 
+/** The delivery columns of a delivered record. */
+const delivered = (now: Date) => ({
+  emailSent: true,
+  emailSentAt: iso(now),
+  notifyLastError: null,
+  notifyNextAttemptAt: null,
+  notifyLockedUntil: null,
+  notifyClaim: null,
+});
+
+/** D1 binds at most 100 parameters per statement: long id lists are split. */
+function chunks<T>(items: T[], size = 90): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
+/** Every table of the schema with every column, for the health check's schema probe. */
+const TABLES = Object.values(schema).filter((value) => is(value, SQLiteTable));
+
 export function createRepository(db: Database) {
+  /** One event counted against `key` in its window: one upsert, returning the count so far. */
+  const counter = (key: string, window: CounterWindow) =>
+    db
+      .insert(rateLimits)
+      .values({ key, windowStart: window.start, expiresAt: window.end, count: 1 })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
+          windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
+          expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
+        },
+      })
+      .returning({ count: rateLimits.count });
+
   return {
-    /** Users, codes, sessions, refresh tokens and rate-limit counters of sign-in. */
+    /** Users, codes, sessions and refresh tokens of sign-in. */
     auth: createAuthRepository(db),
 
     /** Throws when the database cannot be reached. */
     async ping(): Promise<void> {
       await db.run(sql`select 1`);
+    },
+
+    /**
+     * Whether every table and column of the schema exists: one batch of `select <columns> from
+     * <table> limit 0`, which fails on the first one that does not. Resolves the failure's
+     * message (which names the table or column), or null when the schema is complete; throws
+     * when the database cannot be reached.
+     */
+    async missingSchema(): Promise<string | null> {
+      const probes = TABLES.map((table) => {
+        const { name, columns } = getTableConfig(table);
+        return db.run(sql.raw(`select ${columns.map((column) => `"${column.name}"`).join(", ")} from "${name}" limit 0`));
+      });
+      try {
+        await db.batch(probes as [(typeof probes)[number], ...(typeof probes)[number][]]);
+        return null;
+      } catch (error) {
+        // Only a missing table or column is an answer; anything else (unreachable) is thrown.
+        const message = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error);
+        const missing = /no such (table|column): [\w.]+/.exec(message)?.[0];
+        if (!missing) throw error;
+        return missing;
+      }
     },
 
     /**
@@ -80,7 +140,7 @@ export function createRepository(db: Database) {
       const mine = newClaim(claim);
       // SQLite evaluates every SET expression against the row as it was, so all three agree.
       const free = sql`(${waitlist.notifyLockedUntil} is null or ${waitlist.notifyLockedUntil} <= ${at})`;
-      const rows = await db
+      const upsert = db
         .insert(waitlist)
         .values({ email: input.email, source: input.source, createdAt: at, updatedAt: at, notifyAttempts: 1, ...mine })
         .onConflictDoUpdate({
@@ -96,8 +156,11 @@ export function createRepository(db: Database) {
           setWhere: eq(waitlist.emailSent, false),
         })
         .returning();
+      const [rows, budgetUsed] = claim.budget
+        ? await db.batch([upsert, counter(claim.budget.key, claim.budget.window)]).then(([entries, counts]) => [entries, counts[0]!.count] as const)
+        : [await upsert, null];
       const entry = rows[0];
-      return entry ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim } : { outcome: "duplicate" };
+      return entry ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed } : { outcome: "duplicate" };
     },
 
     async findWaitlistEntry(email: string): Promise<WaitlistEntry | undefined> {
@@ -110,13 +173,19 @@ export function createRepository(db: Database) {
       return db.select().from(waitlist).orderBy(desc(waitlist.createdAt), desc(waitlist.id));
     },
 
-    /** Stores a submission with its notification claimed by the caller. */
-    async insertFormSubmission(formName: string, data: Record<string, unknown>, claim: FirstClaim): Promise<FormSubmission> {
-      const rows = await db
+    /** Stores a submission with its notification claimed by the caller (and counted, see FirstClaim). */
+    async insertFormSubmission(
+      formName: string,
+      data: Record<string, unknown>,
+      claim: FirstClaim,
+    ): Promise<{ submission: FormSubmission; budgetUsed: number | null }> {
+      const insert = db
         .insert(formSubmissions)
         .values({ formName, formData: data, createdAt: iso(claim.now), notifyAttempts: 1, ...newClaim(claim) })
         .returning();
-      return rows[0]!;
+      if (!claim.budget) return { submission: (await insert)[0]!, budgetUsed: null };
+      const [rows, counts] = await db.batch([insert, counter(claim.budget.key, claim.budget.window)]);
+      return { submission: rows[0]!, budgetUsed: counts[0]!.count };
     },
 
     async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
@@ -125,70 +194,89 @@ export function createRepository(db: Database) {
     },
 
     /**
-     * Claims up to `limit` due notifications, oldest first, in one statement, and counts the
-     * attempt. A record another sender holds, or that is delivered, backing off or capped, is
-     * not returned.
+     * Counts one event against `key` in the fixed window [windowStart, expiresAt) (Unix seconds)
+     * and returns the count so far in that window, this one included. A later window starts over
+     * at 1. One upsert, so concurrent requests each get their own count.
      */
-    async claimDueNotifications<K extends NotificationKind>(
-      kind: K,
-      options: ClaimOptions & { limit: number },
-    ): Promise<NotifiedRecord<K>[]> {
-      const t = tableFor(kind);
-      const due = db
-        .select({ id: t.id })
-        .from(t)
-        .where(claimable(kind, options))
-        .orderBy(t.createdAt, t.id)
-        .limit(options.limit);
-      const rows = await db
-        .update(t)
-        .set({ ...newClaim(options), notifyAttempts: sql`${t.notifyAttempts} + 1` })
-        .where(and(inArray(t.id, due), claimable(kind, options)))
-        .returning();
-      return rows as NotifiedRecord<K>[];
+    async countRequest(key: string, window: CounterWindow): Promise<number> {
+      const rows = await counter(key, window);
+      return rows[0]!.count;
     },
 
-    /**
-     * Records a delivered notification: sent is a fact whoever holds the claim, so it is not
-     * checked. The dev mailbox's copy of the message, when given, is written in the same batch,
-     * so the mailbox and the sent flag never disagree.
-     */
-    async markNotificationSent(kind: NotificationKind, id: number, now: Date, devMail?: DevMailInput): Promise<void> {
-      const delivered = {
-        emailSent: true,
-        emailSentAt: iso(now),
-        notifyLastError: null,
-        notifyNextAttemptAt: null,
-        notifyLockedUntil: null,
-        notifyClaim: null,
-      };
-      const mark =
-        kind === "waitlist"
-          ? db.update(waitlist).set({ ...delivered, updatedAt: iso(now) }).where(eq(waitlist.id, id))
-          : db.update(formSubmissions).set(delivered).where(eq(formSubmissions.id, id));
-      if (devMail) await db.batch([db.insert(devMailbox).values({ ...devMail, createdAt: iso(now) }), mark]);
-      else await mark;
+    /** Deletes the counters of windows that have ended. */
+    async pruneCounters(now: Date): Promise<void> {
+      await db.delete(rateLimits).where(lte(rateLimits.expiresAt, Math.floor(now.getTime() / 1000)));
     },
 
-    /**
-     * Records a failed attempt and when to try again. Only the holder of the current claim may,
-     * so a sender whose lease lapsed cannot overwrite a later attempt's outcome.
-     */
-    async markNotificationFailed(
-      kind: NotificationKind,
-      record: { id: number; notifyClaim: string | null },
-      failure: { error: string; nextAttemptAt: Date | null },
-    ): Promise<void> {
-      const t = tableFor(kind);
-      await db
-        .update(t)
-        .set({
-          notifyLastError: failure.error.slice(0, 500),
-          notifyNextAttemptAt: failure.nextAttemptAt ? iso(failure.nextAttemptAt) : null,
-          notifyLockedUntil: null,
-          notifyClaim: null,
-        })
-        .where(and(eq(t.id, record.id), eq(t.emailSent, false), eq(t.notifyClaim, record.notifyClaim ?? "")));
+    /** The notification outbox: claims, outcomes and what is still undelivered. */
+    outbox: {
+      /**
+       * Claims up to `limit` due notifications, oldest first, in one statement, and counts the
+       * attempt. A record another sender holds, or that is delivered or backing off, is not
+       * returned. Nothing is ever given up: attempts only lengthen the wait.
+       */
+      async claimDue<K extends NotificationKind>(kind: K, options: FirstClaim & { limit: number }): Promise<NotifiedRecord<K>[]> {
+        if (options.limit <= 0) return [];
+        const t = tableFor(kind);
+        const due = db.select({ id: t.id }).from(t).where(claimable(t, options.now)).orderBy(t.createdAt, t.id).limit(options.limit);
+        const rows = await db
+          .update(t)
+          .set({ ...newClaim(options), notifyAttempts: sql`${t.notifyAttempts} + 1` })
+          .where(and(inArray(t.id, due), claimable(t, options.now)))
+          .returning();
+        return rows as NotifiedRecord<K>[];
+      },
+
+      /**
+       * Records delivered notifications: sent is a fact whoever holds the claim, so it is not
+       * checked. The dev mailbox's copy of the message, when given, is written in the same
+       * batch, so the mailbox and the sent flags never disagree.
+       */
+      async markSent(records: Notified[], now: Date, devMail?: DevMailInput): Promise<void> {
+        const ids = (kind: NotificationKind) => chunks(records.filter((item) => item.kind === kind).map((item) => item.record.id));
+        const statements = [
+          ...(devMail ? [db.insert(devMailbox).values({ ...devMail, createdAt: iso(now) })] : []),
+          ...ids("waitlist").map((chunk) => db.update(waitlist).set({ ...delivered(now), updatedAt: iso(now) }).where(inArray(waitlist.id, chunk))),
+          ...ids("form").map((chunk) => db.update(formSubmissions).set(delivered(now)).where(inArray(formSubmissions.id, chunk))),
+        ];
+        if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+      },
+
+      /**
+       * Records failed attempts and when to try each again. Only the holder of a record's
+       * current claim may, so a sender whose lease lapsed cannot overwrite a later attempt.
+       */
+      async markFailed(failures: { item: Notified; error: string; nextAttemptAt: Date }[]): Promise<void> {
+        const statements = failures.map(({ item, error, nextAttemptAt }) => {
+          const t = tableFor(item.kind);
+          return db
+            .update(t)
+            .set({ notifyLastError: error.slice(0, 500), notifyNextAttemptAt: iso(nextAttemptAt), notifyLockedUntil: null, notifyClaim: null })
+            .where(and(eq(t.id, item.record.id), eq(t.emailSent, false), eq(t.notifyClaim, item.record.notifyClaim ?? "")));
+        });
+        if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+      },
+
+      /**
+       * Gives back a claim without an attempt (the hour's single e-mails are used up): the record
+       * is due at once, for the next cron run's digest.
+       */
+      async release(item: Notified): Promise<void> {
+        const t = tableFor(item.kind);
+        await db
+          .update(t)
+          .set({ notifyAttempts: sql`max(${t.notifyAttempts} - 1, 0)`, notifyNextAttemptAt: null, notifyLockedUntil: null, notifyClaim: null })
+          .where(and(eq(t.id, item.record.id), eq(t.emailSent, false), eq(t.notifyClaim, item.record.notifyClaim ?? "")));
+      },
+
+      /** How many notifications are undelivered, and since when the oldest waits (null: none). */
+      async undelivered(): Promise<{ count: number; oldestAt: string | null }> {
+        const summary = (t: typeof waitlist | typeof formSubmissions) =>
+          db.select({ count: count(), oldest: min(t.createdAt) }).from(t).where(eq(t.emailSent, false));
+        const [[w], [f]] = await db.batch([summary(waitlist), summary(formSubmissions)]);
+        const oldest = [w?.oldest, f?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
+        return { count: (w?.count ?? 0) + (f?.count ?? 0), oldestAt: oldest };
+      },
     },
 
     /** Keeps an e-mail that has no delivery record of its own (a sign-in code) in the dev mailbox. */

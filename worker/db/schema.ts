@@ -60,6 +60,19 @@ export const devMailbox = table("dev_mailbox", {
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 });
 
+/**
+ * Fixed-window counters shared by every isolate because they live in the database: per-client
+ * request limits (key: what is limited and the client, e.g. "waitlist:203.0.113.7") and the
+ * hourly budget of single notification e-mails. window_start is the window's first second (Unix
+ * time); expires_at its end, after which the cron deletes the row.
+ */
+export const rateLimits = table("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  count: integer("count").notNull(),
+});
+
 export type WaitlistEntry = typeof waitlist.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
@@ -84,16 +97,30 @@ export const authUsers = table("auth_users", {
 });
 
 /**
- * The one live sign-in code of a user: requesting a new code replaces the row, so an older code
- * stops working. code_hash is cleared when the code is used or has had too many wrong attempts;
- * sent_at stays, because the per-address cooldown runs from it.
+ * The one live sign-in code of an e-mail address (keyed by the address, not by a user: a user row
+ * exists only once an address has proved it is theirs by verifying a code). Requesting a new code
+ * replaces the row's code, so an older code stops working. code_hash is cleared when the code is
+ * used or worn out by attempts. The row also carries the address's send counters (the cooldown
+ * runs from sent_at; the hourly and daily caps from their window starts), so one upsert decides
+ * whether a code may be sent. Rows are deleted a day after the last code was sent.
  */
 export const authCodes = table("auth_codes", {
-  userId: text("user_id").primaryKey(),
+  /** Trimmed, NFC-normalised and lower-cased. */
+  email: text("email").primaryKey(),
   codeHash: text("code_hash"),
+  /**
+   * The `data` of the request that sent this code: applied only if verifying it creates the
+   * user, never to an existing user. Null when the request may not create a user.
+   */
+  userMetadata: text("user_metadata", { mode: "json" }).$type<Record<string, unknown>>(),
   sentAt: text("sent_at").notNull(),
   expiresAt: text("expires_at").notNull(),
-  failedAttempts: integer("failed_attempts").notNull().default(0),
+  /** Guesses counted against this code, right or wrong; counted before the guess is compared. */
+  attempts: integer("attempts").notNull().default(0),
+  hourStartedAt: text("hour_started_at").notNull(),
+  hourCount: integer("hour_count").notNull(),
+  dayStartedAt: text("day_started_at").notNull(),
+  dayCount: integer("day_count").notNull(),
 });
 
 /** A signed-in device. Signing out deletes it, which ends its refresh tokens and access tokens. */
@@ -131,16 +158,6 @@ export const authRefreshTokens = table(
   },
   (t) => [index(`${TABLE_PREFIX}_auth_refresh_tokens_session_idx`).on(t.sessionId)],
 );
-
-/**
- * Fixed-window request counters (per client IP and route), shared by every isolate because they
- * live in the database. window_start is the window's first second (Unix time).
- */
-export const authRateLimits = table("auth_rate_limits", {
-  key: text("key").primaryKey(),
-  windowStart: integer("window_start").notNull(),
-  count: integer("count").notNull(),
-});
 
 export type AuthUser = typeof authUsers.$inferSelect;
 export type AuthSession = typeof authSessions.$inferSelect;
