@@ -27,8 +27,11 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
-                  // Tests run outside production: no token means the dev mailbox.
-                  ENVIRONMENT: "test",
+                  // Tests run in development: no token means the dev mailbox.
+                  ENVIRONMENT: "development",
+                  // The hour's budget of single notifications is shared by every test in the
+                  // same hour; the cap's own tests set it low (and a clock of their own).
+                  NOTIFY_HOURLY_CAP: "1000000",
                   COMPANY_EMAIL: "team@example.com",
                   MAIL_API_URL: "https://provider.test/v1/run",
                   MAIL_PROVIDER_TOKEN: "",

@@ -1,16 +1,26 @@
 /**
  * Every setting the worker reads, in one typed object. Plain settings are [vars] in
- * wrangler.toml; secrets come from `wrangler secret put` or .dev.vars. The README's
- * configuration table lists the same names.
+ * wrangler.toml; secrets come from `wrangler secret put` or .dev.vars. The names are the
+ * generated `Env` type's (`npm run types` reads wrangler.toml and .dev.vars.example), so a new
+ * setting is added there, here, and in the README's table.
+ *
+ * Fails closed: only ENVIRONMENT=development (exactly) is development. Anything else, or
+ * nothing, is production: no dev mailbox, and every missing or placeholder secret is reported
+ * by /api/health.
  */
+
+/** The string settings of the worker's environment, by their names in `Env`. */
+export type Settings = Partial<{ [Name in keyof Env as Env[Name] extends string ? Name : never]: string }>;
+
 export type AppConfig = {
   environment: string;
-  isProduction: boolean;
+  /** True only for ENVIRONMENT=development: the dev mailbox and /dev/* exist only then. */
+  isDevelopment: boolean;
   /** Who receives the notification e-mails (COMPANY_EMAIL, comma-separated). */
   companyEmails: string[];
   mail: {
     apiUrl: string;
-    /** Empty when not configured: the dev mailbox (outside production) or a loud failure. */
+    /** Empty when not configured: the dev mailbox (in development) or a loud failure. */
     token: string;
     model: string;
     projectId: string;
@@ -18,15 +28,24 @@ export type AppConfig = {
     timeoutMs: number;
   };
   notify: {
+    /** Attempts with a growing wait; after them the wait stays at retryMaxSeconds, forever. */
     maxAttempts: number;
     retryBaseSeconds: number;
     /** Longest single wait between two attempts. */
     retryMaxSeconds: number;
+    /** Single notification e-mails per clock hour; the rest of the hour's go out as digests. */
+    hourlyCap: number;
     /** How long a sender keeps its claim on a notification: longer than any send can take. */
     lockMs: number;
-    /** How many notifications one cron run retries per table. */
+    /** How many notifications one cron run sends one by one, per table. */
     batchSize: number;
+    /** The most records one digest e-mail lists; a bigger backlog takes several cron runs. */
+    digestSize: number;
   };
+  /** Per-client limits of the public forms (POST /api/waitlist, POST /api/forms/:form, per form). */
+  publicLimits: { waitlist: RequestLimit; forms: RequestLimit };
+  /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
+  turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
 };
 
@@ -39,43 +58,24 @@ export type AuthConfig = {
   accessTokenTtlSeconds: number;
   codeTtlSeconds: number;
   codeLength: 6;
-  /** Wrong codes a code survives; the next wrong one (or the right one) is one too many. */
+  /** Guesses one code can take, right or wrong; each is counted before it is compared. */
   codeMaxAttempts: 5;
   /** One code request per e-mail address per this many seconds (60 unless configured). */
   codeCooldownSeconds: number;
+  /** Code e-mails one address can receive per hour and per day. */
+  codeHourlyLimit: number;
+  codeDailyLimit: number;
   /** Presenting the previous refresh token within this many seconds returns the current pair. */
   refreshReuseSeconds: 10;
-  /** Per client IP, per route, per window. */
-  rateLimit: { windowSeconds: number; otp: number; verify: number; token: number };
+  /** Per client, per route. */
+  rateLimit: { otp: RequestLimit; verify: RequestLimit; token: RequestLimit };
 };
 
-export const MIN_JWT_SECRET_LENGTH = 32;
+/** How many requests one client may make per window. */
+export type RequestLimit = { max: number; windowSeconds: number };
 
-type ConfigSource = Partial<
-  Record<
-    | "ENVIRONMENT"
-    | "COMPANY_EMAIL"
-    | "MAIL_API_URL"
-    | "MAIL_PROVIDER_TOKEN"
-    | "MAIL_MODEL"
-    | "MAIL_PROJECT_ID"
-    | "MAIL_TEMPLATE_WAITLIST"
-    | "MAIL_TEMPLATE_FORM"
-    | "MAIL_TIMEOUT_MS"
-    | "NOTIFY_MAX_ATTEMPTS"
-    | "NOTIFY_RETRY_BASE_SECONDS"
-    | "AUTH_JWT_SECRET"
-    | "AUTH_ADMIN_KEY"
-    | "AUTH_ACCESS_TOKEN_TTL_SECONDS"
-    | "AUTH_CODE_TTL_SECONDS"
-    | "AUTH_CODE_COOLDOWN_SECONDS"
-    | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
-    | "AUTH_RATE_LIMIT_OTP"
-    | "AUTH_RATE_LIMIT_VERIFY"
-    | "AUTH_RATE_LIMIT_TOKEN",
-    string
-  >
->;
+export const MIN_JWT_SECRET_LENGTH = 32;
+export const TURNSTILE_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 
 /** A whole number within [min, max]; anything else falls back to the default. */
 function integerSetting(raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -85,12 +85,16 @@ function integerSetting(raw: string | undefined, fallback: number, min: number, 
     : fallback;
 }
 
-export function readConfig(env: ConfigSource): AppConfig {
-  const environment = (env.ENVIRONMENT || "production").trim();
+export function readConfig(env: Settings): AppConfig {
+  const environment = env.ENVIRONMENT ?? "";
   const timeoutMs = integerSetting(env.MAIL_TIMEOUT_MS, 10_000, 1, 120_000);
+  const siteKey = (env.TURNSTILE_SITE_KEY ?? "").trim();
+  const publicWindow = integerSetting(env.PUBLIC_RATE_LIMIT_WINDOW_SECONDS, 600, 1, 86_400);
+  const authWindow = integerSetting(env.AUTH_RATE_LIMIT_WINDOW_SECONDS, 300, 1, 86_400);
+  const secretKey = (env.TURNSTILE_SECRET_KEY ?? "").trim();
   return {
-    environment,
-    isProduction: environment === "production",
+    environment: environment.trim() || "production",
+    isDevelopment: environment === "development",
     companyEmails: (env.COMPANY_EMAIL ?? "")
       .split(",")
       .map((address) => address.trim())
@@ -106,9 +110,21 @@ export function readConfig(env: ConfigSource): AppConfig {
     notify: {
       maxAttempts: integerSetting(env.NOTIFY_MAX_ATTEMPTS, 8, 1, 100),
       retryBaseSeconds: integerSetting(env.NOTIFY_RETRY_BASE_SECONDS, 300, 1, 86_400),
-      retryMaxSeconds: 6 * 60 * 60,
+      retryMaxSeconds: integerSetting(env.NOTIFY_RETRY_MAX_SECONDS, 6 * 60 * 60, 1, 7 * 86_400),
+      hourlyCap: integerSetting(env.NOTIFY_HOURLY_CAP, 60, 0, 1_000_000),
       lockMs: timeoutMs + 60_000,
       batchSize: 25,
+      digestSize: 500,
+    },
+    publicLimits: {
+      waitlist: { max: integerSetting(env.WAITLIST_RATE_LIMIT, 10, 1, 1_000_000), windowSeconds: publicWindow },
+      forms: { max: integerSetting(env.FORMS_RATE_LIMIT, 5, 1, 1_000_000), windowSeconds: publicWindow },
+    },
+    turnstile: {
+      enabled: siteKey !== "" && secretKey !== "",
+      siteKey,
+      secretKey,
+      verifyUrl: (env.TURNSTILE_VERIFY_URL ?? "").trim() || TURNSTILE_VERIFY_URL,
     },
     auth: {
       jwtSecret: (env.AUTH_JWT_SECRET ?? "").trim(),
@@ -118,13 +134,45 @@ export function readConfig(env: ConfigSource): AppConfig {
       codeLength: 6,
       codeMaxAttempts: 5,
       codeCooldownSeconds: integerSetting(env.AUTH_CODE_COOLDOWN_SECONDS, 60, 1, 3600),
+      codeHourlyLimit: integerSetting(env.AUTH_CODE_HOURLY_LIMIT, 5, 1, 1000),
+      codeDailyLimit: integerSetting(env.AUTH_CODE_DAILY_LIMIT, 20, 1, 10_000),
       refreshReuseSeconds: 10,
       rateLimit: {
-        windowSeconds: integerSetting(env.AUTH_RATE_LIMIT_WINDOW_SECONDS, 300, 1, 86_400),
-        otp: integerSetting(env.AUTH_RATE_LIMIT_OTP, 30, 1, 1_000_000),
-        verify: integerSetting(env.AUTH_RATE_LIMIT_VERIFY, 30, 1, 1_000_000),
-        token: integerSetting(env.AUTH_RATE_LIMIT_TOKEN, 150, 1, 1_000_000),
+        otp: { max: integerSetting(env.AUTH_RATE_LIMIT_OTP, 30, 1, 1_000_000), windowSeconds: authWindow },
+        verify: { max: integerSetting(env.AUTH_RATE_LIMIT_VERIFY, 30, 1, 1_000_000), windowSeconds: authWindow },
+        token: { max: integerSetting(env.AUTH_RATE_LIMIT_TOKEN, 150, 1, 1_000_000), windowSeconds: authWindow },
       },
     },
   };
+}
+
+/**
+ * A value someone forgot to replace: empty, a documentation domain (RFC 2606: example, test,
+ * invalid, localhost) or a "change me" marker.
+ */
+export function isPlaceholder(value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (text === "") return true;
+  if (/change[-_ ]?me|placeholder|replace[-_ ]?me|your[-_]|^x+$|^<.*>$/.test(text)) return true;
+  const hosts = text.match(/(?:@|\/\/)([^/:@?#\s]+)/g)?.map((match) => match.replace(/^@|^\/\//, "")) ?? [];
+  return hosts.some((host) => /(^|\.)(example|test|invalid|localhost)$|(^|\.)example\.(com|net|org)$/.test(host));
+}
+
+/**
+ * The names of the settings production cannot run without, where they are missing or still
+ * placeholders. Names only, never values: this list is shown by the public health check.
+ */
+export function missingProductionSettings(config: AppConfig): string[] {
+  if (config.isDevelopment) return [];
+  const missing: string[] = [];
+  const { auth, mail, turnstile } = config;
+  if (auth.jwtSecret.length < MIN_JWT_SECRET_LENGTH || isPlaceholder(auth.jwtSecret)) missing.push("AUTH_JWT_SECRET");
+  if (isPlaceholder(auth.adminKey)) missing.push("AUTH_ADMIN_KEY");
+  if (isPlaceholder(mail.token)) missing.push("MAIL_PROVIDER_TOKEN");
+  if (!/^https?:\/\/[^\s]+$/.test(mail.apiUrl) || isPlaceholder(mail.apiUrl)) missing.push("MAIL_API_URL");
+  if (config.companyEmails.length === 0 || config.companyEmails.some(isPlaceholder)) missing.push("COMPANY_EMAIL");
+  // Half a Turnstile configuration is a mistake, not a choice to leave it off.
+  if (turnstile.siteKey !== "" && turnstile.secretKey === "") missing.push("TURNSTILE_SECRET_KEY");
+  if (turnstile.secretKey !== "" && turnstile.siteKey === "") missing.push("TURNSTILE_SITE_KEY");
+  return missing;
 }

@@ -5,7 +5,7 @@
  *
  * Secrets are random per run and exist only on wrangler's command line; with no mail provider
  * token the worker stores e-mails in the dev mailbox, where tests read the sign-in codes. The
- * rate limits are raised so that many sign-ins from one address (127.0.0.1) are not refused, and
+ * rate limits are raised so that many sign-ins and submissions from one address (127.0.0.1) are not refused, and
  * the per-address wait between two codes is cut to 1 s.
  *
  * Set E2E_WRANGLER_LOG=/some/file to keep wrangler's output for inspection after the run.
@@ -45,13 +45,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
       tempPrefix: "e2e-server-",
       logFile: process.env.E2E_WRANGLER_LOG || undefined,
       vars: {
-        ENVIRONMENT: "test",
+        ENVIRONMENT: "development",
         MAIL_PROVIDER_TOKEN: "",
         AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
         AUTH_ADMIN_KEY: adminKey,
         AUTH_RATE_LIMIT_OTP: "1000",
         AUTH_RATE_LIMIT_VERIFY: "1000",
         AUTH_RATE_LIMIT_TOKEN: "1000",
+        // Every browser test posts from 127.0.0.1: one client to the limits. The limits
+        // themselves are covered by the worker tests.
+        WAITLIST_RATE_LIMIT: "100000",
+        FORMS_RATE_LIMIT: "100000",
+        AUTH_CODE_HOURLY_LIMIT: "1000",
+        AUTH_CODE_DAILY_LIMIT: "1000",
+        NOTIFY_HOURLY_CAP: "100000",
         // Tests sign one address in more than once (two devices); the 60 s rule itself is
         // covered by the worker tests.
         AUTH_CODE_COOLDOWN_SECONDS: "1",

@@ -41,12 +41,12 @@ describe("libSQL migrations", () => {
     const tables = await client.execute("select name from sqlite_master where type = 'table' and name like 'hwh_%' order by name");
     expect(tables.rows.map((row) => row.name)).toEqual([
       "hwh_auth_codes",
-      "hwh_auth_rate_limits",
       "hwh_auth_refresh_tokens",
       "hwh_auth_sessions",
       "hwh_auth_users",
       "hwh_dev_mailbox",
       "hwh_form_submissions",
+      "hwh_rate_limits",
       "hwh_waitlist",
     ]);
   });

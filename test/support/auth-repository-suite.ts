@@ -1,4 +1,6 @@
+// The sign-in storage suite (worker/db/auth-repository.ts), shared by the D1 and libSQL test files.
 import { describe, expect, it } from "vitest";
+import type { CodeLimits } from "../../worker/db/auth-repository";
 import type { Repository } from "../../worker/db/repository";
 
 /**
@@ -8,76 +10,223 @@ import type { Repository } from "../../worker/db/repository";
 export function authRepositorySuite(driver: string, fresh: () => Promise<Repository>) {
   const t0 = new Date("2026-03-01T10:00:00.000Z");
   const at = (ms: number) => new Date(t0.getTime() + ms);
-  const user = (repo: Repository, email: string, id = crypto.randomUUID(), ms = 0) =>
-    repo.auth.findOrCreateUser({ id, email, userMetadata: { via: "test" }, now: at(ms) });
-  const code = (userId: string, hash: string, ms = 0) => ({
-    userId,
+  const SECOND = 1000;
+  const HOUR = 60 * 60 * SECOND;
+  const DAY = 24 * HOUR;
+  const LIMITS: CodeLimits = { cooldownSeconds: 60, perHour: 5, perDay: 20 };
+
+  /** A code request for `email` at t0 + ms, valid 10 minutes. */
+  const code = (email: string, hash: string | null, ms = 0, more: { limits?: Partial<CodeLimits>; userMetadata?: Record<string, unknown> | null; ttlMs?: number } = {}) => ({
+    email,
     codeHash: hash,
+    userMetadata: more.userMetadata === undefined ? {} : more.userMetadata,
     now: at(ms),
-    expiresAt: at(ms + 600_000),
-    cooldownSeconds: 60,
+    expiresAt: at(ms + (more.ttlMs ?? 600_000)),
+    limits: { ...LIMITS, ...more.limits },
   });
-  const session = (userId: string, id = crypto.randomUUID()) => ({ id, userId, userAgent: "test", ip: "192.0.2.1" });
+  const guess = (repo: Repository, email: string, hash: string, ms = 0) => repo.auth.useCode({ email, codeHash: hash, now: at(ms), maxAttempts: 5 });
+  const stored = { stored: true };
+  const refused = (retryAfterSeconds: number) => ({ stored: false, retryAfterSeconds });
+
+  /** A verified sign-in: creates the user on the first one, and starts a session. */
+  const signIn = (
+    repo: Repository,
+    email: string,
+    options: { id?: string; userMetadata?: Record<string, unknown>; sessionId?: string; refreshTokenHash?: string; ms?: number } = {},
+  ) =>
+    repo.auth.signIn({
+      candidate: { id: options.id ?? crypto.randomUUID(), email, userMetadata: options.userMetadata ?? { via: "test" } },
+      session: { id: options.sessionId ?? crypto.randomUUID(), userAgent: "test", ip: "192.0.2.1" },
+      refreshTokenHash: options.refreshTokenHash ?? `rt-${crypto.randomUUID()}`,
+      now: at(options.ms ?? 0),
+    });
 
   describe(`sign-in storage on ${driver}`, () => {
-    it("creates a user once per e-mail; later calls return the existing row unchanged", async () => {
+    it("the first sign-in creates the user; later ones never change its id, metadata or confirmation", async () => {
       const repo = await fresh();
-      const created = await user(repo, "u@example.com", "11111111-1111-4111-8111-111111111111");
-      const again = await user(repo, "u@example.com", "22222222-2222-4222-8222-222222222222", 5000);
-      expect(again).toEqual(created);
-      expect(created).toMatchObject({ id: "11111111-1111-4111-8111-111111111111", userMetadata: { via: "test" }, emailConfirmedAt: null });
-      expect(await repo.auth.findUserByEmail("u@example.com")).toEqual(created);
-      expect(await repo.auth.findUserById(created.id)).toEqual(created);
+      const created = await signIn(repo, "u@example.com", { id: "11111111-1111-4111-8111-111111111111", userMetadata: { via: "first" }, ms: 1000 });
+      expect(created).toMatchObject({
+        id: "11111111-1111-4111-8111-111111111111",
+        email: "u@example.com",
+        userMetadata: { via: "first" },
+        createdAt: at(1000).toISOString(),
+        emailConfirmedAt: at(1000).toISOString(),
+        lastSignInAt: at(1000).toISOString(),
+      });
+      const again = await signIn(repo, "u@example.com", { id: "22222222-2222-4222-8222-222222222222", userMetadata: { via: "second" }, ms: 5000 });
+      expect(again).toMatchObject({
+        id: created.id,
+        userMetadata: { via: "first" },
+        createdAt: created.createdAt,
+        emailConfirmedAt: created.emailConfirmedAt,
+        lastSignInAt: at(5000).toISOString(),
+      });
+      expect(await repo.auth.findUserByEmail("u@example.com")).toEqual(again);
+      expect(await repo.auth.findUserById(created.id)).toEqual(again);
+      expect(await repo.auth.findUserById("22222222-2222-4222-8222-222222222222")).toBeUndefined();
+      expect((await repo.auth.listUsers(1, 10)).total).toBe(1);
+    });
+
+    it("a code request creates no user", async () => {
+      const repo = await fresh();
+      expect(await repo.auth.storeCode(code("nouser@example.com", "hash-1"))).toEqual(stored);
+      expect(await repo.auth.findUserByEmail("nouser@example.com")).toBeUndefined();
+      expect((await repo.auth.listUsers(1, 10)).total).toBe(0);
     });
 
     it("stores a code unless the last one was sent within the cooldown; a stored code replaces the last", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "c@example.com");
-      expect(await repo.auth.storeCode(code(id, "hash-1"))).toBe(true);
-      expect(await repo.auth.storeCode(code(id, "hash-2", 59_999))).toBe(false);
-      expect(await repo.auth.codeSentAt(id)).toEqual(at(0));
-      expect(await repo.auth.storeCode(code(id, "hash-3", 60_000))).toBe(true);
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-1", now: at(60_001), maxAttempts: 5 })).toBe(false);
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-3", now: at(60_001), maxAttempts: 5 })).toBe(true);
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-3", now: at(60_002), maxAttempts: 5 })).toBe(false);
+      const email = "c@example.com";
+      expect(await repo.auth.storeCode(code(email, "hash-1"))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "hash-2", 45_000))).toEqual(refused(15));
+      expect(await repo.auth.storeCode(code(email, "hash-2", 59_999))).toEqual(refused(1));
+      expect(await repo.auth.storeCode(code(email, "hash-3", 60_000))).toEqual(stored);
+      expect(await guess(repo, email, "hash-1", 60_001)).toBeNull();
+      expect(await guess(repo, email, "hash-2", 60_001)).toBeNull();
+      expect(await guess(repo, email, "hash-3", 60_001)).toEqual({ userMetadata: {} });
+      expect(await guess(repo, email, "hash-3", 60_002)).toBeNull();
     });
 
-    it("a withdrawn code cannot be used and does not hold the cooldown", async () => {
+    it("codes of one address never touch another's", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "w@example.com");
-      await repo.auth.storeCode(code(id, "hash-1"));
-      await repo.auth.withdrawCode(id, "hash-1");
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-1", now: at(1), maxAttempts: 5 })).toBe(false);
-      expect(await repo.auth.storeCode(code(id, "hash-2", 1))).toBe(true);
+      expect(await repo.auth.storeCode(code("a@example.com", "hash-a"))).toEqual(stored);
+      expect(await repo.auth.storeCode(code("b@example.com", "hash-b"))).toEqual(stored);
+      expect(await guess(repo, "a@example.com", "hash-b")).toBeNull();
+      expect(await guess(repo, "b@example.com", "hash-b")).toEqual({ userMetadata: {} });
+      expect(await guess(repo, "a@example.com", "hash-a")).toEqual({ userMetadata: {} });
     });
 
-    it("a code expires, and wrong attempts wear it out", async () => {
+    it("of concurrent requests for one address within the cooldown, one stores its code", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "e@example.com");
-      await repo.auth.storeCode(code(id, "hash-1"));
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-1", now: at(600_000), maxAttempts: 5 })).toBe(false);
-
-      await repo.auth.storeCode(code(id, "hash-2", 700_000));
-      for (let attempt = 0; attempt < 5; attempt += 1) await repo.auth.recordWrongCode({ userId: id, maxAttempts: 5 });
-      expect(await repo.auth.consumeCode({ userId: id, codeHash: "hash-2", now: at(700_001), maxAttempts: 5 })).toBe(false);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, index) => repo.auth.storeCode(code("burst@example.com", `hash-${index}`))));
+      expect(results.filter((result) => result.stored)).toHaveLength(1);
+      expect(results.filter((result) => !result.stored)).toEqual(Array.from({ length: 9 }, () => refused(60)));
     });
 
-    it("creates a session with its first refresh token and records the sign-in", async () => {
+    it("counts codes per hour and per day; a refusal says how long until every refusing rule lets one through", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "s@example.com");
-      const signedIn = await repo.auth.createSession({ session: session(id, "33333333-3333-4333-8333-333333333333"), refreshTokenHash: "rt-1", now: at(1000) });
-      expect(signedIn).toMatchObject({ id, emailConfirmedAt: at(1000).toISOString(), lastSignInAt: at(1000).toISOString() });
-      const again = await repo.auth.createSession({ session: session(id), refreshTokenHash: "rt-2", now: at(2000) });
-      expect(again).toMatchObject({ emailConfirmedAt: at(1000).toISOString(), lastSignInAt: at(2000).toISOString() });
-      expect((await repo.auth.findSession("33333333-3333-4333-8333-333333333333"))?.user.id).toBe(id);
-      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({ token: { revokedAt: null }, session: { id: "33333333-3333-4333-8333-333333333333" } });
+      const email = "caps@example.com";
+      const limits = { cooldownSeconds: 60, perHour: 3, perDay: 5 };
+      const ask = (ms: number) => repo.auth.storeCode(code(email, `hash-${ms}`, ms, { limits }));
+      expect(await ask(0)).toEqual(stored);
+      expect(await ask(60 * SECOND)).toEqual(stored);
+      expect(await ask(120 * SECOND)).toEqual(stored);
+      // The hour's three are used: the wait is to the end of the hour that began with the first.
+      expect(await ask(180 * SECOND)).toEqual(refused(3600 - 180));
+      // A refused request changes nothing: the code of 120 s is still the live one.
+      expect(await guess(repo, email, `hash-${120 * SECOND}`, 181 * SECOND)).toEqual({ userMetadata: {} });
+      expect(await ask(HOUR - SECOND)).toEqual(refused(1));
+      // A new hour starts over.
+      expect(await ask(HOUR)).toEqual(stored);
+      expect(await ask(HOUR + 60 * SECOND)).toEqual(stored);
+      // Five today: the day's cap refuses, though the hour's would allow one more.
+      expect(await ask(HOUR + 120 * SECOND)).toEqual(refused(86_400 - 3600 - 120));
+      expect(await ask(DAY - SECOND)).toEqual(refused(1));
+      expect(await ask(DAY)).toEqual(stored);
+      expect(await guess(repo, email, `hash-${DAY}`, DAY + 1)).toEqual({ userMetadata: {} });
+    });
+
+    it("a refusal by the cooldown and a cap at once waits for the later of the two", async () => {
+      const repo = await fresh();
+      const email = "both@example.com";
+      const limits = { cooldownSeconds: 600, perHour: 2, perDay: 20 };
+      expect(await repo.auth.storeCode(code(email, "h1", 0, { limits }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "h2", HOUR - 300 * SECOND, { limits }))).toEqual(stored);
+      // The hour ends in 300 s, the cooldown in 600 s.
+      expect(await repo.auth.storeCode(code(email, "h3", HOUR - 300 * SECOND, { limits }))).toEqual(refused(600));
+    });
+
+    it("keeps the data of the request that sent the live code, for the sign-in that creates the user", async () => {
+      const repo = await fresh();
+      const email = "data@example.com";
+      await repo.auth.storeCode(code(email, "h1", 0, { userMetadata: { by: "first" } }));
+      await repo.auth.storeCode(code(email, "h2", 60_000, { userMetadata: { by: "second" } }));
+      expect(await guess(repo, email, "h2", 60_001)).toEqual({ userMetadata: { by: "second" } });
+      // A request that may not create a user keeps no data: the sign-in gets {}.
+      await repo.auth.storeCode(code(email, "h3", 120_000, { userMetadata: null }));
+      expect(await guess(repo, email, "h3", 120_001)).toEqual({ userMetadata: {} });
+    });
+
+    it("a code stored without a hash (an address that may not sign up) counts, but nothing matches it", async () => {
+      const repo = await fresh();
+      const email = "nohash@example.com";
+      expect(await repo.auth.storeCode(code(email, null, 0, { userMetadata: null }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, null, 30_000, { userMetadata: null }))).toEqual(refused(30));
+      expect(await guess(repo, email, "anything", 1)).toBeNull();
+    });
+
+    it("a withdrawn code cannot be used, does not hold the cooldown and gives back its count", async () => {
+      const repo = await fresh();
+      const email = "w@example.com";
+      const limits = { perHour: 2 };
+      expect(await repo.auth.storeCode(code(email, "hash-1", 0, { limits }))).toEqual(stored);
+      await repo.auth.withdrawCode(email, "hash-1");
+      expect(await guess(repo, email, "hash-1", 1)).toBeNull();
+      expect(await repo.auth.storeCode(code(email, "hash-2", 1, { limits }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "hash-3", 60_001, { limits }))).toEqual(stored);
+      // Withdrawing a code that was replaced leaves the newer one alone.
+      await repo.auth.withdrawCode(email, "hash-2");
+      expect(await repo.auth.storeCode(code(email, "hash-4", 120_001, { limits }))).toEqual(refused(3600 - 120));
+      expect(await guess(repo, email, "hash-3", 120_002)).toEqual({ userMetadata: {} });
+    });
+
+    it("every guess counts: 4 wrong guesses leave the code usable, after 5 even the right one fails", async () => {
+      const repo = await fresh();
+      const email = "guess@example.com";
+      await repo.auth.storeCode(code(email, "right-1"));
+      for (let attempt = 0; attempt < 4; attempt += 1) expect(await guess(repo, email, `wrong-${attempt}`, 1)).toBeNull();
+      expect(await guess(repo, email, "right-1", 2)).toEqual({ userMetadata: {} });
+
+      await repo.auth.storeCode(code(email, "right-2", 60_000));
+      for (let attempt = 0; attempt < 5; attempt += 1) expect(await guess(repo, email, `wrong-${attempt}`, 60_001)).toBeNull();
+      expect(await guess(repo, email, "right-2", 60_002)).toBeNull();
+
+      // A new code starts with no guesses.
+      await repo.auth.storeCode(code(email, "right-3", 120_000));
+      for (let attempt = 0; attempt < 4; attempt += 1) await guess(repo, email, `wrong-${attempt}`, 120_001);
+      expect(await guess(repo, email, "right-3", 120_002)).toEqual({ userMetadata: {} });
+    });
+
+    it("concurrent wrong guesses are counted too: the right code sent after 20 of them fails", async () => {
+      const repo = await fresh();
+      for (let round = 0; round < 3; round += 1) {
+        const email = `concurrent-${round}@example.com`;
+        await repo.auth.storeCode(code(email, "right"));
+        const wrong = Array.from({ length: 20 }, (_, index) => guess(repo, email, `wrong-${index}`, 1));
+        const right = guess(repo, email, "right", 1);
+        expect(await Promise.all(wrong)).toEqual(Array.from({ length: 20 }, () => null));
+        expect(await right).toBeNull();
+      }
+    });
+
+    it("a code expires, and an address that never asked has nothing to guess", async () => {
+      const repo = await fresh();
+      await repo.auth.storeCode(code("e@example.com", "hash-1"));
+      expect(await guess(repo, "e@example.com", "hash-1", 600_000)).toBeNull();
+      expect(await guess(repo, "never@example.com", "hash-1", 1)).toBeNull();
+    });
+
+    it("of concurrent guesses of the right code exactly one uses it", async () => {
+      const repo = await fresh();
+      await repo.auth.storeCode(code("once@example.com", "hash"));
+      const results = await Promise.all(Array.from({ length: 5 }, () => guess(repo, "once@example.com", "hash", 1)));
+      expect(results.filter((result) => result !== null)).toHaveLength(1);
+    });
+
+    it("a sign-in starts a session with its first refresh token", async () => {
+      const repo = await fresh();
+      const sessionId = "33333333-3333-4333-8333-333333333333";
+      const user = await signIn(repo, "s@example.com", { sessionId, refreshTokenHash: "rt-1", ms: 1000 });
+      const found = await repo.auth.findSession(sessionId);
+      expect(found?.user).toEqual(user);
+      expect(found?.session).toMatchObject({ id: sessionId, userId: user.id, userAgent: "test", ip: "192.0.2.1", createdAt: at(1000).toISOString(), refreshedAt: null });
+      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({ token: { revokedAt: null }, session: { id: sessionId }, user: { id: user.id } });
     });
 
     it("rotates a refresh token once: a second rotation of the same token stores nothing more", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "r@example.com");
       const sessionId = crypto.randomUUID();
-      await repo.auth.createSession({ session: session(id, sessionId), refreshTokenHash: "rt-1", now: at(0) });
+      await signIn(repo, "r@example.com", { sessionId, refreshTokenHash: "rt-1" });
       const parent = (await repo.auth.findRefreshToken("rt-1"))!.token;
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-2", now: at(1000) });
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-2", now: at(1001) });
@@ -90,9 +239,8 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
 
     it("stores no successor for a session that has ended", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "gone@example.com");
       const sessionId = crypto.randomUUID();
-      await repo.auth.createSession({ session: session(id, sessionId), refreshTokenHash: "rt-1", now: at(0) });
+      const { id } = await signIn(repo, "gone@example.com", { sessionId, refreshTokenHash: "rt-1" });
       const parent = (await repo.auth.findRefreshToken("rt-1"))!.token;
       await repo.auth.deleteSessions({ userId: id, only: sessionId });
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-2", now: at(1) });
@@ -101,12 +249,11 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
 
     it("ends sessions by scope with their refresh tokens", async () => {
       const repo = await fresh();
-      const me = await user(repo, "me@example.com");
-      const other = await user(repo, "other@example.com");
       const [a, b, c, d] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-      for (const [sessionId, owner] of [[a, me.id], [b, me.id], [c, me.id], [d, other.id]] as const) {
-        await repo.auth.createSession({ session: session(owner, sessionId), refreshTokenHash: `rt-${sessionId}`, now: at(0) });
-      }
+      const me = await signIn(repo, "me@example.com", { sessionId: a, refreshTokenHash: `rt-${a}` });
+      await signIn(repo, "me@example.com", { sessionId: b, refreshTokenHash: `rt-${b}` });
+      await signIn(repo, "me@example.com", { sessionId: c, refreshTokenHash: `rt-${c}` });
+      await signIn(repo, "other@example.com", { sessionId: d, refreshTokenHash: `rt-${d}` });
       expect(await repo.auth.deleteSessions({ userId: me.id, only: a })).toBe(1);
       expect(await repo.auth.findRefreshToken(`rt-${a}`)).toBeUndefined();
       expect(await repo.auth.deleteSessions({ userId: me.id, except: b })).toBe(1);
@@ -118,56 +265,55 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       expect(await repo.auth.deleteSessions({ userId: me.id, only: d })).toBe(0);
     });
 
-    it("deletes a user with everything of theirs", async () => {
+    it("deletes a user with everything of theirs, their code included", async () => {
       const repo = await fresh();
-      const { id } = await user(repo, "del@example.com");
-      await repo.auth.storeCode(code(id, "hash"));
       const sessionId = crypto.randomUUID();
-      await repo.auth.createSession({ session: session(id, sessionId), refreshTokenHash: "rt-del", now: at(0) });
+      const { id } = await signIn(repo, "del@example.com", { sessionId, refreshTokenHash: "rt-del" });
+      expect(await repo.auth.storeCode(code("del@example.com", "hash"))).toEqual(stored);
+      expect(await repo.auth.storeCode(code("keep@example.com", "hash-keep"))).toEqual(stored);
       expect((await repo.auth.deleteUser(id))?.email).toBe("del@example.com");
       expect(await repo.auth.findUserById(id)).toBeUndefined();
       expect(await repo.auth.findSession(sessionId)).toBeUndefined();
       expect(await repo.auth.findRefreshToken("rt-del")).toBeUndefined();
-      expect(await repo.auth.codeSentAt(id)).toBeUndefined();
+      // The code is gone: it cannot be used, and it no longer holds the cooldown.
+      expect(await guess(repo, "del@example.com", "hash", 1)).toBeNull();
+      expect(await repo.auth.storeCode(code("del@example.com", "hash-2", 1))).toEqual(stored);
+      // Another address's code stays.
+      expect(await guess(repo, "keep@example.com", "hash-keep", 1)).toEqual({ userMetadata: {} });
       expect(await repo.auth.deleteUser(id)).toBeUndefined();
     });
 
     it("lists users newest first, a page at a time, with the total", async () => {
       const repo = await fresh();
-      for (let index = 0; index < 5; index += 1) await user(repo, `p${index}@example.com`, crypto.randomUUID(), index * 1000);
+      for (let index = 0; index < 5; index += 1) await signIn(repo, `p${index}@example.com`, { ms: index * 1000 });
       const page = await repo.auth.listUsers(2, 2);
       expect(page.total).toBe(5);
       expect(page.users.map((u) => u.email)).toEqual(["p2@example.com", "p1@example.com"]);
     });
 
-    it("counts requests per key and window; a later window starts over, an earlier one cannot reset it", async () => {
+    it("prunes long-revoked refresh tokens and keeps codes that are live or whose caps still count", async () => {
       const repo = await fresh();
-      expect(await repo.auth.countRequest("otp:a", 300)).toBe(1);
-      expect(await repo.auth.countRequest("otp:a", 300)).toBe(2);
-      expect(await repo.auth.countRequest("otp:b", 300)).toBe(1);
-      expect(await repo.auth.countRequest("otp:a", 600)).toBe(1);
-      expect(await repo.auth.countRequest("otp:a", 300)).toBe(2);
-      const counts = await Promise.all(Array.from({ length: 10 }, () => repo.auth.countRequest("otp:c", 300)));
-      expect(counts.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    });
-
-    it("prunes old counters, long-expired codes and long-revoked refresh tokens only", async () => {
-      const repo = await fresh();
-      const { id } = await user(repo, "prune@example.com");
-      await repo.auth.countRequest("old", 0);
-      await repo.auth.countRequest("current", 900);
-      await repo.auth.storeCode(code(id, "hash"));
       const sessionId = crypto.randomUUID();
-      await repo.auth.createSession({ session: session(id, sessionId), refreshTokenHash: "rt-a", now: at(0) });
+      await signIn(repo, "prune@example.com", { sessionId, refreshTokenHash: "rt-a" });
       const parent = (await repo.auth.findRefreshToken("rt-a"))!.token;
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-b", now: at(0) });
+      await repo.auth.storeCode(code("old@example.com", "old"));
 
-      await repo.auth.pruneAuth({ now: at(31 * 86_400_000), oldestWindowStart: 900, revokedTokenDays: 30 });
-      expect(await repo.auth.countRequest("old", 0)).toBe(1);
-      expect(await repo.auth.countRequest("current", 900)).toBe(2);
-      expect(await repo.auth.codeSentAt(id)).toBeUndefined();
+      const now = 31 * DAY;
+      // A code sent 23 hours ago with a 24-hour lifetime is still live.
+      await repo.auth.storeCode(code("live@example.com", "live", now - 23 * HOUR, { ttlMs: DAY }));
+      // Two codes today (the cap is 2), the second withdrawn because its e-mail failed: one still counts.
+      const limits = { perDay: 2 };
+      await repo.auth.storeCode(code("failed@example.com", "f1", now - 2 * HOUR, { limits }));
+      await repo.auth.storeCode(code("failed@example.com", "f2", now - HOUR, { limits }));
+      await repo.auth.withdrawCode("failed@example.com", "f2");
+
+      await repo.auth.pruneAuth({ now: at(now), revokedTokenDays: 30 });
       expect(await repo.auth.findRefreshToken("rt-a")).toBeUndefined();
       expect(await repo.auth.isLiveRefreshToken("rt-b")).toBe(true);
+      expect(await guess(repo, "live@example.com", "live", now + 1)).toEqual({ userMetadata: {} });
+      expect(await repo.auth.storeCode(code("failed@example.com", "f3", now, { limits }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code("failed@example.com", "f4", now + 60_000, { limits }))).toEqual(refused(86_400 - 2 * 3600 - 60));
     });
   });
 }

@@ -1,3 +1,4 @@
+// Helpers for the sign-in tests: calls to /auth/v1 as auth-js makes them, codes from the dev mailbox, table checks.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { call, testRepository, type EnvOverrides } from "./worker";
@@ -94,6 +95,40 @@ export async function countAuthRows(
     .bind(...params)
     .first<{ n: number }>();
   return row!.n;
+}
+
+/** A row of hwh_auth_codes (one per address), as stored. */
+export type CodeRow = {
+  email: string;
+  code_hash: string | null;
+  user_metadata: string | null;
+  sent_at: string;
+  expires_at: string;
+  attempts: number;
+  hour_started_at: string;
+  hour_count: number;
+  day_started_at: string;
+  day_count: number;
+};
+
+/** The code row of an address, or null when it has none. */
+export function codeRow(email: string): Promise<CodeRow | null> {
+  return env.DB.prepare("select * from hwh_auth_codes where email = ?").bind(email).first<CodeRow>();
+}
+
+/** How many sign-in code e-mails the dev mailbox holds for `email`. */
+export async function codeMailCount(email: string): Promise<number> {
+  const row = await env.DB.prepare("select count(*) as n from hwh_dev_mailbox where receivers = ? and title like '%sign-in code%'")
+    .bind(JSON.stringify([email]))
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+/** The key per-client limits count a client under (worker/http/client.ts): an IPv6 address counts as its /64. */
+export function clientKeyOf(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  const groups = ip.split("::")[0]!.split(":").slice(0, 4);
+  return `${groups.map((group) => parseInt(group, 16).toString(16)).join(":")}::/64`;
 }
 
 /** The test worker's secrets, as vitest.config.ts binds them. */

@@ -4,7 +4,7 @@ import { vi } from "vitest";
  * A fake of the AI provider's run endpoint. The worker runs in the same isolate as the tests,
  * so replacing global fetch intercepts its outbound call; other URLs are not expected.
  */
-export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status";
+export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status" | "echo-error";
 
 export type ProviderCall = { url: string; method: string; headers: Headers; body: any };
 
@@ -26,6 +26,11 @@ export function fakeProvider(initialMode: ProviderMode = "success") {
         return Response.json({ send_email_status: "queued" });
       case "http-500":
         return new Response("internal error", { status: 500 });
+      case "echo-error": {
+        // A provider that quotes the message back in its error (receivers, text and all).
+        const { inputs } = calls.at(-1)!.body as { inputs: unknown };
+        return Response.json({ error: { code: "invalid_request", message: `rejected ${JSON.stringify(inputs)}` } }, { status: 400 });
+      }
       case "hang":
         // Never answers; only the transport's timeout (its abort signal) ends the wait.
         return new Promise<Response>((_, reject) => {

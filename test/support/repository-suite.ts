@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Repository } from "../../worker/db/repository";
-import type { WaitlistEntry } from "../../worker/db/schema";
+import type { Notified, Repository } from "../../worker/db/repository";
+import type { FormSubmission, WaitlistEntry } from "../../worker/db/schema";
 
 /**
  * The repository's behaviour, run once against D1 inside workerd and once against libSQL in
@@ -11,15 +11,17 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
   const at = (ms: number) => new Date(t0.getTime() + ms);
   const LOCK_MS = 60_000;
   const first = (ms = 0) => ({ now: at(ms), lockMs: LOCK_MS });
-  const due = (ms: number, limit = 10) => ({ now: at(ms), lockMs: LOCK_MS, maxAttempts: 3, limit });
+  const due = (ms: number, limit = 10) => ({ now: at(ms), lockMs: LOCK_MS, limit });
+  const w = (record: WaitlistEntry): Notified => ({ kind: "waitlist", record });
+  const f = (record: FormSubmission): Notified => ({ kind: "form", record });
 
   async function join(repo: Repository, email: string, ms = 0, source: string | null = null) {
     const result = await repo.joinWaitlist({ email, source }, first(ms));
     if (result.outcome !== "joined") throw new Error(`${email} was a duplicate`);
     return result;
   }
-  const failed = (entry: { id: number; notifyClaim: string | null }, retryAtMs: number | null, repo: Repository) =>
-    repo.markNotificationFailed("waitlist", entry, { error: "HTTP 500", nextAttemptAt: retryAtMs === null ? null : at(retryAtMs) });
+  const failed = (entry: WaitlistEntry, retryAtMs: number, repo: Repository) =>
+    repo.outbox.markFailed([{ item: w(entry), error: "HTTP 500", nextAttemptAt: at(retryAtMs) }]);
 
   describe(`repository on ${driver}`, () => {
     it("answers a ping", async () => {
@@ -50,7 +52,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       const again = await join(repo, "b@example.com", 1000, "cta");
       expect(again.entry).toMatchObject({ id: entry.id, source: "cta", updatedAt: at(1000).toISOString() });
 
-      await repo.markNotificationSent("waitlist", entry.id, at(2000));
+      await repo.outbox.markSent([w(entry)], at(2000));
       const sent = await repo.findWaitlistEntry("b@example.com");
       expect(sent).toMatchObject({
         emailSent: true,
@@ -76,13 +78,13 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       const { entry } = await join(repo, "c@example.com");
       await failed(entry, 300_000, repo);
       for (const ms of [300_000, 900_000]) {
-        const [claimed] = await repo.claimDueNotifications("waitlist", due(ms));
+        const [claimed] = await repo.outbox.claimDue("waitlist", due(ms));
         expect(claimed).toBeDefined();
-        await failed(claimed!, ms === 300_000 ? 900_000 : null, repo);
+        await failed(claimed!, ms === 300_000 ? 900_000 : 20_000_000, repo);
       }
-      const capped = (await repo.findWaitlistEntry("c@example.com"))!;
-      expect(capped).toMatchObject({ notifyAttempts: 3, notifyNextAttemptAt: null, notifyLastError: "HTTP 500" });
-      expect(await repo.claimDueNotifications("waitlist", due(10_000_000))).toEqual([]);
+      const waiting = (await repo.findWaitlistEntry("c@example.com"))!;
+      expect(waiting).toMatchObject({ notifyAttempts: 3, notifyNextAttemptAt: at(20_000_000).toISOString(), notifyLastError: "HTTP 500" });
+      expect(await repo.outbox.claimDue("waitlist", due(10_000_000))).toEqual([]);
 
       const again = await join(repo, "c@example.com", 10_000_000);
       expect(again.claimed).toBe(true);
@@ -112,7 +114,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
     it("stores form submissions with their data as JSON, their notification claimed", async () => {
       const repo = await fresh();
       const data = { name: "Ada", email: "ada@example.com", message: "Line\nbreak ✓", nested: { a: [1, 2] } };
-      const saved = await repo.insertFormSubmission("Contact Form", data, first());
+      const saved = (await repo.insertFormSubmission("Contact Form", data, first())).submission;
       expect(saved).toMatchObject({
         formName: "Contact Form",
         formData: data,
@@ -126,43 +128,43 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
 
     it("lets exactly one of several concurrent senders claim a due notification, until its lease lapses", async () => {
       const repo = await fresh();
-      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
-      expect(await repo.claimDueNotifications("form", due(LOCK_MS - 1))).toEqual([]); // the inserter's lease
-      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.claimDueNotifications("form", due(LOCK_MS))));
+      const saved = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
+      expect(await repo.outbox.claimDue("form", due(LOCK_MS - 1))).toEqual([]); // the inserter's lease
+      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.outbox.claimDue("form", due(LOCK_MS))));
       expect(claims.flat()).toHaveLength(1);
       expect(claims.flat()[0]).toMatchObject({ id: saved.id, notifyAttempts: 2 });
-      expect(await repo.claimDueNotifications("form", due(2 * LOCK_MS - 1))).toEqual([]);
-      expect(await repo.claimDueNotifications("form", due(2 * LOCK_MS))).toMatchObject([{ notifyAttempts: 3 }]);
+      expect(await repo.outbox.claimDue("form", due(2 * LOCK_MS - 1))).toEqual([]);
+      expect(await repo.outbox.claimDue("form", due(2 * LOCK_MS))).toMatchObject([{ notifyAttempts: 3 }]);
     });
 
     it("respects the backoff time and never claims a delivered notification", async () => {
       const repo = await fresh();
-      const saved = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
-      await repo.markNotificationFailed("form", saved, { error: "HTTP 500", nextAttemptAt: at(300_000) });
+      const saved = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
+      await repo.outbox.markFailed([{ item: f(saved), error: "HTTP 500", nextAttemptAt: at(300_000) }]);
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         notifyLastError: "HTTP 500",
         notifyNextAttemptAt: at(300_000).toISOString(),
         notifyLockedUntil: null,
         notifyClaim: null,
       });
-      expect(await repo.claimDueNotifications("form", due(299_999))).toEqual([]);
-      expect(await repo.claimDueNotifications("form", due(300_000))).toHaveLength(1);
-      await repo.markNotificationSent("form", saved.id, at(301_000));
+      expect(await repo.outbox.claimDue("form", due(299_999))).toEqual([]);
+      expect(await repo.outbox.claimDue("form", due(300_000))).toHaveLength(1);
+      await repo.outbox.markSent([f(saved)], at(301_000));
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         emailSent: true,
         emailSentAt: at(301_000).toISOString(),
         notifyLastError: null,
         notifyLockedUntil: null,
       });
-      expect(await repo.claimDueNotifications("form", due(10_000_000))).toEqual([]);
+      expect(await repo.outbox.claimDue("form", due(10_000_000))).toEqual([]);
     });
 
     it("ignores a failure reported by a sender whose claim was taken over", async () => {
       const repo = await fresh();
       const { entry: stale } = await join(repo, "slow@example.com");
-      const [current] = await repo.claimDueNotifications("waitlist", due(LOCK_MS));
+      const [current] = await repo.outbox.claimDue("waitlist", due(LOCK_MS));
       expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
-      await repo.markNotificationSent("waitlist", current!.id, at(LOCK_MS + 1));
+      await repo.outbox.markSent([w(current!)], at(LOCK_MS + 1));
       await failed(stale, 999_999, repo);
       expect(await repo.findWaitlistEntry("slow@example.com")).toMatchObject({ emailSent: true, notifyLastError: null, notifyNextAttemptAt: null });
     });
@@ -171,21 +173,21 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       const repo = await fresh();
       const entries: WaitlistEntry[] = [];
       for (let n = 0; n < 4; n += 1) entries.push((await join(repo, `due${n}@example.com`, n)).entry);
-      await repo.markNotificationSent("waitlist", entries[1]!.id, at(10));
-      const batch = await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10, 2));
+      await repo.outbox.markSent([w(entries[1]!)], at(10));
+      const batch = await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10, 2));
       expect(batch.map((e) => e.email)).toEqual(["due0@example.com", "due2@example.com"]);
-      const rest = await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10));
+      const rest = await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10));
       expect(rest.map((e) => e.email)).toEqual(["due3@example.com"]);
-      expect(await repo.claimDueNotifications("waitlist", due(LOCK_MS + 10))).toEqual([]);
-      expect(await repo.claimDueNotifications("form", due(LOCK_MS + 10))).toEqual([]);
+      expect(await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10))).toEqual([]);
+      expect(await repo.outbox.claimDue("form", due(LOCK_MS + 10))).toEqual([]);
     });
 
     it("keeps the dev mailbox copy in the same write as the sent flag, listed newest first", async () => {
       const repo = await fresh();
       const one = (await join(repo, "one@example.com")).entry;
-      const two = await repo.insertFormSubmission("Contact Form", { name: "x" }, first());
-      await repo.markNotificationSent("waitlist", one.id, at(1), { receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" });
-      await repo.markNotificationSent("form", two.id, at(2), {
+      const two = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
+      await repo.outbox.markSent([w(one)], at(1), { receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" });
+      await repo.outbox.markSent([f(two)], at(2), {
         receivers: ["a@example.com", "b@example.com"],
         title: "two",
         bodyHtml: "<p>2</p>",
@@ -195,6 +197,67 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       expect(mails[0]).toMatchObject({ receivers: ["a@example.com", "b@example.com"], bodyHtml: "<p>2</p>", createdAt: at(2).toISOString() });
       expect(await repo.listDevMail(1)).toHaveLength(1);
       expect((await repo.findFormSubmission(two.id))!.emailSent).toBe(true);
+    });
+
+    it("marks every record a digest carried as sent, of both kinds, in one write with its mailbox copy", async () => {
+      const repo = await fresh();
+      const a = (await join(repo, "digest-a@example.com")).entry;
+      const b = (await join(repo, "digest-b@example.com")).entry;
+      const c = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
+      await repo.outbox.markSent([w(a), w(b), f(c)], at(5), { receivers: ["team@example.com"], title: "digest", bodyHtml: "<p>3</p>" });
+      expect(await repo.findWaitlistEntry("digest-a@example.com")).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString(), notifyClaim: null });
+      expect(await repo.findWaitlistEntry("digest-b@example.com")).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
+      expect(await repo.findFormSubmission(c.id)).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
+      expect((await repo.listDevMail()).map((m) => m.title)).toContain("digest");
+    });
+
+    it("a released claim is due at once, without counting an attempt; only its holder may release it", async () => {
+      const repo = await fresh();
+      const { entry } = await join(repo, "release@example.com");
+      await repo.outbox.release(w({ ...entry, notifyClaim: "someone-else" }));
+      expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({ notifyClaim: entry.notifyClaim, notifyAttempts: 1 });
+      await repo.outbox.release(w(entry));
+      expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({ notifyClaim: null, notifyLockedUntil: null, notifyAttempts: 0 });
+      expect(await repo.outbox.claimDue("waitlist", due(1))).toMatchObject([{ email: "release@example.com", notifyAttempts: 1 }]);
+    });
+
+    it("counts the undelivered notifications of both kinds and finds the oldest", async () => {
+      const repo = await fresh();
+      expect(await repo.outbox.undelivered()).toEqual({ count: 0, oldestAt: null });
+      const sent = (await join(repo, "sent@example.com", 0)).entry;
+      await repo.outbox.markSent([w(sent)], at(1));
+      (await repo.insertFormSubmission("Contact Form", { name: "x" }, first(100))).submission;
+      await join(repo, "waiting@example.com", 200);
+      expect(await repo.outbox.undelivered()).toEqual({ count: 2, oldestAt: at(100).toISOString() });
+    });
+
+    it("counts requests per key in fixed windows, concurrently exact, and prunes ended windows", async () => {
+      const repo = await fresh();
+      const window = { start: 1000, end: 1600 };
+      const counts = await Promise.all(Array.from({ length: 12 }, () => repo.countRequest("waitlist:203.0.113.1", window)));
+      expect([...counts].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(await repo.countRequest("waitlist:203.0.113.2", window)).toBe(1);
+      expect(await repo.countRequest("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(1);
+      // A request that arrives late for an older window does not reset the newer one.
+      expect(await repo.countRequest("waitlist:203.0.113.1", window)).toBe(2);
+      await repo.pruneCounters(new Date(1_600_000));
+      expect(await repo.countRequest("waitlist:203.0.113.2", { start: 1600, end: 2200 })).toBe(1);
+      expect(await repo.countRequest("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(3);
+    });
+
+    it("finds the schema complete after the migrations", async () => {
+      const repo = await fresh();
+      expect(await repo.missingSchema()).toBeNull();
+    });
+
+    it("stores, claims and counts against a budget in one call, for both kinds", async () => {
+      const repo = await fresh();
+      const budget = { key: "notify:single", window: { start: 0, end: 3600 } };
+      const one = await repo.joinWaitlist({ email: "budget1@example.com", source: null }, { ...first(), budget });
+      const two = await repo.insertFormSubmission("Contact Form", { name: "x" }, { ...first(), budget });
+      const three = await repo.joinWaitlist({ email: "budget2@example.com", source: null }, { ...first(), budget });
+      expect([one.outcome === "joined" && one.budgetUsed, two.budgetUsed, three.outcome === "joined" && three.budgetUsed]).toEqual([1, 2, 3]);
+      expect((await repo.insertFormSubmission("Contact Form", { name: "y" }, first())).budgetUsed).toBeNull();
     });
   });
 }

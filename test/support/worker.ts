@@ -6,13 +6,24 @@ import { createRepository } from "../../worker/db/repository";
 
 export type EnvOverrides = Partial<Record<keyof Env, unknown>>;
 
+let clients = 0;
+/** A client address of its own (TEST-NET-2, then TEST-NET-3), so one test's per-client limits never meet another's. */
+export function uniqueClientIp(): string {
+  clients += 1;
+  const [net, n] = clients < 65_000 ? ["198.51", clients] : ["203.0", clients - 65_000];
+  return `${net}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+}
+
 /**
  * Sends a request through the worker's own fetch with the test env (optionally overridden)
  * and waits for everything it scheduled with ctx.waitUntil, such as notification delivery.
+ * Each call comes from a client address of its own unless the request sets CF-Connecting-IP.
  */
 export async function call(path: string, init: RequestInit = {}, overrides: EnvOverrides = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://localhost${path}`, init), { ...env, ...overrides } as Env, ctx);
+  const request = new Request(`http://localhost${path}`, init);
+  if (!request.headers.has("cf-connecting-ip")) request.headers.set("CF-Connecting-IP", uniqueClientIp());
+  const response = await worker.fetch(request, { ...env, ...overrides } as Env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

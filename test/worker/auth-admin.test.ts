@@ -1,3 +1,4 @@
+// The admin API under /auth/v1/admin: the key check, listing, getting and deleting users.
 import { describe, expect, it } from "vitest";
 import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
@@ -28,6 +29,22 @@ describe("/auth/v1/admin", () => {
     const overrides = { AUTH_ADMIN_KEY: "" };
     await expectAuthError(await authCall("GET", "/admin/users", undefined, { ...admin, overrides }), 403, "not_admin");
     await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer " }, overrides }), 401, "no_authorization");
+  });
+
+  it.each([
+    ["GET", "/admin/users"],
+    ["GET", "/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["DELETE", "/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["POST", "/admin/users"],
+  ])("%s %s with no AUTH_ADMIN_KEY configured says the admin API is not configured", async (method, path) => {
+    for (const key of ["", "   "]) {
+      const response = await authCall(method, path, undefined, { ...admin, overrides: { AUTH_ADMIN_KEY: key } });
+      const body = await expectAuthError(response, 403, "not_admin");
+      expect(body.message).toBe("User not allowed: the admin API is not configured on this server (AUTH_ADMIN_KEY).");
+    }
+    // With a key configured, a wrong one is refused without a hint.
+    const wrong = await expectAuthError(await authCall(method, path, undefined, { headers: { Authorization: "Bearer wrong" } }), 403, "not_admin");
+    expect(wrong.message).toBe("User not allowed");
   });
 
   it("lists users newest first with GoTrue's pagination headers", async () => {
@@ -70,13 +87,14 @@ describe("/auth/v1/admin", () => {
     const email = uniqueEmail("delete");
     const session = await signIn(email);
     const sessionId = jwtPayload(session.access_token).session_id;
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(1);
     const response = await authCall("DELETE", `/admin/users/${session.user.id}`, { should_soft_delete: false }, admin);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
     expect(await countAuthRows("hwh_auth_users", "id = ?", session.user.id)).toBe(0);
     expect(await countAuthRows("hwh_auth_sessions", "user_id = ?", session.user.id)).toBe(0);
     expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(0);
-    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", session.user.id)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
     await expectAuthError(await getUser(session.access_token), 403, "session_not_found");
     await expectAuthError(await authCall("DELETE", `/admin/users/${session.user.id}`, undefined, admin), 404, "user_not_found");
   });

@@ -1,8 +1,9 @@
+// The per-IP limits of /otp, /verify and /token, the routes that are not enabled, and the cron housekeeping.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
-import { authCall, countAuthRows, expectAuthError, refresh, requestCode, signIn, uniqueIp, verify } from "../support/auth";
+import { authCall, clientKeyOf, countAuthRows, expectAuthError, refresh, requestCode, signIn, uniqueIp, verify } from "../support/auth";
 import { call, uniqueEmail } from "../support/worker";
 
 afterEach(() => {
@@ -24,7 +25,7 @@ describe("per-IP rate limits", () => {
     const refused = await authCall("POST", "/otp", { email }, { ip, overrides: limits });
     await expectAuthError(refused, 429, "over_request_rate_limit");
     expect(refused.headers.get("Retry-After")).toBe("200");
-    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
 
     expect((await authCall("POST", "/otp", { email }, { ip: uniqueIp(), overrides: limits })).status).toBe(200);
 
@@ -96,25 +97,37 @@ describe("routes auth-js has that are not enabled", () => {
 });
 
 describe("housekeeping (cron)", () => {
-  it("removes counters of past windows, long-expired codes and refresh tokens used more than 30 days ago", async () => {
+  it("removes counters of past windows, codes last sent over a day ago and refresh tokens used more than 30 days ago", async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start);
     const ip = uniqueIp();
     const email = uniqueEmail("prune");
     const session = await signIn(email, { ip });
-    await refresh(session.refresh_token);
+    await refresh(session.refresh_token, { ip });
     const userId = session.user.id;
-    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", userId)).toBe(1);
+    const counters = () =>
+      env.DB.prepare("select count(*) as n from hwh_rate_limits where key in (?, ?, ?)")
+        .bind(...["otp", "verify", "token"].map((route) => `${route}:${clientKeyOf(ip)}`))
+        .first<{ n: number }>();
+    expect((await counters())!.n).toBe(3);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(1);
 
+    // A code sent 23 hours before the run stays (its caps still count); so does one sent just now.
+    const recent = uniqueEmail("prune-recent");
+    vi.setSystemTime(start + 30 * 24 * 60 * 60 * 1000 + 60 * 60 * 1000);
+    await requestCode(recent);
+    const now = uniqueEmail("prune-now");
     vi.setSystemTime(start + 31 * 24 * 60 * 60 * 1000);
+    await requestCode(now);
+
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    const counters = await env.DB.prepare("select count(*) as n from hwh_auth_rate_limits where key like ?").bind(`%${ip}`).first<{ n: number }>();
-    expect(counters!.n).toBe(0);
-    expect(await countAuthRows("hwh_auth_codes", "user_id = ?", userId)).toBe(0);
+    expect((await counters())!.n).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "email in (?, ?)", recent, now)).toBe(2);
     expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(0);
     // The session itself and its live token stay.
     expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(1);

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
+// POST /auth/v1/otp: storing and e-mailing a code, the cooldown, create_user, bad input, mail failures.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authCall, countAuthRows, expectAuthError, latestCode, requestCode, uniqueIp, verify } from "../support/auth";
+import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, latestCode, requestCode, uniqueIp, verify, type Session } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, testRepository, uniqueEmail } from "../support/worker";
 
@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 describe("POST /auth/v1/otp", () => {
-  it("creates the user, stores a hashed code and e-mails it; answers 200 {}", async () => {
+  it("stores a hashed code for the address and e-mails it; answers 200 {}; no user exists yet", async () => {
     const email = uniqueEmail("otp");
     const response = await authCall("POST", "/otp", { email, create_user: true, data: { grade: 9 }, gotrue_meta_security: {}, code_challenge: null, code_challenge_method: null });
     expect(response.status).toBe(200);
@@ -20,11 +20,12 @@ describe("POST /auth/v1/otp", () => {
 
     const code = await latestCode(email);
     expect(code).toMatch(/^\d{6}$/);
-    const user = await testRepository().auth.findUserByEmail(email);
-    expect(user).toMatchObject({ email, emailConfirmedAt: null, userMetadata: { grade: 9 } });
+    expect(await testRepository().auth.findUserByEmail(email)).toBeUndefined();
 
-    const stored = await env.DB.prepare("select * from hwh_auth_codes where user_id = ?").bind(user!.id).first<Record<string, unknown>>();
+    const stored = await codeRow(email);
     expect(stored!.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(stored!.user_metadata!)).toEqual({ grade: 9 });
+    expect(stored).toMatchObject({ attempts: 0, hour_count: 1, day_count: 1 });
     expect(JSON.stringify(stored)).not.toContain(code);
     const mails = await testRepository().listDevMail(50);
     const mail = mails.find((message) => message.receivers.includes(email))!;
@@ -33,13 +34,17 @@ describe("POST /auth/v1/otp", () => {
     expect(mail.bodyHtml).toContain("expires in 10 minutes");
   });
 
-  it("normalises the address: a second request in other case is the same user", async () => {
+  it("normalises the address: a request and a verify in other case are the same address and user", async () => {
     const email = uniqueEmail("case");
     await requestCode(email);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61_000);
     expect((await authCall("POST", "/otp", { email: `  ${email.toUpperCase()} ` })).status).toBe(200);
-    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(1);
+    expect(await countAuthRows("hwh_auth_codes", "lower(email) = ?", email)).toBe(1);
+    const response = await verify(` ${email.toUpperCase()}`, await latestCode(email));
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Session).user.email).toBe(email);
+    expect(await countAuthRows("hwh_auth_users", "lower(email) = ?", email)).toBe(1);
   });
 
   it("codes come out uniformly from the whole 6-digit range (CSPRNG, leading zeros kept)", async () => {
@@ -78,7 +83,8 @@ describe("POST /auth/v1/otp", () => {
     const body = await expectAuthError(refused, 429, "over_email_send_rate_limit");
     expect(body.message).toBe("For security purposes, you can only request this after 45 seconds.");
     expect(refused.headers.get("Retry-After")).toBe("45");
-    expect(await countAuthRows("hwh_auth_codes", "user_id = (select id from hwh_auth_users where email = ?)", email)).toBe(1);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(1);
+    expect(await codeMailCount(email)).toBe(1);
 
     // Another address is not affected.
     await requestCode(uniqueEmail("other"));
@@ -95,14 +101,22 @@ describe("POST /auth/v1/otp", () => {
     expect(mails).toHaveLength(1);
   });
 
-  it("create_user: false does not create a user and says sign-ups are not allowed", async () => {
+  it("create_user: false answers 200 {} without creating a user; a user's address gets a code that works", async () => {
     const email = uniqueEmail("nocreate");
-    await expectAuthError(await authCall("POST", "/otp", { email, create_user: false }), 422, "otp_disabled");
+    const unknown = await authCall("POST", "/otp", { email, create_user: false });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({});
     expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
-    await requestCode(email);
+    expect(await codeMailCount(email)).toBe(0);
+
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61_000);
+    const session = (await (await verify(email, await requestCode(email))).json()) as Session;
+    vi.setSystemTime(Date.now() + 61_000);
     expect((await authCall("POST", "/otp", { email, create_user: false })).status).toBe(200);
+    const response = await verify(email, await latestCode(email));
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Session).user.id).toBe(session.user.id);
   });
 
   it.each([
@@ -114,9 +128,10 @@ describe("POST /auth/v1/otp", () => {
     ["create_user that is not a boolean", { email: "x@example.com", create_user: "yes" }],
     ["data that is not an object", { email: "x@example.com", data: [1] }],
   ])("rejects %s with validation_failed and stores nothing", async (_name, payload) => {
-    const users = await countAuthRows("hwh_auth_users");
+    const [users, codes] = [await countAuthRows("hwh_auth_users"), await countAuthRows("hwh_auth_codes")];
     await expectAuthError(await authCall("POST", "/otp", payload), 400, "validation_failed");
     expect(await countAuthRows("hwh_auth_users")).toBe(users);
+    expect(await countAuthRows("hwh_auth_codes")).toBe(codes);
   });
 
   it.each([
@@ -140,11 +155,23 @@ describe("POST /auth/v1/otp", () => {
     const body = await expectAuthError(failed, 500, "unexpected_failure");
     expect(body.message).toBe("The e-mail with your code could not be sent. Please try again in a moment.");
     expect(provider.calls).toHaveLength(1);
-    expect(await countAuthRows("hwh_auth_codes", "code_hash is not null and user_id = (select id from hwh_auth_users where email = ?)", email)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "code_hash is not null and email = ?", email)).toBe(0);
 
     provider.setMode("success");
     expect((await authCall("POST", "/otp", { email }, { overrides: PROVIDER_ENV })).status).toBe(200);
   });
+
+  it.each(["production", "staging", "Development", " development", ""])(
+    "with ENVIRONMENT=%j (anything but exactly development) there is no dev mailbox: no provider token, no code",
+    async (environment) => {
+      const email = uniqueEmail("prod");
+      const response = await authCall("POST", "/otp", { email }, { overrides: { ENVIRONMENT: environment } });
+      const body = await expectAuthError(response, 500, "unexpected_failure");
+      expect(body.message).toBe("Sign-in e-mails are not configured on this server.");
+      expect(await codeMailCount(email)).toBe(0);
+      expect(await countAuthRows("hwh_auth_codes", "code_hash is not null and email = ?", email)).toBe(0);
+    },
+  );
 
   it("sends the code through the provider in production: to the user, with the code", async () => {
     const email = uniqueEmail("provider");

@@ -1,3 +1,4 @@
+// POST /auth/v1/token?grant_type=refresh_token: rotation, the two-tab grace window, reuse ending the session.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { authCall, countAuthRows, expectAuthError, getUser, jwtPayload, refresh, signIn, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";

@@ -4,10 +4,13 @@ import {
   fieldLabel,
   fieldPlaceholder,
   findForm,
+  formSchema,
+  formValues,
   isIsoDate,
-  validateSubmission,
   type FormDefinition,
 } from "../../worker/shared/forms";
+import { waitlistSchema } from "../../worker/shared/waitlist";
+import { cleanText, hasForbiddenCharacters, normalizeEmail, validate } from "../../worker/shared/text";
 
 /** A definition using all five field types, to check the generic validation of each. */
 const EVERY_TYPE: FormDefinition = {
@@ -31,7 +34,7 @@ const valid = {
 };
 
 function errorsOf(input: Record<string, unknown>) {
-  const result = validateSubmission(EVERY_TYPE, input);
+  const result = validate(formSchema(EVERY_TYPE), input);
   return result.ok ? {} : result.fieldErrors;
 }
 
@@ -48,11 +51,10 @@ describe("form definitions", () => {
     expect(fieldPlaceholder({ name: "email" })).toBe("Enter your email...");
   });
 
-  it("accepts a valid submission of every type, trimmed", () => {
-    expect(validateSubmission(EVERY_TYPE, { ...valid, full_name: "  Ada  " })).toEqual({
-      ok: true,
-      data: { ...valid, full_name: "Ada" },
-    });
+  it("accepts a valid submission of every type, trimmed; stores the form's own fields only", () => {
+    const result = validate(formSchema(EVERY_TYPE), { ...valid, full_name: "  Ada  ", website: "" });
+    expect(result).toEqual({ ok: true, value: { ...valid, full_name: "Ada", website: "", "cf-turnstile-response": "" } });
+    expect(formValues(EVERY_TYPE, result.ok ? result.value : {})).toEqual({ ...valid, full_name: "Ada" });
   });
 
   it("text: required, length limit, no control characters", () => {
@@ -90,6 +92,56 @@ describe("form definitions", () => {
 
   it("rejects values that are not text and fields the form does not define", () => {
     expect(errorsOf({ ...valid, grade: ["High school"] })).toEqual({ grade: "Grade must be text." });
-    expect(errorsOf({ ...valid, extra: "x" })).toEqual({ extra: 'Every Type has no field "extra".' });
+    expect(errorsOf({ ...valid, extra: "x" })).toEqual({ extra: 'Unexpected field "extra".' });
+  });
+});
+
+/** Issue 8 §4: input is clean before it is stored, by the one set of rules the site checks with too. */
+describe("text cleaning", () => {
+  const decomposed = "u\u0308ber@example.com"; // "ü" as u + combining diaeresis
+  const composed = "\u00fcber@example.com";
+
+  it("normalises e-mails to NFC, trimmed and lower-cased, so one address typed two ways is one entry", () => {
+    expect(normalizeEmail(`  ${decomposed.toUpperCase()} `)).toBe(composed);
+    expect(validate(waitlistSchema, { email: decomposed })).toMatchObject({ ok: true, value: { email: composed } });
+    expect(validate(waitlistSchema, { email: composed })).toMatchObject({ ok: true, value: { email: composed } });
+  });
+
+  it.each([
+    ["a zero-width space", "ada\u200b@example.com"],
+    ["a zero-width joiner", "ada\u200d@example.com"],
+    ["a right-to-left override", "ada\u202e@example.com"],
+    ["a left-to-right isolate", "\u2066ada@example.com"],
+    ["a byte order mark inside", "ada\ufeff@example.com"],
+    ["a soft hyphen", "ada\u00ad@example.com"],
+    ["an unpaired surrogate", "ada\ud800@example.com"],
+  ])("refuses %s in the waitlist e-mail with the field's message", (_name, email) => {
+    expect(validate(waitlistSchema, { email })).toEqual({ ok: false, fieldErrors: { email: "Please enter a valid email address" } });
+  });
+
+  it.each([
+    ["only zero-width characters", "\u200b\u200c\u2060"],
+    ["whitespace and a byte order mark", " \ufeff\u00a0 "],
+    ["bidirectional controls only", "\u202a\u202c"],
+  ])("counts a field of %s as empty", (_name, value) => {
+    expect(cleanText(value)).toBe("");
+    expect(validate(waitlistSchema, { email: value })).toEqual({ ok: false, fieldErrors: { email: "Please enter your email address" } });
+    expect(errorsOf({ ...valid, full_name: value })).toEqual({ full_name: "Full_name is required." });
+  });
+
+  it.each([
+    ["a zero-width space in a name", { full_name: "A\u200bda" }, "full_name", "Full_name contains characters that are not allowed."],
+    ["a bidi override in a message", { notes: "hi \u202egnp.exe" }, "notes", "Notes contains characters that are not allowed."],
+    ["hidden tag characters in a message", { notes: "hi\u{e0041}\u{e0042}" }, "notes", "Notes contains characters that are not allowed."],
+    ["an unpaired surrogate in a message", { notes: "a\udc00b" }, "notes", "Notes contains characters that are not allowed."],
+  ])("refuses %s", (_name, change, field, message) => {
+    expect(errorsOf({ ...valid, ...change })).toEqual({ [field]: message });
+  });
+
+  it("keeps real writing: joiners inside words and emoji, variation selectors, accents", () => {
+    expect(hasForbiddenCharacters("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")).toBe(false); // Persian with ZWNJ
+    expect(hasForbiddenCharacters("family \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f")).toBe(false);
+    expect(errorsOf({ ...valid, full_name: "Zo\u00eb", notes: "\u{1f469}\u200d\u{1f4bb} ok" })).toEqual({});
+    expect(validate(formSchema(EVERY_TYPE), { ...valid, full_name: "Zoe\u0308" })).toMatchObject({ ok: true, value: { full_name: "Zo\u00eb" } });
   });
 });

@@ -1,16 +1,33 @@
 import { describe, expect, it, vi } from "vitest";
-import { brokenDatabase, call } from "../support/worker";
-import { PROVIDER_ENV } from "../support/fake-provider";
+import { isPlaceholder, missingProductionSettings, readConfig } from "../../worker/config";
+import { brokenDatabase, call, postJson } from "../support/worker";
+import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+
+/** GET /api/health, and the fail-closed configuration it reports (issue 8 §3). */
+
+/** Settings with which production has everything it needs. */
+const PRODUCTION = {
+  ENVIRONMENT: "production",
+  ...PROVIDER_ENV,
+  MAIL_API_URL: "https://api.provider-mail.com/v1/run",
+  COMPANY_EMAIL: "team@homeworkhelper.app",
+  AUTH_JWT_SECRET: "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c6b3d9e2f",
+  AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a",
+};
 
 describe("GET /api/health", () => {
-  it("answers 200 with the database reachable and the dev mailbox active outside production", async () => {
+  it("answers 200 in development: database reachable and migrated, the dev mailbox, nothing undelivered counted wrong", async () => {
     const res = await call("/api/health");
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.json()).toEqual({
+    const body = await res.json<Record<string, any>>();
+    expect(body).toMatchObject({
       status: "ok",
-      database: { driver: "d1", reachable: true },
+      environment: "development",
+      database: { driver: "d1", reachable: true, migrated: true },
       mail: { transport: "dev-mailbox" },
+      settings: { missing: [] },
+      notifications: { undelivered: expect.any(Number) },
     });
   });
 
@@ -19,9 +36,39 @@ describe("GET /api/health", () => {
     expect(await res.json()).toMatchObject({ mail: { transport: "provider" } });
   });
 
-  it("reports an unconfigured transport in production without a token", async () => {
-    const res = await call("/api/health", {}, { ENVIRONMENT: "production" });
-    expect(await res.json()).toMatchObject({ mail: { transport: "unconfigured" } });
+  it("answers 200 in production when every setting is real", async () => {
+    const res = await call("/api/health", {}, PRODUCTION);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "ok", environment: "production", settings: { missing: [] }, mail: { transport: "provider" } });
+  });
+
+  it.each([
+    ["no ENVIRONMENT at all", { ENVIRONMENT: undefined }],
+    ["ENVIRONMENT=Production", { ENVIRONMENT: "Production" }],
+    ["ENVIRONMENT=staging", { ENVIRONMENT: "staging" }],
+  ])("treats %s as production: the settings it lacks make health 503, named, never shown", async (_name, environment) => {
+    const res = await call("/api/health", {}, { ...environment, MAIL_PROVIDER_TOKEN: "", AUTH_ADMIN_KEY: "", AUTH_JWT_SECRET: "change-me-change-me-change-me-change-me" });
+    expect(res.status).toBe(503);
+    const body = await res.json<Record<string, any>>();
+    expect(body).toMatchObject({
+      status: "unavailable",
+      environment: "production",
+      error: { code: "not_configured" },
+      mail: { transport: "unconfigured" },
+    });
+    // The test env's provider URL and company address are placeholders (provider.test, example.com).
+    expect(body.settings.missing).toEqual(["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY", "MAIL_PROVIDER_TOKEN", "MAIL_API_URL", "COMPANY_EMAIL"]);
+    expect(body.error.message).toContain("AUTH_JWT_SECRET");
+    expect(JSON.stringify(body)).not.toContain("change-me");
+  });
+
+  it("reports the undelivered notifications and the age of the oldest", async () => {
+    fakeProvider("http-500");
+    await postJson("/api/waitlist", { email: `undelivered-${Date.now()}@example.com` }, PROVIDER_ENV);
+    const body = await (await call("/api/health")).json<Record<string, any>>();
+    expect(body.notifications.undelivered).toBeGreaterThan(0);
+    expect(Date.parse(body.notifications.oldestUndeliveredAt)).not.toBeNaN();
+    expect(body.notifications.oldestAgeSeconds).toBeGreaterThanOrEqual(0);
   });
 
   it("answers 503 when the database is unreachable", async () => {
@@ -32,5 +79,59 @@ describe("GET /api/health", () => {
       error: { code: "database_unreachable" },
       database: { driver: "d1", reachable: false },
     });
+  });
+
+  it("answers 503 naming what is missing when the schema is not migrated", async () => {
+    const unmigrated = await (async () => {
+      const { env } = await import("cloudflare:workers");
+      // A database whose every statement says a column is missing, as an old schema would.
+      const fail = () => Promise.reject(new Error("D1_ERROR: no such column: window_start: SQLITE_ERROR"));
+      const statement = { bind: () => statement, first: fail, all: fail, run: fail, raw: fail };
+      return { ...env.DB, prepare: () => statement, batch: fail } as unknown as D1Database;
+    })();
+    const res = await call("/api/health", {}, { DB: unmigrated });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      error: { code: "not_migrated" },
+      database: { reachable: true, migrated: false, problem: "no such column: window_start: apply the migrations" },
+    });
+  });
+});
+
+describe("configuration fails closed", () => {
+  it("only ENVIRONMENT exactly 'development' is development", () => {
+    expect(readConfig({ ENVIRONMENT: "development" }).isDevelopment).toBe(true);
+    for (const value of ["Development", "development ", "dev", "production", "staging", "test", ""]) {
+      expect(readConfig({ ENVIRONMENT: value }).isDevelopment, value).toBe(false);
+    }
+    expect(readConfig({}).isDevelopment).toBe(false);
+  });
+
+  it("recognises placeholders: empty, documentation domains, change-me markers", () => {
+    for (const value of ["", "  ", "https://api.ai-provider.example/v1/run", "team@example.com", "x@company.test", "change-me", "CHANGEME-secret", "<your key>"]) {
+      expect(isPlaceholder(value), value).toBe(true);
+    }
+    for (const value of ["https://api.provider-mail.com/v1/run", "hello@homeworkhelper.app", "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c"]) {
+      expect(isPlaceholder(value), value).toBe(false);
+    }
+  });
+
+  it("asks for both Turnstile keys or neither", () => {
+    const config = (turnstile: Record<string, string>) => readConfig({ ...PRODUCTION, ...turnstile });
+    expect(missingProductionSettings(config({}))).toEqual([]);
+    expect(missingProductionSettings(config({ TURNSTILE_SITE_KEY: "0x4AAA" }))).toEqual(["TURNSTILE_SECRET_KEY"]);
+    expect(missingProductionSettings(config({ TURNSTILE_SECRET_KEY: "0x4BBB" }))).toEqual(["TURNSTILE_SITE_KEY"]);
+    expect(config({ TURNSTILE_SITE_KEY: "0x4AAA", TURNSTILE_SECRET_KEY: "0x4BBB" }).turnstile.enabled).toBe(true);
+  });
+
+  it("in production, sign-in with a placeholder secret says it is not configured", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await call(
+      "/auth/v1/otp",
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "a@example.com" }) },
+      { ...PRODUCTION, AUTH_JWT_SECRET: "change-me-change-me-change-me-change-me" },
+    );
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ code: "unexpected_failure", message: "Sign-in is not configured on this server." });
   });
 });

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { readConfig } from "../../worker/config";
-import { nextAttemptAt, retryDueNotifications } from "../../worker/mail/delivery";
-import { createServices } from "../../worker/services";
+import { createDeps } from "../../worker/deps";
+import { nextAttemptAt, runOutbox } from "../../worker/mail/outbox";
 import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 
@@ -85,6 +85,17 @@ describe("provider transport contract", () => {
     );
   });
 
+  it("never logs or stores what the provider quotes back of the message (addresses, text)", async () => {
+    fakeProvider("echo-error");
+    const email = uniqueEmail("quoted");
+    await postJson("/api/forms/contact", { name: "Ada", email, message: "my secret homework" }, PROVIDER_ENV);
+    expect(JSON.stringify(logged)).not.toContain(email);
+    expect(JSON.stringify(logged)).not.toContain("secret homework");
+    expect(logged).toContainEqual(expect.objectContaining({ event: "notification.failed", error: "MailDeliveryError: provider answered HTTP 400" }));
+    const stored = await env.DB.prepare("select notify_last_error from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ notify_last_error: string }>();
+    expect(stored!.notify_last_error).toBe("MailDeliveryError: provider answered HTTP 400");
+  });
+
   it("escapes every submitted value in body_html", async () => {
     const provider = fakeProvider("success");
     const res = await postJson(
@@ -139,43 +150,48 @@ describe("scheduled retry", () => {
     expect(provider.calls.slice(callsAfter).filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(0);
   });
 
-  it("backs off exponentially and stops at the attempt cap", async () => {
+  it("backs off exponentially, then keeps retrying at the longest interval until delivered: never gives up", async () => {
     const provider = fakeProvider("http-500");
     const email = uniqueEmail("cap");
-    await postJson("/api/waitlist", { email }, { ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3" });
+    const settings = { ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3", NOTIFY_RETRY_MAX_SECONDS: "3600" };
+    await postJson("/api/waitlist", { email }, settings);
 
     let clock = new Date();
-    const services = () => createServices({ ...env, ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3" } as Env, () => clock);
+    const deps = () => createDeps({ ...env, ...settings } as Env, () => clock);
     const first = (await repo.findWaitlistEntry(email))!;
     const firstWait = Date.parse(first.notifyNextAttemptAt!) - Date.parse(first.updatedAt);
     expect(firstWait).toBeGreaterThanOrEqual(299_000);
     expect(firstWait).toBeLessThanOrEqual(301_000);
 
     clock = new Date(Date.parse(first.notifyNextAttemptAt!) + 1);
-    await retryDueNotifications(services().delivery);
+    await runOutbox(deps());
     const second = (await repo.findWaitlistEntry(email))!;
     expect(second.notifyAttempts).toBe(2);
     expect(Date.parse(second.notifyNextAttemptAt!) - clock.getTime()).toBe(600_000);
 
-    clock = new Date(Date.parse(second.notifyNextAttemptAt!) + 1);
-    await retryDueNotifications(services().delivery);
-    const third = (await repo.findWaitlistEntry(email))!;
-    expect(third).toMatchObject({ notifyAttempts: 3, emailSent: false, notifyNextAttemptAt: null });
+    // The attempt cap reached: the longest interval (NOTIFY_RETRY_MAX_SECONDS), again and again.
+    for (const attempt of [3, 4, 5]) {
+      clock = new Date(Date.parse((await repo.findWaitlistEntry(email))!.notifyNextAttemptAt!) + 1);
+      await runOutbox(deps());
+      const entry = (await repo.findWaitlistEntry(email))!;
+      expect(entry).toMatchObject({ notifyAttempts: attempt, emailSent: false });
+      expect(Date.parse(entry.notifyNextAttemptAt!) - clock.getTime()).toBe(3_600_000);
+    }
 
+    // The provider is back, months later: delivered.
     provider.setMode("success");
-    clock = new Date(clock.getTime() + 365 * 86_400_000);
-    const callsBefore = provider.calls.length;
-    await retryDueNotifications(services().delivery);
-    expect(provider.calls.slice(callsBefore).filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(0);
-    expect((await repo.findWaitlistEntry(email))!.notifyAttempts).toBe(3);
+    clock = new Date(clock.getTime() + 90 * 86_400_000);
+    await runOutbox(deps());
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: true, notifyAttempts: 6, notifyNextAttemptAt: null });
   });
 
-  it("computes the backoff as base x 2^(attempt-1), capped at six hours", () => {
+  it("computes the backoff as base x 2^(attempt-1), capped at six hours, and six hours after the attempt cap", () => {
     const notify = readConfig({ NOTIFY_RETRY_BASE_SECONDS: "300", NOTIFY_MAX_ATTEMPTS: "20" }).notify;
     const now = new Date("2026-01-01T00:00:00.000Z");
-    const waits = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => (nextAttemptAt(n, now, notify)!.getTime() - now.getTime()) / 1000);
-    expect(waits).toEqual([300, 600, 1200, 2400, 4800, 9600, 19200, 21600]);
-    expect(nextAttemptAt(20, now, notify)).toBeNull();
+    const waits = [1, 2, 3, 4, 5, 6, 7, 8, 20, 50].map((n) => (nextAttemptAt(n, now, notify).getTime() - now.getTime()) / 1000);
+    expect(waits).toEqual([300, 600, 1200, 2400, 4800, 9600, 19200, 21600, 21600, 21600]);
+    const short = readConfig({ NOTIFY_RETRY_BASE_SECONDS: "60", NOTIFY_MAX_ATTEMPTS: "2", NOTIFY_RETRY_MAX_SECONDS: "90" }).notify;
+    expect([1, 2, 3].map((n) => (nextAttemptAt(n, now, short).getTime() - now.getTime()) / 1000)).toEqual([60, 90, 90]);
   });
 
   it("in production without a token, fails loudly and keeps the entry for retry", async () => {
@@ -211,7 +227,9 @@ describe("dev mailbox", () => {
     const html = await page.text();
     expect(html.indexOf(newer)).toBeLessThan(html.indexOf(older));
     expect(html).toContain("<iframe sandbox");
-    expect(logged).toContainEqual(expect.objectContaining({ event: "mail.dev_mailbox", title: "New Waitlist Submission" }));
+    // The log says an e-mail was kept, never to whom or what it says.
+    expect(logged).toContainEqual(expect.objectContaining({ event: "mail.dev_mailbox", receivers: 1 }));
+    expect(JSON.stringify(logged)).not.toContain(newer);
   });
 
   it("keeps a visitor's markup inert in the mailbox page", async () => {
@@ -222,8 +240,23 @@ describe("dev mailbox", () => {
     expect(html).toContain("&amp;lt;script&amp;gt;alert(1)");
   });
 
-  it("is not served in production", async () => {
-    const res = await call("/dev/mailbox", {}, { ENVIRONMENT: "production" });
-    expect(res.status).toBe(404);
+  it.each([["production"], ["Production"], ["staging"], ["development "], [""], [undefined]])(
+    "exists only for ENVIRONMENT exactly 'development': not for %j",
+    async (environment) => {
+      const res = await call("/dev/mailbox?format=json", {}, { ENVIRONMENT: environment });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+      // Nor does its transport: a join stores the entry, and the e-mail is not kept anywhere.
+      const email = uniqueEmail("closed");
+      expect((await postJson("/api/waitlist", { email }, { ENVIRONMENT: environment })).status).toBe(201);
+      expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, notifyLastError: expect.stringMatching(/MAIL_PROVIDER_TOKEN/) });
+      expect((await repo.listDevMail(200)).some((mail) => mail.bodyHtml.includes(email))).toBe(false);
+    },
+  );
+
+  it("is never cached", async () => {
+    const res = await call("/dev/mailbox");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -11,7 +11,7 @@ const TABLES = [
   "hwh_auth_codes",
   "hwh_auth_sessions",
   "hwh_auth_refresh_tokens",
-  "hwh_auth_rate_limits",
+  "hwh_rate_limits",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.

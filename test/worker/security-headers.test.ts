@@ -22,7 +22,7 @@ describe("security headers on the worker's answers", () => {
   });
 
   it("a page passed on from the static assets carries the built _headers' policy, which allows its inline style and start script by hash", async () => {
-    const response = await call("/some/page");
+    const response = await call("/");
     const csp = response.headers.get("Content-Security-Policy")!;
     const styleHash = /style-src 'self' '(sha256-[A-Za-z0-9+/]+=*)'/.exec(csp)?.[1];
     const scriptHash = /script-src 'self' '(sha256-[A-Za-z0-9+/]+=*)'/.exec(csp)?.[1];
@@ -79,5 +79,25 @@ describe("security headers on the worker's answers", () => {
     expect(file).toContain("/index.html\n  Cache-Control: public, max-age=0, must-revalidate");
     // Each path gets one Cache-Control rule: Cloudflare would join two into one invalid value.
     expect(file.match(/\/\*\n(?:  .*\n)*/)![0]).not.toContain("Cache-Control");
+  });
+
+  it("every answer asks browsers to use HTTPS only, for a year, subdomains included", async () => {
+    for (const response of [await call("/"), await call("/api/health"), await call("/auth/v1/settings"), await call("/assets/missing.js")]) {
+      expect(response.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+    }
+    expect(staticHeadersFile()).toContain("Strict-Transport-Security: max-age=31536000; includeSubDomains");
+  });
+
+  it("a missing /assets/* file is a 404 nobody caches, never the page under the year-long cache", async () => {
+    const response = await call("/assets/index-deadbeef.js");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await response.text()).not.toContain("<html");
+  });
+
+  it("any other path without a file goes to the home page", async () => {
+    const response = await call("/some/page", { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
   });
 });

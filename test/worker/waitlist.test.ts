@@ -52,7 +52,7 @@ describe("POST /api/waitlist", () => {
     const before = await countRows("hwh_waitlist");
     const res = await postJson("/api/waitlist", email === undefined ? {} : { email });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: "validation_failed", message, field: "email" } });
+    expect(await res.json()).toEqual({ error: { code: "validation_failed", message, field: "email", fields: { email: message } } });
     expect(await countRows("hwh_waitlist")).toBe(before);
   });
 
@@ -115,16 +115,19 @@ describe("POST /api/waitlist", () => {
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
   });
 
-  it("answers 500 with the spec's message, and logs the cause, when the database fails", async () => {
+  it("answers 500 with the spec's message, and logs the cause without the visitor's data, when the database fails", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const res = await postJson("/api/waitlist", { email: uniqueEmail() }, { DB: brokenDatabase() });
+    const email = uniqueEmail("logged");
+    const res = await postJson("/api/waitlist", { email }, { DB: brokenDatabase() });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({
       error: { code: "internal_error", message: "Something went wrong. Please try again." },
     });
     const logged = errors.mock.calls.map((args) => JSON.parse(String(args[0])));
-    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "request.failed", path: "/api/waitlist" }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "request.failed", route: "/api/waitlist" }));
     expect(logged.some((line) => String(line.error).includes("database unavailable"))).toBe(true);
+    // drizzle's error quotes the query's parameters; the log line must not.
+    expect(JSON.stringify(logged)).not.toContain(email);
   });
 
   it("answers 405 with Allow for other methods", async () => {

@@ -1,5 +1,7 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { BodyErrors } from "../http/body";
 
 /** The GoTrue API version whose error format we speak (error code in `code`). */
 export const API_VERSION = "2024-01-01";
@@ -10,16 +12,16 @@ export const API_VERSION_HEADER = "X-Supabase-Api-Version";
  * codes, which @supabase/auth-js reads to build its error classes (e.g. session_not_found
  * becomes AuthSessionMissingError, and the client then drops the session).
  */
-export class AuthError extends Error {
+export class AuthError extends HTTPException {
+  override name = "AuthError";
   constructor(
-    readonly status: ContentfulStatusCode,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = "AuthError";
+    super(status, { message, cause: options?.cause });
   }
 }
 
@@ -33,10 +35,7 @@ export function authErrorBody(error: AuthError) {
 
 export function authErrorResponse(c: Context, error: AuthError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  c.header(API_VERSION_HEADER, API_VERSION);
-  c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
-  c.header("Cache-Control", "no-store");
-  return c.json(authErrorBody(error), error.status);
+  return c.json(authErrorBody(error), error.status as ContentfulStatusCode);
 }
 
 // The errors used in more than one place, with GoTrue's wording where clients may match on it.
@@ -55,3 +54,11 @@ export const sessionNotFound = () =>
 export const userNotFound = (status: 403 | 404) => new AuthError(status, "user_not_found", "User not found");
 
 export const validationFailed = (message: string) => new AuthError(400, "validation_failed", message);
+
+/** Request bodies that cannot be read, in GoTrue's codes. */
+export const AUTH_BODY_ERRORS: BodyErrors = {
+  unsupportedMediaType: (message) => new AuthError(415, "validation_failed", message),
+  malformed: (message) => new AuthError(400, "bad_json", message),
+  tooLarge: (message) => new AuthError(413, "request_too_large", message),
+  invalid: (fieldErrors) => validationFailed(Object.values(fieldErrors)[0] ?? "The request is not valid."),
+};

@@ -1,33 +1,18 @@
-import { MIN_JWT_SECRET_LENGTH, type AppConfig } from "../config";
+import { MIN_JWT_SECRET_LENGTH, isPlaceholder, type AppConfig } from "../config";
+import type { Deps } from "../deps";
 import type { AuthUser } from "../db/schema";
-import type { Repository } from "../db/repository";
 import { describeError, log } from "../log";
 import { signInCodeEmail } from "../mail/content";
-import type { MailTransport } from "../mail/transport";
-import { isEmailShaped, normalizeEmail } from "../shared/text";
 import { signAccessToken, verifyAccessToken } from "./access-token";
-import {
-  AuthError,
-  invalidCode,
-  noAuthorization,
-  sessionNotFound,
-  userNotFound,
-  validationFailed,
-} from "./errors";
+import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
 import { codeHash, randomCode, randomToken, secretsEqual, sha256Hex, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
 
 /**
- * What sign-in does, as plain functions of their inputs and a few dependencies; the routes in
- * worker/routes/auth.ts only parse requests and shape answers.
+ * What sign-in does, as plain functions of validated input (worker/auth/schemas.ts) and the
+ * worker's dependencies; the routes in worker/routes/auth.ts only parse requests and shape
+ * answers.
  */
-
-export type AuthDeps = {
-  repo: Repository;
-  config: AppConfig;
-  transport: MailTransport;
-  now: () => Date;
-};
 
 /** Where a request came from: the issuer (this origin's /auth/v1) and the client. */
 export type RequestOrigin = { issuer: string; ip: string | null; userAgent: string | null };
@@ -44,77 +29,76 @@ export type SessionJson = {
 /** The JWT secret, or a 500 that says what to configure (and a log line for the operator). */
 export function jwtSecret(config: AppConfig): string {
   const secret = config.auth.jwtSecret;
-  if (secret.length < MIN_JWT_SECRET_LENGTH) {
-    log("error", "auth.not_configured", { reason: `AUTH_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters` });
+  if (secret.length < MIN_JWT_SECRET_LENGTH || isPlaceholder(secret)) {
+    log("error", "auth.not_configured", { reason: `AUTH_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters and not a placeholder` });
     throw new AuthError(500, "unexpected_failure", "Sign-in is not configured on this server.");
   }
   return secret;
 }
 
-function readEmail(value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") throw validationFailed("An email address is required.");
-  const email = normalizeEmail(value);
-  if (!isEmailShaped(email)) throw validationFailed("Unable to validate email address: invalid format");
-  return email;
-}
-
 // ---------------------------------------------------------------------------------------------
 // POST /otp
 
-export type CodeRequest = { email: unknown; createUser: unknown; data: unknown };
+export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null };
 
 /**
- * Issues a new code for the address (creating the user unless told not to) and e-mails it.
- * The code is stored before it is sent, so a code in an e-mail always works; if the e-mail
- * cannot be sent the code is withdrawn and the address may ask again at once.
+ * Issues a new code for the address and e-mails it. No user is created here: a user exists
+ * only once a code sent to the address is verified, and `data` is kept with the code for that
+ * moment. With create_user false an address without a user gets the same answer after the
+ * same statements (its cooldown and caps count too), but no code and no e-mail, so the answer
+ * never tells whether an address has an account.
+ *
+ * The code is stored before it is sent, so a code in an e-mail always works. With create_user
+ * true the e-mail is sent before answering: if it cannot be sent the code is withdrawn and the
+ * answer says so. With create_user false it is sent after the answer (the time to answer would
+ * otherwise tell a known address from an unknown one); a failure is logged and the code withdrawn.
  */
-export async function requestCode(deps: AuthDeps, input: CodeRequest): Promise<void> {
+export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: Promise<unknown>) => void): Promise<void> {
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
-  const email = readEmail(input.email);
-  if (input.createUser !== undefined && typeof input.createUser !== "boolean") throw validationFailed("create_user must be true or false.");
-  if (input.data !== undefined && input.data !== null && (typeof input.data !== "object" || Array.isArray(input.data))) {
-    throw validationFailed("data must be an object.");
-  }
   const at = now();
+  const sendsCode = input.createUser || (await repo.auth.findUserByEmail(input.email)) !== undefined;
 
-  let user: AuthUser | undefined;
-  if (input.createUser === false) {
-    user = await repo.auth.findUserByEmail(email);
-    if (!user) throw new AuthError(422, "otp_disabled", "Signups not allowed for otp");
-  } else {
-    const userMetadata = (input.data as Record<string, unknown> | null | undefined) ?? {};
-    user = await repo.auth.findOrCreateUser({ id: crypto.randomUUID(), email, userMetadata, now: at });
-  }
-
-  const { codeLength, codeTtlSeconds, codeCooldownSeconds } = config.auth;
+  const { codeLength, codeTtlSeconds, codeCooldownSeconds, codeHourlyLimit, codeDailyLimit } = config.auth;
   const code = randomCode(codeLength);
-  const hash = await codeHash(secret, user.id, code);
+  const hash = sendsCode ? await codeHash(secret, input.email, code) : null;
   const stored = await repo.auth.storeCode({
-    userId: user.id,
+    email: input.email,
     codeHash: hash,
+    userMetadata: input.createUser ? (input.data ?? {}) : null,
     now: at,
     expiresAt: new Date(at.getTime() + codeTtlSeconds * 1000),
-    cooldownSeconds: codeCooldownSeconds,
+    limits: { cooldownSeconds: codeCooldownSeconds, perHour: codeHourlyLimit, perDay: codeDailyLimit },
   });
-  if (!stored) {
-    const sentAt = (await repo.auth.codeSentAt(user.id)) ?? at;
-    const wait = Math.max(1, Math.ceil((sentAt.getTime() + codeCooldownSeconds * 1000 - at.getTime()) / 1000));
+  if (!stored.stored) {
+    const wait = stored.retryAfterSeconds;
     throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, {
       "Retry-After": String(wait),
     });
   }
+  if (hash === null) return;
 
-  const mail = signInCodeEmail({ code, validMinutes: Math.round(codeTtlSeconds / 60) });
+  const send = sendCode(deps, input.email, code, hash);
+  if (input.createUser) await send;
+  else defer(send.catch(() => undefined));
+}
+
+/** E-mails a stored code; if that fails, withdraws the code and throws the answer to give. */
+async function sendCode(deps: Deps, email: string, code: string, hash: string): Promise<void> {
+  const mail = signInCodeEmail({ code, validMinutes: Math.round(deps.config.auth.codeTtlSeconds / 60) });
   try {
     const receipt = await deps.transport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
-    if (receipt.devMail) await repo.insertDevMail(receipt.devMail, at);
+    if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
   } catch (error) {
     log("error", "auth.code_email_failed", { transport: deps.transport.name, error: describeError(error) });
-    await repo.auth.withdrawCode(user.id, hash).catch((withdrawError: unknown) => {
+    await deps.repo.auth.withdrawCode(email, hash).catch((withdrawError: unknown) => {
       log("error", "auth.code_withdraw_failed", { error: describeError(withdrawError) });
     });
-    throw new AuthError(500, "unexpected_failure", "The e-mail with your code could not be sent. Please try again in a moment.", {}, { cause: error });
+    const message =
+      deps.transport.name === "unconfigured"
+        ? "Sign-in e-mails are not configured on this server."
+        : "The e-mail with your code could not be sent. Please try again in a moment.";
+    throw new AuthError(500, "unexpected_failure", message, {}, { cause: error });
   }
 }
 
@@ -122,7 +106,7 @@ export async function requestCode(deps: AuthDeps, input: CodeRequest): Promise<v
 // Sessions
 
 async function sessionJson(
-  deps: AuthDeps,
+  deps: Deps,
   secret: string,
   origin: RequestOrigin,
   user: AuthUser,
@@ -148,33 +132,31 @@ async function sessionJson(
 // POST /verify
 
 /**
- * Exchanges the address's live code for a session. A wrong code, an expired or used one and
- * an unknown address get the same answer after the same queries, so the answer says nothing
- * about whether the address has an account.
+ * Exchanges the address's live code for a session, creating the user on the first verified
+ * code. A wrong, expired, used or worn-out code and an address that never asked get the same
+ * answer after the same single statement, so the answer says nothing about the address.
  */
-export async function verifyCode(deps: AuthDeps, origin: RequestOrigin, input: { email: unknown; token: unknown }): Promise<SessionJson> {
+export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { email: string; token: string }): Promise<SessionJson> {
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
-  const email = readEmail(input.email);
-  if (typeof input.token !== "string" || input.token.trim() === "") throw validationFailed("A verification code (token) is required.");
-  const code = input.token.trim();
   const at = now();
-
-  const user = await repo.auth.findUserByEmail(email);
-  // An unknown address is checked against an id no code belongs to: same work, same answer.
-  const userId = user?.id ?? crypto.randomUUID();
-  const hash = await codeHash(secret, userId, code);
-  const { codeMaxAttempts } = config.auth;
-  const used = await repo.auth.consumeCode({ userId, codeHash: hash, now: at, maxAttempts: codeMaxAttempts });
-  if (!used || !user) {
-    await repo.auth.recordWrongCode({ userId, maxAttempts: codeMaxAttempts });
-    throw invalidCode();
-  }
+  const used = await repo.auth.useCode({
+    email: input.email,
+    codeHash: await codeHash(secret, input.email, input.token),
+    now: at,
+    maxAttempts: config.auth.codeMaxAttempts,
+  });
+  if (!used) throw invalidCode();
 
   const refreshToken = randomToken();
-  const session = { id: crypto.randomUUID(), userId: user.id, userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };
-  const signedIn = await repo.auth.createSession({ session, refreshTokenHash: await sha256Hex(refreshToken), now: at });
-  return sessionJson(deps, secret, origin, signedIn, { id: session.id, createdAt: at.toISOString() }, refreshToken);
+  const session = { id: crypto.randomUUID(), userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };
+  const user = await repo.auth.signIn({
+    candidate: { id: crypto.randomUUID(), email: input.email, userMetadata: used.userMetadata },
+    session,
+    refreshTokenHash: await sha256Hex(refreshToken),
+    now: at,
+  });
+  return sessionJson(deps, secret, origin, user, { id: session.id, createdAt: at.toISOString() }, refreshToken);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,10 +170,9 @@ const refreshTokenNotFound = () => new AuthError(400, "refresh_token_not_found",
  * gets that successor (two tabs refreshing at once). Any other use of a revoked token means it
  * was copied: the whole session ends.
  */
-export async function refreshSession(deps: AuthDeps, origin: RequestOrigin, refreshToken: unknown): Promise<SessionJson> {
+export async function refreshSession(deps: Deps, origin: RequestOrigin, refreshToken: string): Promise<SessionJson> {
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
-  if (typeof refreshToken !== "string" || refreshToken === "") throw validationFailed("A refresh_token is required.");
   const at = now();
 
   const record = await repo.auth.findRefreshToken(await sha256Hex(refreshToken));
@@ -226,7 +207,7 @@ export function bearerToken(authorization: string | undefined): string {
 }
 
 /** The user and session of a valid, unexpired access token whose session still exists. */
-export async function authenticate(deps: AuthDeps, origin: RequestOrigin, authorization: string | undefined) {
+export async function authenticate(deps: Deps, origin: RequestOrigin, authorization: string | undefined) {
   const token = bearerToken(authorization);
   const claims = await verifyAccessToken(jwtSecret(deps.config), token, { issuer: origin.issuer, now: deps.now() });
   const found = await deps.repo.auth.findSession(claims.sessionId);
@@ -247,7 +228,7 @@ export function readLogoutScope(value: string | undefined): LogoutScope {
 }
 
 /** local: this session; global: every session of the user; others: every one but this. */
-export async function signOut(deps: AuthDeps, origin: RequestOrigin, authorization: string | undefined, scope: LogoutScope) {
+export async function signOut(deps: Deps, origin: RequestOrigin, authorization: string | undefined, scope: LogoutScope) {
   const { session, user } = await authenticate(deps, origin, authorization);
   const selection =
     scope === "local" ? { userId: user.id, only: session.id } : scope === "others" ? { userId: user.id, except: session.id } : { userId: user.id };
@@ -265,18 +246,21 @@ export async function requireAdmin(config: AppConfig, authorization: string | un
   const given = bearerToken(authorization);
   const expected = config.auth.adminKey;
   const matches = await secretsEqual(given, expected);
-  if (!expected || !matches) throw new AuthError(403, "not_admin", "User not allowed");
+  if (isPlaceholder(expected)) {
+    throw new AuthError(403, "not_admin", "User not allowed: the admin API is not configured on this server (AUTH_ADMIN_KEY).");
+  }
+  if (!matches) throw new AuthError(403, "not_admin", "User not allowed");
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function adminGetUser(deps: AuthDeps, id: string): Promise<UserJson> {
+export async function adminGetUser(deps: Deps, id: string): Promise<UserJson> {
   const user = UUID.test(id) ? await deps.repo.auth.findUserById(id.toLowerCase()) : undefined;
   if (!user) throw userNotFound(404);
   return userJson(user);
 }
 
-export async function adminDeleteUser(deps: AuthDeps, id: string): Promise<void> {
+export async function adminDeleteUser(deps: Deps, id: string): Promise<void> {
   const deleted = UUID.test(id) ? await deps.repo.auth.deleteUser(id.toLowerCase()) : undefined;
   if (!deleted) throw userNotFound(404);
 }
@@ -293,7 +277,7 @@ export function readPagination(page: string | undefined, perPage: string | undef
   return { page: parse(page, 1, 1_000_000, "page"), perPage: parse(perPage, 50, ADMIN_MAX_PER_PAGE, "per_page") };
 }
 
-export async function adminListUsers(deps: AuthDeps, pagination: { page: number; perPage: number }) {
+export async function adminListUsers(deps: Deps, pagination: { page: number; perPage: number }) {
   const { users, total } = await deps.repo.auth.listUsers(pagination.page, pagination.perPage);
   return { users: users.map(userJson), total };
 }

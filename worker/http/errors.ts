@@ -1,19 +1,26 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
+import type { BodyErrors } from "./body";
 
 /**
  * An error with the answer the client should get: {"error":{"code","message",...details}}.
- * Thrown from routes and helpers; the app's error handler turns it into the response.
+ * Thrown from routes and middleware (it is Hono's HTTPException, so anything that knows that
+ * knows this); the API's error handler turns it into the response. `headers` go on the answer
+ * (e.g. Retry-After); `cause` is logged, never sent.
  */
-export class ApiError extends Error {
+export class ApiError extends HTTPException {
+  override name = "ApiError";
   constructor(
-    readonly status: ContentfulStatusCode,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
   ) {
-    super(message);
-    this.name = "ApiError";
+    super(status, { message, cause: options?.cause });
   }
 }
 
@@ -22,16 +29,33 @@ export function errorBody(code: string, message: string, details: Record<string,
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
-  return c.json(errorBody(error.code, error.message, error.details), error.status);
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json(errorBody(error.code, error.message, error.details), error.status as ContentfulStatusCode);
 }
 
 /** For a route's other methods: 405 with the methods it does answer. */
 export function methodNotAllowed(allowed: string[]) {
   return (c: Context) => {
-    c.header("Allow", allowed.join(", "));
-    return errorResponse(
-      c,
-      new ApiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${new URL(c.req.url).pathname}.`),
-    );
+    throw new ApiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${new URL(c.req.url).pathname}.`, {}, {
+      Allow: allowed.join(", "),
+    });
   };
 }
+
+/** 429 for a client over its allowance, saying when to come back. */
+export function tooManyRequests(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, "rate_limited", PUBLIC_FORM_ERRORS.rateLimited, { retry_after: retryAfterSeconds }, {
+    "Retry-After": String(retryAfterSeconds),
+  });
+}
+
+/** Request bodies that cannot be read, in the API's codes. */
+export const API_BODY_ERRORS: BodyErrors = {
+  unsupportedMediaType: (message) => new ApiError(415, "unsupported_media_type", message),
+  malformed: (message, kind) => new ApiError(400, kind === "json" ? "invalid_json" : "invalid_body", message),
+  tooLarge: (message) => new ApiError(413, "payload_too_large", message),
+  invalid: (fieldErrors) => {
+    const [field, message] = Object.entries(fieldErrors)[0] ?? ["body", "The request is not valid."];
+    return new ApiError(400, "validation_failed", message, { field, fields: fieldErrors });
+  },
+};

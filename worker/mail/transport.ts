@@ -67,44 +67,50 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
       } catch (error) {
         throw new MailDeliveryError("provider answer could not be read", { cause: error });
       }
-      if (!response.ok) throw new MailDeliveryError(`provider answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+      // The provider's answer may repeat the message's receivers or text: errors (which are
+      // logged and stored) say what went wrong without quoting it.
+      if (!response.ok) throw new MailDeliveryError(`provider answered HTTP ${response.status}`);
       let answer: unknown;
       try {
         answer = JSON.parse(text);
       } catch {
-        throw new MailDeliveryError(`provider answer is not JSON: ${text.slice(0, 200)}`);
+        throw new MailDeliveryError(`provider answer is not JSON (${text.length} characters)`);
       }
       const fields = (answer && typeof answer === "object" ? answer : {}) as Record<string, unknown>;
       if (fields.error !== undefined && fields.error !== null) {
-        throw new MailDeliveryError(`provider error: ${JSON.stringify(fields.error).slice(0, 300)}`);
+        throw new MailDeliveryError(`provider error${errorCode(fields.error)}`);
       }
       if (fields.send_email_status !== "success") {
-        throw new MailDeliveryError(`provider send_email_status is ${JSON.stringify(fields.send_email_status)}`);
+        const status = typeof fields.send_email_status === "string" ? fields.send_email_status.slice(0, 40) : typeof fields.send_email_status;
+        throw new MailDeliveryError(`provider send_email_status is ${JSON.stringify(status)}`);
       }
       return {};
     },
   };
 }
 
+/** A provider error's code or type, when it has a short one (never its free-text message). */
+function errorCode(error: unknown): string {
+  const code = typeof error === "object" && error !== null ? ((error as Record<string, unknown>).code ?? (error as Record<string, unknown>).type) : error;
+  return typeof code === "string" && /^[\w.-]{1,60}$/.test(code) ? ` (${code})` : "";
+}
+
 /**
- * Development only: prints every e-mail, and hands it back to be kept in the dev_mailbox table
- * (shown at /dev/mailbox) together with the record's sent flag.
+ * Development only: hands every e-mail back to be kept in the dev_mailbox table (shown at
+ * /dev/mailbox) together with the record's sent flag. The log line says only that one was
+ * kept: logs never carry addresses, message text or codes.
  */
 export function devMailboxTransport(): MailTransport {
   return {
     name: "dev-mailbox",
     async send(message) {
-      log("info", "mail.dev_mailbox", {
-        to: message.receivers.join(", "),
-        title: message.title,
-        text: message.bodyHtml.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 300),
-      });
+      log("info", "mail.dev_mailbox", { receivers: message.receivers.length, see: "/dev/mailbox" });
       return { devMail: { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml } };
     },
   };
 }
 
-/** Production without a token: every send fails, so records stay undelivered for the retry. */
+/** Outside development without a token: every send fails, so records stay undelivered for the retry. */
 export function unconfiguredTransport(): MailTransport {
   return {
     name: "unconfigured",
@@ -116,5 +122,5 @@ export function unconfiguredTransport(): MailTransport {
 
 export function selectTransport(config: AppConfig): MailTransport {
   if (config.mail.token) return providerTransport(config.mail);
-  return config.isProduction ? unconfiguredTransport() : devMailboxTransport();
+  return config.isDevelopment ? devMailboxTransport() : unconfiguredTransport();
 }

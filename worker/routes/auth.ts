@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { API_VERSION, API_VERSION_HEADER, AuthError, validationFailed } from "../auth/errors";
-import { enforceRateLimit, type LimitedRoute } from "../auth/rate-limit";
+import { API_VERSION, API_VERSION_HEADER, AUTH_BODY_ERRORS, AuthError, authErrorResponse, validationFailed } from "../auth/errors";
+import { otpSchema, refreshSchema, verifySchema } from "../auth/schemas";
 import {
   adminDeleteUser,
   adminGetUser,
@@ -13,18 +13,21 @@ import {
   requireAdmin,
   signOut,
   verifyCode,
-  type AuthDeps,
   type RequestOrigin,
 } from "../auth/service";
 import { userJson } from "../auth/user";
-import { ApiError } from "../http/errors";
-import { readJsonObject } from "../http/json-body";
-import type { AppEnv } from "../services";
+import type { AppConfig } from "../config";
+import type { AppEnv } from "../deps";
+import { jsonBody, validJson } from "../http/body";
+import { clientAddress } from "../http/client";
+import { limitPerClient } from "../http/rate-limit";
+import { describeError, log } from "../log";
 import { BRAND_NAME } from "../shared/brand";
 
 /**
  * The GoTrue-compatible subset under /auth/v1 that @supabase/auth-js needs for e-mail code
- * sign-in. Routes parse and answer; the rules live in worker/auth/service.ts.
+ * sign-in. Routes parse and answer; the rules live in worker/auth/service.ts. This sub-app
+ * owns its error format (GoTrue's), through its own error handler.
  */
 export const authRoutes = new Hono<AppEnv>();
 
@@ -35,83 +38,89 @@ authRoutes.use("*", async (c, next) => {
   // The admin list exposes its pagination headers as well; keep what a route set.
   if (!c.res.headers.has("Access-Control-Expose-Headers")) c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
   c.header("Cache-Control", "no-store");
-  c.header("X-Content-Type-Options", "nosniff");
 });
 
-function deps(c: Context<AppEnv>): AuthDeps {
-  const { repo, config, transport, now } = c.get("services");
-  return { repo, config, transport, now };
-}
+authRoutes.onError((error, c) => {
+  if (error instanceof AuthError) {
+    if (error.status >= 500) {
+      log("error", "auth.request_failed", { method: c.req.method, route: c.req.routePath, code: error.code, error: describeError(error.cause ?? error) });
+    }
+    return authErrorResponse(c, error);
+  }
+  log("error", "auth.request_unhandled", { method: c.req.method, route: c.req.routePath, error: describeError(error) });
+  return authErrorResponse(c, new AuthError(500, "unexpected_failure", "Something went wrong. Please try again."));
+});
 
 /**
- * The issuer is this origin's /auth/v1, as in GoTrue; the client IP is the one Cloudflare
- * reports (clients cannot set CF-Connecting-IP through Cloudflare). Without it (local runs)
- * every client shares the key "unknown".
+ * The issuer is this origin's /auth/v1, as in GoTrue; the client is the address Cloudflare
+ * reports (clients cannot set CF-Connecting-IP through Cloudflare).
  */
 function origin(c: Context<AppEnv>): RequestOrigin {
   return {
     issuer: `${new URL(c.req.url).origin}/auth/v1`,
-    ip: c.req.header("cf-connecting-ip")?.trim() || null,
+    ip: clientAddress(c.req.raw.headers),
     userAgent: c.req.header("user-agent") ?? null,
   };
 }
 
-function rateLimited(route: LimitedRoute): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const { repo, config, now } = c.get("services");
-    await enforceRateLimit(repo.auth, config.auth.rateLimit, route, origin(c).ip ?? "unknown", now());
-    await next();
-  };
+/** The per-client limit of a sign-in route (AUTH_RATE_LIMIT_*), in GoTrue's 429. */
+function rateLimited(route: keyof AppConfig["auth"]["rateLimit"]): MiddlewareHandler<AppEnv> {
+  return limitPerClient(
+    (c) => ({ name: route, ...c.get("deps").config.auth.rateLimit[route] }),
+    (retryAfter) =>
+      new AuthError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${retryAfter} seconds.`, {
+        "Retry-After": String(retryAfter),
+      }),
+  );
 }
 
-/** The JSON body, with the JSON reader's errors in GoTrue's words. */
-async function body(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  try {
-    return await readJsonObject(c.req.raw);
-  } catch (error) {
-    if (error instanceof ApiError) {
-      const code = error.status === 400 ? "bad_json" : error.status === 413 ? "request_too_large" : "validation_failed";
-      throw new AuthError(error.status, code, error.message);
-    }
-    throw error;
-  }
-}
+const readBody = jsonBody(AUTH_BODY_ERRORS);
 
-authRoutes.post("/otp", rateLimited("otp"), async (c) => {
-  const input = await body(c);
+/** Phone sign-in and link verification are refused before the body's rules are checked. */
+const refuseOtherChannels: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const input = (await c.req.json()) as Record<string, unknown>;
   if (input.phone !== undefined) throw phoneNotEnabled();
-  await requestCode(deps(c), { email: input.email, createUser: input.create_user, data: input.data });
+  if (input.token_hash !== undefined) throw notEnabled("Verifying a link (token_hash)", "feature_not_enabled");
+  await next();
+};
+
+authRoutes.post("/otp", rateLimited("otp"), readBody, refuseOtherChannels, validJson(otpSchema, AUTH_BODY_ERRORS), async (c) => {
+  const input = c.req.valid("json");
+  await requestCode(c.get("deps"), { email: input.email, createUser: input.create_user, data: input.data }, (work) =>
+    c.executionCtx.waitUntil(work),
+  );
   return c.json({});
 });
 
-authRoutes.post("/verify", rateLimited("verify"), async (c) => {
-  const input = await body(c);
-  if (input.phone !== undefined) throw phoneNotEnabled();
-  if (input.token_hash !== undefined) throw notEnabled("Verifying a link (token_hash)", "feature_not_enabled");
-  if (input.type !== "email") throw validationFailed('Only type "email" is supported: verify the 6-digit code sent by e-mail.');
-  return c.json(await verifyCode(deps(c), origin(c), { email: input.email, token: input.token }));
+authRoutes.post("/verify", rateLimited("verify"), readBody, refuseOtherChannels, validJson(verifySchema, AUTH_BODY_ERRORS), async (c) => {
+  const input = c.req.valid("json");
+  return c.json(await verifyCode(c.get("deps"), origin(c), { email: input.email, token: input.token }));
 });
 
-authRoutes.post("/token", async (c, next) => {
-  const grantType = c.req.query("grant_type");
-  if (grantType !== "refresh_token") {
-    if (grantType === undefined || grantType === "") throw validationFailed("grant_type is required: use grant_type=refresh_token.");
-    throw notEnabled(`Sign-in with grant_type=${grantType.slice(0, 40)}`, "provider_disabled");
-  }
-  return next();
-}, rateLimited("token"), async (c) => {
-  const input = await body(c);
-  return c.json(await refreshSession(deps(c), origin(c), input.refresh_token));
-});
+authRoutes.post(
+  "/token",
+  async (c, next) => {
+    const grantType = c.req.query("grant_type");
+    if (grantType !== "refresh_token") {
+      if (grantType === undefined || grantType === "") throw validationFailed("grant_type is required: use grant_type=refresh_token.");
+      throw notEnabled(`Sign-in with grant_type=${grantType.slice(0, 40)}`, "provider_disabled");
+    }
+    return next();
+  },
+  rateLimited("token"),
+  readBody,
+  validJson(refreshSchema, AUTH_BODY_ERRORS),
+  async (c) => c.json(await refreshSession(c.get("deps"), origin(c), c.req.valid("json").refresh_token)),
+);
 
 authRoutes.get("/user", async (c) => {
-  const { user } = await authenticate(deps(c), origin(c), c.req.header("authorization"));
+  const { user } = await authenticate(c.get("deps"), origin(c), c.req.header("authorization"));
   return c.json(userJson(user));
 });
 
 authRoutes.post("/logout", async (c) => {
   const scope = readLogoutScope(c.req.query("scope"));
-  await signOut(deps(c), origin(c), c.req.header("authorization"), scope);
+  await signOut(c.get("deps"), origin(c), c.req.header("authorization"), scope);
   return c.body(null, 204);
 });
 
@@ -138,13 +147,13 @@ authRoutes.get("/.well-known/jwks.json", (c) => c.json({ keys: [] }));
 // Admin routes: the key is checked before anything else, so without it nothing is revealed.
 
 authRoutes.use("/admin/*", async (c, next) => {
-  await requireAdmin(c.get("services").config, c.req.header("authorization"));
+  await requireAdmin(c.get("deps").config, c.req.header("authorization"));
   await next();
 });
 
 authRoutes.get("/admin/users", async (c) => {
   const pagination = readPagination(c.req.query("page"), c.req.query("per_page"));
-  const { users, total } = await adminListUsers(deps(c), pagination);
+  const { users, total } = await adminListUsers(c.get("deps"), pagination);
   const lastPage = Math.max(1, Math.ceil(total / pagination.perPage));
   const link = (page: number, rel: string) => `</admin/users?page=${page}&per_page=${pagination.perPage}>; rel="${rel}"`;
   const links = [...(pagination.page < lastPage ? [link(pagination.page + 1, "next")] : []), link(lastPage, "last")];
@@ -154,10 +163,10 @@ authRoutes.get("/admin/users", async (c) => {
   return c.json({ users, aud: "authenticated" });
 });
 
-authRoutes.get("/admin/users/:id", async (c) => c.json(await adminGetUser(deps(c), c.req.param("id"))));
+authRoutes.get("/admin/users/:id", async (c) => c.json(await adminGetUser(c.get("deps"), c.req.param("id"))));
 
 authRoutes.delete("/admin/users/:id", async (c) => {
-  await adminDeleteUser(deps(c), c.req.param("id"));
+  await adminDeleteUser(c.get("deps"), c.req.param("id"));
   return c.json({});
 });
 

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
-import { ApiError } from "../http/errors";
 import { escapeHtml } from "../mail/content";
-import type { AppEnv } from "../services";
+import type { AppEnv } from "../deps";
 
 /**
  * GET /dev/mailbox: every e-mail the app "sent" through the dev mailbox, newest first, as a
- * page (or JSON with ?format=json or Accept: application/json). Not served in production.
+ * page (or JSON with ?format=json or Accept: application/json). It holds sign-in codes, so it
+ * exists only when ENVIRONMENT is exactly "development" (see worker/routes/api.ts), and is
+ * never cached.
  */
 export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const { config, repo } = c.get("services");
-  if (config.isProduction) throw new ApiError(404, "not_found", "Not found.");
+  const { repo } = c.get("deps");
   const mails = await repo.listDevMail(100);
   const wantsJson = c.req.query("format") === "json" || (c.req.header("accept") ?? "").includes("application/json");
   if (wantsJson) {

@@ -1,33 +1,51 @@
 import { Hono } from "hono";
-import { FORM_MESSAGES, findForm, validateSubmission } from "../shared/forms";
-import { ApiError, methodNotAllowed } from "../http/errors";
-import { readJsonObject } from "../http/json-body";
-import { deliverClaimed } from "../mail/delivery";
-import type { AppEnv } from "../services";
+import type { AppEnv } from "../deps";
+import { jsonBody, validJson } from "../http/body";
+import { clientAddress } from "../http/client";
+import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
+import { limitPerClient } from "../http/rate-limit";
+import { requireHuman } from "../http/turnstile";
+import { deliverNew, firstClaim } from "../mail/outbox";
+import { FORM_MESSAGES, FORMS, formSchema, formValues } from "../shared/forms";
+import { isBot, TURNSTILE_FIELD } from "../shared/public-forms";
 
 /**
- * POST /api/forms/:form: the generic submission handler. The form definition (shared with the
- * web app) decides what is valid; the submission is stored, then notified after the response.
+ * POST /api/forms/:form: the generic submission handler, one route per form definition (shared
+ * with the web app, which renders the same definitions). Per client at most FORMS_RATE_LIMIT
+ * submissions of a form per window; a filled honeypot is answered as a success and dropped;
+ * Turnstile, when configured, is checked before anything is stored. The submission is stored,
+ * then notified after the response.
  */
-export const formRoutes = new Hono<AppEnv>().post("/:form", async (c) => {
-  const slug = c.req.param("form");
-  const form = findForm(slug);
-  if (!form) throw new ApiError(404, "form_not_found", `There is no form called "${slug.slice(0, 40)}".`);
+export const formRoutes = new Hono<AppEnv>();
 
-  const body = await readJsonObject(c.req.raw);
-  const result = validateSubmission(form, body);
-  if (!result.ok) {
-    const [field, message] = Object.entries(result.fieldErrors)[0]!;
-    throw new ApiError(400, "validation_failed", message, { field, fields: result.fieldErrors });
-  }
+for (const form of FORMS) {
+  formRoutes
+    .post(
+      `/${form.slug}`,
+      limitPerClient((c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }), tooManyRequests),
+      jsonBody(API_BODY_ERRORS),
+      validJson(formSchema(form), API_BODY_ERRORS),
+      async (c) => {
+        const input = c.req.valid("json");
+        const deps = c.get("deps");
+        const { repo, config, now } = deps;
+        if (isBot(input)) return c.json({ form_name: form.name, created_at: now().toISOString() }, 201);
+        await requireHuman(config.turnstile, input[TURNSTILE_FIELD], clientAddress(c.req.raw.headers));
 
-  const { repo, delivery, config, now } = c.get("services");
-  let submission;
-  try {
-    submission = await repo.insertFormSubmission(form.name, result.data, { now: now(), lockMs: config.notify.lockMs });
-  } catch (error) {
-    throw new ApiError(500, "internal_error", FORM_MESSAGES.failure, { cause: error });
-  }
-  c.executionCtx.waitUntil(deliverClaimed(delivery, "form", submission));
-  return c.json({ id: submission.id, form_name: submission.formName, created_at: submission.createdAt }, 201);
-}).all("/:form", methodNotAllowed(["POST"]));
+        let stored;
+        try {
+          stored = await repo.insertFormSubmission(form.name, formValues(form, input), firstClaim(deps));
+        } catch (error) {
+          throw new ApiError(500, "internal_error", FORM_MESSAGES.failure, {}, {}, { cause: error });
+        }
+        const { submission, budgetUsed } = stored;
+        c.executionCtx.waitUntil(deliverNew(deps, { kind: "form", record: submission }, budgetUsed));
+        return c.json({ form_name: submission.formName, created_at: submission.createdAt }, 201);
+      },
+    )
+    .all(`/${form.slug}`, methodNotAllowed(["POST"]));
+}
+
+formRoutes.all("/:form", (c) => {
+  throw new ApiError(404, "form_not_found", `There is no form called "${c.req.param("form").slice(0, 40)}".`);
+});

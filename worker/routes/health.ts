@@ -1,20 +1,47 @@
 import { Hono } from "hono";
-import { errorBody, methodNotAllowed } from "../http/errors";
+import { missingProductionSettings } from "../config";
+import type { AppEnv } from "../deps";
+import { methodNotAllowed } from "../http/errors";
 import { describeError, log } from "../log";
-import type { AppEnv } from "../services";
 
-/** GET /api/health: is the database reachable, and which mail transport is active. */
-export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const { repo, driver, transport } = c.get("services");
-  const status = { database: { driver, reachable: true }, mail: { transport: transport.name } };
-  try {
-    await repo.ping();
-  } catch (error) {
-    log("error", "health.database_unreachable", { driver, error: describeError(error) });
-    return c.json(
-      { ...errorBody("database_unreachable", "The database cannot be reached."), ...status, database: { driver, reachable: false } },
-      503,
-    );
-  }
-  return c.json({ status: "ok", ...status });
-}).all("/", methodNotAllowed(["GET"]));
+/**
+ * GET /api/health: is the worker fit to serve. 503 when the database cannot be reached, when
+ * its schema lacks a table or column (migrations not applied), or, outside development, when a
+ * setting production needs is missing or still a placeholder (named, never shown). Also: the
+ * mail transport, and how many notifications wait undelivered and since when.
+ */
+export const healthRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const { repo, driver, transport, config, now } = c.get("deps");
+    const missingSettings = missingProductionSettings(config);
+    const report = {
+      environment: config.isDevelopment ? "development" : "production",
+      database: { driver, reachable: false, migrated: false } as { driver: string; reachable: boolean; migrated: boolean; problem?: string },
+      mail: { transport: transport.name },
+      settings: { missing: missingSettings },
+      notifications: { undelivered: 0, oldestUndeliveredAt: null as string | null, oldestAgeSeconds: null as number | null },
+    };
+    const problems: string[] = [];
+    try {
+      const missingSchema = await repo.missingSchema();
+      report.database.reachable = true;
+      report.database.migrated = missingSchema === null;
+      if (missingSchema) {
+        report.database.problem = `${missingSchema}: apply the migrations`;
+        problems.push("the database schema is not migrated");
+      } else {
+        const { count, oldestAt } = await repo.outbox.undelivered();
+        const age = oldestAt ? Math.max(0, Math.round((now().getTime() - Date.parse(oldestAt)) / 1000)) : null;
+        report.notifications = { undelivered: count, oldestUndeliveredAt: oldestAt, oldestAgeSeconds: age };
+      }
+    } catch (error) {
+      log("error", "health.database_unreachable", { driver, error: describeError(error) });
+      problems.push("the database cannot be reached");
+    }
+    if (missingSettings.length > 0) problems.push(`settings missing or placeholders: ${missingSettings.join(", ")}`);
+
+    if (problems.length === 0) return c.json({ status: "ok", ...report });
+    const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
+    return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...report }, 503);
+  })
+  .all("/", methodNotAllowed(["GET"]));

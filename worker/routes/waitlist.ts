@@ -1,31 +1,46 @@
 import { Hono } from "hono";
-import { WAITLIST_MESSAGES, validateWaitlistInput } from "../shared/waitlist";
-import { ApiError, methodNotAllowed } from "../http/errors";
-import { readJsonObject, rejectUnknownKeys } from "../http/json-body";
-import { deliverClaimed } from "../mail/delivery";
-import type { AppEnv } from "../services";
+import type { AppEnv } from "../deps";
+import { jsonBody, validJson } from "../http/body";
+import { clientAddress } from "../http/client";
+import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
+import { limitPerClient } from "../http/rate-limit";
+import { requireHuman } from "../http/turnstile";
+import { deliverNew, firstClaim } from "../mail/outbox";
+import { isBot, TURNSTILE_FIELD } from "../shared/public-forms";
+import { WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
 
 /**
- * POST /api/waitlist {email, source?}: spec §5 and §7. The entry is stored (and its
- * notification claimed) in one statement; the notification is sent after the response, so the
- * visitor never waits for e-mail.
+ * POST /api/waitlist {email, source?}: spec §5 and §7. Per client at most WAITLIST_RATE_LIMIT
+ * joins per window; a filled honeypot is answered as a success and dropped; Turnstile, when
+ * configured, is checked before anything is stored. The entry is stored (and its notification
+ * claimed) in one statement; the notification is sent after the response, so the visitor never
+ * waits for e-mail.
  */
-export const waitlistRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const body = await readJsonObject(c.req.raw);
-  rejectUnknownKeys(body, ["email", "source"]);
-  const input = validateWaitlistInput(body.email, body.source);
-  if (!input.ok) throw new ApiError(400, "validation_failed", input.message, { field: input.field });
+export const waitlistRoutes = new Hono<AppEnv>()
+  .post(
+    "/",
+    limitPerClient((c) => ({ name: "waitlist", ...c.get("deps").config.publicLimits.waitlist }), tooManyRequests),
+    jsonBody(API_BODY_ERRORS),
+    validJson(waitlistSchema, API_BODY_ERRORS),
+    async (c) => {
+      const input = c.req.valid("json");
+      const deps = c.get("deps");
+      const { repo, config, now } = deps;
+      if (isBot(input)) return c.json({ email: input.email, joined_at: now().toISOString() }, 201);
+      await requireHuman(config.turnstile, input[TURNSTILE_FIELD], clientAddress(c.req.raw.headers));
 
-  const { repo, delivery, config, now } = c.get("services");
-  let result;
-  try {
-    result = await repo.joinWaitlist(input.value, { now: now(), lockMs: config.notify.lockMs });
-  } catch (error) {
-    throw new ApiError(500, "internal_error", WAITLIST_MESSAGES.failure, { cause: error });
-  }
-  if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
+      let result;
+      try {
+        result = await repo.joinWaitlist({ email: input.email, source: input.source }, firstClaim(deps));
+      } catch (error) {
+        throw new ApiError(500, "internal_error", WAITLIST_MESSAGES.failure, {}, {}, { cause: error });
+      }
+      if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
 
-  // Not claimed: another request is sending this entry's notification right now.
-  if (result.claimed) c.executionCtx.waitUntil(deliverClaimed(delivery, "waitlist", result.entry));
-  return c.json({ email: result.entry.email, joined_at: result.entry.createdAt }, 201);
-}).all("/", methodNotAllowed(["POST"]));
+      // Not claimed: another request is sending this entry's notification right now.
+      if (result.claimed) c.executionCtx.waitUntil(deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed));
+      return c.json({ email: result.entry.email, joined_at: result.entry.createdAt }, 201);
+    },
+  )
+  .all("/", methodNotAllowed(["POST"]));
+

@@ -1,4 +1,6 @@
-import { hasControlCharacters, isEmailShaped } from "./text";
+import * as v from "valibot";
+import { PUBLIC_FORM_EXTRAS } from "./public-forms";
+import { isEmailShaped, strictFields, textField } from "./text";
 
 /**
  * Form definitions: the one source the web app renders forms from and the worker validates
@@ -73,48 +75,51 @@ export function isIsoDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** Returns the problem with one value, or null when it is acceptable. */
-export function validateField(field: FieldDefinition, raw: unknown): string | null {
+/** The message of an e-mail field that is not an address (the waitlist's, spec §5). */
+const EMAIL_MESSAGE = "Please enter a valid email address";
+
+/** One field's rule, from its definition: text rules, then what its type asks for. */
+export function fieldSchema(field: FieldDefinition) {
   const label = fieldLabel(field);
-  if (raw !== undefined && raw !== null && typeof raw !== "string") return `${label} must be text.`;
-  const value = (raw ?? "").trim();
-  if (value === "") return field.required ? `${label} is required.` : null;
-  const maxLength = field.maxLength ?? DEFAULT_MAX_LENGTH[field.type];
-  if (value.length > maxLength) return `${label} must be at most ${maxLength} characters.`;
-  if (hasControlCharacters(value, field.type === "textarea")) {
-    return `${label} contains characters that are not allowed.`;
-  }
+  const text = textField({
+    required: field.required,
+    maxLength: field.maxLength ?? DEFAULT_MAX_LENGTH[field.type],
+    multiline: field.type === "textarea",
+    messages: {
+      notText: `${label} must be text.`,
+      required: `${label} is required.`,
+      tooLong: `${label} must be at most ${field.maxLength ?? DEFAULT_MAX_LENGTH[field.type]} characters.`,
+      forbidden: `${label} contains characters that are not allowed.`,
+    },
+  });
+  const present = (rule: (value: string) => boolean) => (value: string) => value === "" || rule(value);
   switch (field.type) {
     case "email":
-      return isEmailShaped(value) ? null : "Please enter a valid email address";
+      return v.pipe(text, v.check(present(isEmailShaped), EMAIL_MESSAGE), v.transform((value) => value.toLowerCase()));
     case "date":
-      return isIsoDate(value) ? null : `${label} must be a date written as YYYY-MM-DD.`;
+      return v.pipe(text, v.check(present(isIsoDate), `${label} must be a date written as YYYY-MM-DD.`));
     case "select":
-      return field.options?.includes(value) ? null : `${label} must be one of: ${(field.options ?? []).join(", ")}.`;
+      return v.pipe(
+        text,
+        v.check(present((value) => field.options?.includes(value) ?? false), `${label} must be one of: ${(field.options ?? []).join(", ")}.`),
+      );
     default:
-      return null;
+      return text;
   }
 }
 
-export type FormValidation =
-  | { ok: true; data: Record<string, string> }
-  | { ok: false; fieldErrors: Record<string, string> };
-
 /**
- * Validates a whole submission: every defined field, and no field the form does not define.
- * Values are stored trimmed; optional fields left empty are stored as "".
+ * A form's request body: every defined field (stored cleaned; an optional field left empty is
+ * ""), the public-form extras, and nothing else.
  */
-export function validateSubmission(form: FormDefinition, input: Record<string, unknown>): FormValidation {
-  const fieldErrors: Record<string, string> = {};
-  const data: Record<string, string> = {};
-  for (const field of form.fields) {
-    const problem = validateField(field, input[field.name]);
-    if (problem) fieldErrors[field.name] = problem;
-    else data[field.name] = typeof input[field.name] === "string" ? (input[field.name] as string).trim() : "";
-  }
-  const known = new Set(form.fields.map((field) => field.name));
-  for (const name of Object.keys(input)) {
-    if (!known.has(name)) fieldErrors[name] = `${form.name} has no field "${name.slice(0, 40)}".`;
-  }
-  return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, data };
+export function formSchema(form: FormDefinition) {
+  return strictFields({
+    ...Object.fromEntries(form.fields.map((field) => [field.name, fieldSchema(field)])),
+    ...PUBLIC_FORM_EXTRAS,
+  });
+}
+
+/** The stored values of a validated submission: the form's own fields only. */
+export function formValues(form: FormDefinition, input: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(form.fields.map((field) => [field.name, String(input[field.name] ?? "")]));
 }

@@ -6,10 +6,13 @@
  */
 
 /**
- * The site loads nothing from other origins and runs no inline script or style: every script
- * and stylesheet is a hashed file under /assets, and the API and sign-in are same-origin.
+ * The site loads nothing from other origins: every script and stylesheet is a hashed file under
+ * /assets or an inline element allowed by its hash, and the API and sign-in are same-origin.
  */
 export const SITE_CSP = sitePolicy();
+
+/** Cloudflare Turnstile's origin: its script and its challenge frame come from here. */
+export const TURNSTILE_ORIGIN = "https://challenges.cloudflare.com";
 
 /** CSP sources ("sha256-<base64>") of the inline elements a page may run. */
 export type InlineHashes = { styles?: string[]; scripts?: string[] };
@@ -23,18 +26,28 @@ export type InlineHashes = { styles?: string[]; scripts?: string[] };
 export function sitePolicy(inline: InlineHashes = {}): string {
   const sources = (directive: string, hashes: string[] = []) => [directive, "'self'", ...hashes.map((hash) => `'${hash}'`)].join(" ");
   return [
-  "default-src 'self'",
-  sources("script-src", inline.scripts),
-  sources("style-src", inline.styles),
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
+    "default-src 'self'",
+    sources("script-src", inline.scripts),
+    sources("style-src", inline.styles),
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/**
+ * The same policy admitting Turnstile (its script, and its challenge in a frame): used only
+ * when Turnstile is configured, so otherwise the site trusts no other origin at all.
+ */
+export function withTurnstile(policy: string): string {
+  const directives = policy.split(/;\s*/).filter(Boolean);
+  const extended = directives.map((directive) => (directive.startsWith("script-src ") ? `${directive} ${TURNSTILE_ORIGIN}` : directive));
+  return [...extended, `frame-src ${TURNSTILE_ORIGIN}`].join("; ");
 }
 
 /** Headers every response carries, pages and API alike. */
@@ -44,6 +57,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "X-Frame-Options": "DENY",
   "Cross-Origin-Opener-Policy": "same-origin",
+  // Browsers use HTTPS only, for a year, on this host and its subdomains (RFC 6797).
+  "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
 };
 

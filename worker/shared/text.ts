@@ -1,5 +1,9 @@
+import * as v from "valibot";
+
 /**
- * Text rules shared by the web app and the worker, so client-side checks match the server's.
+ * Text rules shared by the web app and the worker, so client-side checks match the server's:
+ * what a field may contain, how it is cleaned before it is stored, and the e-mail rule, as
+ * valibot building blocks for the request schemas (waitlist.ts, forms.ts, worker/auth/schemas.ts).
  */
 
 /** C0 controls, DEL and C1 controls. */
@@ -7,8 +11,39 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 /** The same, but allowing tab, line feed and carriage return (multi-line fields). */
 const CONTROL_CHARS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-export function hasControlCharacters(value: string, allowLineBreaks = false): boolean {
-  return (allowLineBreaks ? CONTROL_CHARS_EXCEPT_WHITESPACE : CONTROL_CHARS).test(value);
+/**
+ * Characters that show nothing, or change how the text around them is shown: zero-width
+ * characters, the soft hyphen, bidirectional controls (U+202A..U+202E, U+2066..U+2069, the marks),
+ * fillers, the byte order mark, interlinear annotations and the tag characters (text hidden from
+ * the reader, e.g. to smuggle instructions past a person into an AI). Variation selectors are not
+ * listed: they choose how a visible emoji looks.
+ */
+const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\u{e0000}-\u{e007f}]/u;
+/**
+ * Zero-width (non-)joiners are part of real writing between letters (Persian, Hindi) and of
+ * emoji sequences (a family, a profession); there they are allowed.
+ */
+const JOINER_IN_WORD =
+  /(?<=[\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f])[\u200c\u200d](?=[\p{L}\p{M}\p{Extended_Pictographic}])/gu;
+/** Half of a surrogate pair without its other half: not text at all. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a value holds a character no field may hold (controls, invisible, lone surrogates). */
+export function hasForbiddenCharacters(value: string, allowLineBreaks = false): boolean {
+  const controls = allowLineBreaks ? CONTROL_CHARS_EXCEPT_WHITESPACE : CONTROL_CHARS;
+  return controls.test(value) || LONE_SURROGATE.test(value) || INVISIBLE.test(value.replace(JOINER_IN_WORD, ""));
+}
+
+/**
+ * How every text value is stored: Unicode NFC (so the same text typed two ways is one value)
+ * and trimmed. A value of only whitespace and invisible characters is empty.
+ */
+export function cleanText(value: string): string {
+  if (LONE_SURROGATE.test(value)) return value.trim();
+  const text = value.normalize("NFC").trim();
+  const visible = text.replace(new RegExp(INVISIBLE.source, "gu"), "").replace(/[\s\u200c\u200d]/gu, "");
+  return visible === "" ? "" : text;
 }
 
 /** Longest e-mail address a mail system accepts (RFC 5321 path limit). */
@@ -18,12 +53,76 @@ export const EMAIL_MAX_LENGTH = 254;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isEmailShaped(value: string): boolean {
-  return (
-    value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasControlCharacters(value)
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasForbiddenCharacters(value);
+}
+
+/** How e-mails are stored and compared: cleaned (NFC, trimmed) and lower-cased. */
+export function normalizeEmail(value: string): string {
+  return cleanText(value).toLowerCase();
+}
+
+/** Messages of one text field, in the order its rules are checked. */
+export type TextMessages = {
+  notText: string;
+  required: string;
+  tooLong?: string;
+  forbidden: string;
+};
+
+/**
+ * A text field: anything but a string (or nothing) is refused; the value is cleaned; then it
+ * must be present (if required), fit `maxLength` and hold no forbidden character. An absent
+ * optional field is "". Checks after the first failing one are skipped (parse with
+ * abortPipeEarly), so each field reports one message.
+ */
+export function textField(options: { required: boolean; maxLength: number; multiline?: boolean; messages: TextMessages }) {
+  const { required, maxLength, multiline = false, messages } = options;
+  return v.pipe(
+    v.optional(v.nullable(v.string(messages.notText)), ""),
+    v.transform((value) => cleanText(value ?? "")),
+    v.check((value) => !required || value !== "", messages.required),
+    v.check((value) => value.length <= maxLength, messages.tooLong ?? messages.forbidden),
+    v.check((value) => !hasForbiddenCharacters(value, multiline), messages.forbidden),
   );
 }
 
-/** How e-mails are stored and compared: trimmed and lower-cased. */
-export function normalizeEmail(value: string): string {
-  return value.trim().toLowerCase();
+/**
+ * An e-mail field: spec §5's shape after cleaning, lower-cased. `invalid` is also the answer to
+ * a value that is not text, too long, or holds a forbidden character.
+ */
+export function emailField(messages: { required: string; invalid: string }, required = true) {
+  return v.pipe(
+    textField({ required, maxLength: EMAIL_MAX_LENGTH, messages: { notText: messages.invalid, required: messages.required, forbidden: messages.invalid } }),
+    v.check((value) => value === "" || isEmailShaped(value), messages.invalid),
+    v.transform((value) => value.toLowerCase()),
+  );
+}
+
+/** Per field, the first problem found: what a 400 answer carries and what a form shows. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * Validates `input` against a schema, stopping at each field's first problem. An unknown key
+ * is reported under its own name (see strictFields).
+ */
+export function validate<T extends v.GenericSchema>(
+  schema: T,
+  input: unknown,
+): { ok: true; value: v.InferOutput<T> } | { ok: false; fieldErrors: FieldErrors } {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return { ok: true, value: result.output };
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.issues) {
+    const key = issue.path?.[0]?.key;
+    const field = typeof key === "string" ? key.slice(0, 40) : "body";
+    fieldErrors[field] ??= issue.message;
+  }
+  return { ok: false, fieldErrors };
+}
+
+/** An object of exactly these fields: any other key is a mistake to report, not to drop. */
+export function strictFields<E extends v.ObjectEntries>(entries: E) {
+  return v.strictObject(entries, (issue) =>
+    issue.expected === "never" ? `Unexpected field "${String(issue.input).slice(0, 40)}".` : "The request body must be a JSON object.",
+  );
 }

@@ -1,4 +1,6 @@
-import { isEmailShaped, normalizeEmail } from "./text";
+import * as v from "valibot";
+import { PUBLIC_FORM_EXTRAS } from "./public-forms";
+import { emailField, strictFields } from "./text";
 
 /** Spec §5 and §8: the waitlist's messages, shown by the web app and returned by the API. */
 export const WAITLIST_MESSAGES = {
@@ -10,28 +12,16 @@ export const WAITLIST_MESSAGES = {
 
 /** Where the form sits on the page, e.g. "hero" or "cta": letters, digits, "-" and "_". */
 const SOURCE_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
+const SOURCE_MESSAGE = "Source must be 1 to 40 letters, digits, hyphens or underscores.";
 
-export type WaitlistInput = { email: string; source: string | null };
-export type WaitlistValidation =
-  | { ok: true; value: WaitlistInput }
-  | { ok: false; field: "email" | "source"; message: string };
+/** The waitlist e-mail rule of spec §5 (cleaned, NFC, lower-cased), with its messages. */
+export const waitlistEmail = emailField({ required: WAITLIST_MESSAGES.emailRequired, invalid: WAITLIST_MESSAGES.emailInvalid });
 
-/** Validates the e-mail exactly as spec §5 says, and the optional placement name. */
-export function validateWaitlistInput(email: unknown, source?: unknown): WaitlistValidation {
-  if (email !== undefined && email !== null && typeof email !== "string") {
-    return { ok: false, field: "email", message: WAITLIST_MESSAGES.emailInvalid };
-  }
-  const normalized = normalizeEmail(email ?? "");
-  if (normalized === "") return { ok: false, field: "email", message: WAITLIST_MESSAGES.emailRequired };
-  if (!isEmailShaped(normalized)) {
-    return { ok: false, field: "email", message: WAITLIST_MESSAGES.emailInvalid };
-  }
-  if (source !== undefined && source !== null && (typeof source !== "string" || !SOURCE_SHAPE.test(source))) {
-    return {
-      ok: false,
-      field: "source",
-      message: "Source must be 1 to 40 letters, digits, hyphens or underscores.",
-    };
-  }
-  return { ok: true, value: { email: normalized, source: source ?? null } };
-}
+/** POST /api/waitlist's body: the e-mail, the optional placement, and the public-form extras. */
+export const waitlistSchema = strictFields({
+  email: waitlistEmail,
+  source: v.optional(v.nullable(v.pipe(v.string(SOURCE_MESSAGE), v.regex(SOURCE_SHAPE, SOURCE_MESSAGE))), null),
+  ...PUBLIC_FORM_EXTRAS,
+});
+
+export type WaitlistInput = v.InferOutput<typeof waitlistSchema>;

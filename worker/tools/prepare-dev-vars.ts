@@ -1,8 +1,10 @@
 /**
  * `npm start` runs this first: creates .dev.vars from .dev.vars.example when it does not exist,
- * and gives every empty sign-in secret (AUTH_JWT_SECRET, AUTH_ADMIN_KEY) a random value, so
- * sign-in works locally without anyone inventing or committing a secret. Existing values are
- * never changed. Runs on Node 22 (type stripping), from the repository root.
+ * writes ENVIRONMENT=development into it when it names no environment (the worker treats
+ * anything else as production), and gives every empty sign-in secret (AUTH_JWT_SECRET,
+ * AUTH_ADMIN_KEY) a random value, so sign-in works locally without anyone inventing or
+ * committing a secret. Existing values are never changed. Runs on Node 22 (type stripping),
+ * from the repository root.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -24,6 +26,10 @@ for (const name of GENERATED_SECRETS) {
     filled.push(name);
   }
 }
+if (!/^ENVIRONMENT=/m.test(text)) {
+  text = `ENVIRONMENT=development\n${text}`;
+  filled.push("ENVIRONMENT (development)");
+}
 if (created || text !== original) writeFileSync(path, text);
 if (created) console.log("Created .dev.vars from .dev.vars.example.");
-if (filled.length > 0) console.log(`Generated random local values for ${filled.join(", ")} in .dev.vars.`);
+if (filled.length > 0) console.log(`Wrote local values for ${filled.join(", ")} into .dev.vars.`);

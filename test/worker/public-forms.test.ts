@@ -1,0 +1,217 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { clientKey } from "../../worker/http/client";
+import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
+
+/**
+ * Issue 8 §1: the public forms cannot be used to flood the company. Per-client limits (the
+ * client is CF-Connecting-IP only, IPv6 per /64), the honeypot, and Turnstile when configured.
+ */
+
+const repo = testRepository();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function post(path: string, body: Record<string, unknown>, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
+  return call(path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) }, overrides);
+}
+
+const contact = (tag: string) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello" });
+const mailsTo = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
+
+describe("per-client limits", () => {
+  it("the waitlist takes 10 joins per client per 10 minutes; the 11th is a 429 with Retry-After, stores and sends nothing", async () => {
+    const ip = uniqueClientIp();
+    const tag = `burst${Date.now()}`;
+    for (let n = 0; n < 10; n += 1) {
+      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
+    }
+    const before = await countRows("hwh_waitlist");
+    const refused = await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(await refused.json()).toEqual({
+      error: { code: "rate_limited", message: "Too many attempts. Please wait a minute and try again.", retry_after: retryAfter },
+    });
+    expect(await countRows("hwh_waitlist")).toBe(before);
+    expect(await mailsTo(tag)).toBe(10);
+    // Another client is not affected.
+    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() })).status).toBe(201);
+  });
+
+  it("the contact form takes 5 per client per 10 minutes, and a new window starts over", async () => {
+    const ip = uniqueClientIp();
+    const start = Date.now() + 30 * 86_400_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(start - (start % 600_000));
+    const statuses: number[] = [];
+    for (let n = 0; n < 7; n += 1) statuses.push((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+    vi.setSystemTime(start - (start % 600_000) + 600_000);
+    expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status).toBe(201);
+  });
+
+  it("40 concurrent posts from one client store exactly the allowance", async () => {
+    const ip = uniqueClientIp();
+    const tag = `concurrent${Date.now()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post("/api/forms/contact", contact(tag), { "CF-Connecting-IP": ip })).concat(
+        Array.from({ length: 20 }, () => post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })),
+      ),
+    );
+    const created = responses.filter((response) => response.status === 201).length;
+    expect(created).toBe(5 + 10);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(25);
+    expect(await mailsTo(tag)).toBe(15);
+  });
+
+  it("the limits are settings", async () => {
+    const ip = uniqueClientIp();
+    const settings = { WAITLIST_RATE_LIMIT: "2", PUBLIC_RATE_LIMIT_WINDOW_SECONDS: "60" };
+    const statuses = [];
+    for (let n = 0; n < 3; n += 1) statuses.push((await post("/api/waitlist", { email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
+    expect(statuses).toEqual([201, 201, 429]);
+  });
+
+  it("X-Forwarded-For, X-Real-IP, True-Client-IP and Forwarded never give a client a new allowance", async () => {
+    const ip = uniqueClientIp();
+    const statuses = [];
+    for (let n = 0; n < 8; n += 1) {
+      const spoof = `192.0.2.${n + 1}`;
+      const headers = {
+        "CF-Connecting-IP": ip,
+        "X-Forwarded-For": spoof,
+        "X-Real-IP": spoof,
+        "True-Client-IP": spoof,
+        Forwarded: `for=${spoof}`,
+      };
+      statuses.push((await post("/api/forms/contact", contact("spoof"), headers)).status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+  });
+
+  it("IPv6 clients count per /64: 7 addresses of one /64 share 5 contact posts", async () => {
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const statuses = [];
+    for (let n = 1; n <= 7; n += 1) {
+      statuses.push((await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix}:${n}::${n}` })).status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+    // The next /64 is another client.
+    expect((await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` })).status).toBe(201);
+  });
+
+  it("keys clients as Cloudflare reports them: IPv4 as is, IPv6 by /64 in every spelling", () => {
+    expect(clientKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:0DB8:0001:0002::abcd")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(clientKey("::ffff:198.51.100.4")).toBe("198.51.100.4");
+    expect(clientKey("2001:db8:1:2::5%eth0")).toBe("2001:db8:1:2::/64");
+    expect(clientKey(null)).toBe("unknown");
+  });
+});
+
+describe("honeypot", () => {
+  it.each([
+    ["the waitlist", "/api/waitlist", () => ({ email: uniqueEmail("bot") })],
+    ["the contact form", "/api/forms/contact", () => contact("bot")],
+  ])("%s: a filled honeypot gets the normal success answer; nothing is stored or sent", async (_name, path, body) => {
+    const payload = body();
+    const before = [await countRows("hwh_waitlist"), await countRows("hwh_form_submissions"), await countRows("hwh_dev_mailbox")];
+    const res = await post(path, { ...payload, website: "https://spam.example" }, {});
+    expect(res.status).toBe(201);
+    const answer = await res.json<Record<string, unknown>>();
+    const human = await post(path, body(), {});
+    // The same shape as a real success: a bot cannot tell it was caught.
+    expect(Object.keys(answer).sort()).toEqual(Object.keys(await human.json<Record<string, unknown>>()).sort());
+    expect([await countRows("hwh_waitlist"), await countRows("hwh_form_submissions"), await countRows("hwh_dev_mailbox")]).toEqual([
+      before[0]! + (path === "/api/waitlist" ? 1 : 0),
+      before[1]! + (path === "/api/waitlist" ? 0 : 1),
+      before[2]! + 1,
+    ]);
+    expect(await mailsTo(payload.email)).toBe(0);
+  });
+
+  it("an empty honeypot is a person", async () => {
+    expect((await post("/api/waitlist", { email: uniqueEmail(), website: "" }, {})).status).toBe(201);
+  });
+});
+
+describe("Turnstile (when both keys are set)", () => {
+  const TURNSTILE = {
+    TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+    TURNSTILE_SECRET_KEY: "test-turnstile-secret",
+    TURNSTILE_VERIFY_URL: "https://turnstile.test/siteverify",
+  };
+
+  /** A stand-in for siteverify: accepts the token "good", refuses anything else. */
+  function fakeSiteverify(mode: "answer" | "down" = "answer") {
+    const calls: URLSearchParams[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input as RequestInfo, init);
+      if (request.url !== TURNSTILE.TURNSTILE_VERIFY_URL) throw new Error(`unexpected outbound request to ${request.url}`);
+      const form = new URLSearchParams(await request.text());
+      calls.push(form);
+      if (mode === "down") return new Response("bad gateway", { status: 502 });
+      return Response.json(form.get("response") === "good" ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] });
+    });
+    return calls;
+  }
+
+  it("checks the token with siteverify (secret, token, client address) before storing", async () => {
+    const calls = fakeSiteverify();
+    const ip = uniqueClientIp();
+    const email = uniqueEmail("human");
+    const res = await post("/api/waitlist", { email, "cf-turnstile-response": "good" }, { "CF-Connecting-IP": ip }, TURNSTILE);
+    expect(res.status).toBe(201);
+    expect(calls).toHaveLength(1);
+    expect(Object.fromEntries(calls[0]!)).toEqual({ secret: "test-turnstile-secret", response: "good", remoteip: ip });
+    expect(await repo.findWaitlistEntry(email)).toBeDefined();
+  });
+
+  it.each([
+    ["a refused token", { "cf-turnstile-response": "forged" }],
+    ["no token", {}],
+  ])("%s: 403 with a clear message, nothing stored", async (_name, token) => {
+    fakeSiteverify();
+    const email = uniqueEmail("robot");
+    const res = await post("/api/forms/contact", { name: "R", email, message: "x", ...token }, {}, TURNSTILE);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: { code: "verification_failed", message: "We could not verify that you are a person. Please try again." } });
+    const stored = await env.DB.prepare("select count(*) as n from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+  });
+
+  it("siteverify not answering: 503 saying to try again, nothing stored", async () => {
+    fakeSiteverify("down");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const email = uniqueEmail("unverified");
+    const res = await post("/api/waitlist", { email, "cf-turnstile-response": "good" }, {}, TURNSTILE);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: "verification_unavailable" } });
+    expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+  });
+
+  it("is off without both keys: no outbound call", async () => {
+    const calls = fakeSiteverify();
+    expect((await post("/api/waitlist", { email: uniqueEmail() }, {}, { ...TURNSTILE, TURNSTILE_SECRET_KEY: "" })).status).toBe(201);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("the page admits Turnstile's origin and carries the site key only when it is enabled", async () => {
+    const off = await call("/");
+    expect(off.headers.get("Content-Security-Policy")).not.toContain("challenges.cloudflare.com");
+    expect(await off.text()).not.toContain("turnstile-site-key");
+
+    const on = await call("/", {}, TURNSTILE);
+    const policy = on.headers.get("Content-Security-Policy")!;
+    expect(policy).toMatch(/script-src 'self' 'sha256-[^']+' https:\/\/challenges\.cloudflare\.com/);
+    expect(policy).toContain("frame-src https://challenges.cloudflare.com");
+    expect(await on.text()).toContain('<meta name="turnstile-site-key" content="1x00000000000000000000AA">');
+  });
+});

@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../deps";
+import { ApiError, errorResponse } from "../http/errors";
+import { describeError, log } from "../log";
+import { devMailboxRoutes } from "./dev-mailbox";
+import { formRoutes } from "./forms";
+import { healthRoutes } from "./health";
+import { waitlistRoutes } from "./waitlist";
+
+/**
+ * The site's own JSON API under /api, and the development tools under /dev. Both answer in
+ * the API's error shape {"error":{"code","message",...}}, through this sub-app's error handler.
+ */
+function jsonApp() {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      if (error.status >= 500) {
+        log("error", "request.failed", { method: c.req.method, route: c.req.routePath, code: error.code, error: describeError(error.cause ?? error) });
+      }
+      return errorResponse(c, error);
+    }
+    log("error", "request.unhandled", { method: c.req.method, route: c.req.routePath, error: describeError(error) });
+    return errorResponse(c, new ApiError(500, "internal_error", "Something went wrong. Please try again."));
+  });
+  return app;
+}
+
+const notFound = (c: { req: { method: string; url: string } }) => {
+  throw new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+};
+
+export const apiRoutes = jsonApp()
+  .route("/health", healthRoutes)
+  .route("/waitlist", waitlistRoutes)
+  .route("/forms", formRoutes)
+  .all("*", notFound);
+
+/** /dev/*: only when ENVIRONMENT is exactly "development"; anywhere else nothing is here. */
+export const devRoutes = jsonApp()
+  .use("*", async (c, next) => {
+    if (!c.get("deps").config.isDevelopment) notFound(c);
+    await next();
+  })
+  .route("/mailbox", devMailboxRoutes)
+  .all("*", notFound);

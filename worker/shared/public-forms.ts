@@ -1,0 +1,37 @@
+import * as v from "valibot";
+
+/**
+ * What every public form (the waitlist placements and the contact form) carries besides its
+ * own fields, shared by the web app, which renders them, and the worker, which reads them.
+ */
+
+/**
+ * The honeypot: a field people never see or hear (it is off-screen and hidden from assistive
+ * technology), named like one a form-filling bot cannot resist. A submission that fills it gets
+ * the normal success answer, and nothing is stored or sent.
+ */
+export const HONEYPOT_FIELD = "website";
+
+/** Where the Turnstile widget puts its token (its own default input name). */
+export const TURNSTILE_FIELD = "cf-turnstile-response";
+
+/** The two extra fields, as schema entries for a form's request body. */
+export const PUBLIC_FORM_EXTRAS = {
+  [HONEYPOT_FIELD]: v.optional(v.string(), ""),
+  [TURNSTILE_FIELD]: v.optional(v.string(), ""),
+};
+
+/** Whether the honeypot was filled in: a bot. */
+export function isBot(input: { [HONEYPOT_FIELD]?: string }): boolean {
+  return (input[HONEYPOT_FIELD] ?? "").trim() !== "";
+}
+
+/** The API's answers that the site shows its own words for. */
+export const PUBLIC_FORM_ERRORS = {
+  /** 429: too many submissions from one client. */
+  rateLimited: "Too many attempts. Please wait a minute and try again.",
+  /** 403: the Turnstile check failed. */
+  notVerified: "We could not verify that you are a person. Please try again.",
+  /** 503: Turnstile could not be asked. */
+  verificationUnavailable: "We could not check your submission just now. Please try again in a minute.",
+} as const;
