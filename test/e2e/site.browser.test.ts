@@ -15,7 +15,7 @@ import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { SECTION_IDS, advancedAi, closingCta, contactSection, features, howItWorks, subjects } from "../../web/src/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { uniqueEmail, waitForMail } from "./support";
+import { listMailbox, uniqueEmail, waitForMail } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, openTab, watches } = useBrowser(baseUrl);
@@ -354,6 +354,11 @@ describe("home page before and while the app starts", () => {
     expect(directives.get("default-src")).toEqual(["'self'"]);
     expect(csp).not.toContain("'unsafe-inline'");
     expect(csp).not.toContain("'unsafe-eval'");
+    // Without Turnstile keys the page trusts no other origin and names no site key
+    // (turnstile.browser.test.ts covers a server with them).
+    expect(csp).not.toContain("challenges.cloudflare.com");
+    expect(directives.has("frame-src")).toBe(false);
+    expect(await page.locator('meta[name="turnstile-site-key"]').count()).toBe(0);
     expect(headers["x-content-type-options"]).toBe("nosniff");
     expect(headers["referrer-policy"]).toMatch(/^(strict-origin-when-cross-origin|strict-origin|no-referrer|same-origin)$/);
     expect(headers["cache-control"]).toMatch(/max-age=0\b/);
@@ -530,7 +535,8 @@ describe("waitlist", () => {
     const held = await holdRequest(page, `${baseUrl}/api/waitlist`);
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Get Early Access" }).click();
-    expect((await held.request).postDataJSON()).toEqual({ email, source: "cta" });
+    // The honeypot goes along, empty; this server has no Turnstile, so there is no token.
+    expect((await held.request).postDataJSON()).toEqual({ email, source: "cta", website: "" });
     const joining = form.getByRole("button", { name: "Joining..." });
     await joining.waitFor();
     expect(await joining.isDisabled()).toBe(true);
@@ -585,6 +591,117 @@ describe("waitlist", () => {
   });
 });
 
+describe("refusals and the honeypot", () => {
+  /** The API's 429 (worker/http/rate-limit.ts): its error shape, and Retry-After. */
+  const rateLimited = {
+    status: 429,
+    contentType: "application/json",
+    headers: { "Retry-After": "60" },
+    body: JSON.stringify({ error: { code: "rate_limited", message: "Too many requests. Try again later.", retry_after: 60 } }),
+  };
+
+  it("shows 'Too many attempts' when the server answers 429, on the waitlist and the contact form", async () => {
+    expectedConsole = [/status of 429/];
+    const ctx = await newContext({ viewport: DESKTOP });
+    const page = await openHome(ctx);
+    await page.route(`${baseUrl}/api/waitlist`, (route) => route.fulfill(rateLimited));
+    await page.route(`${baseUrl}/api/forms/contact`, (route) => route.fulfill(rateLimited));
+
+    const waitlist = page.getByRole("form", { name: "Get Early Access" });
+    const input = waitlist.getByRole("textbox", { name: "Email address" });
+    await input.fill(uniqueEmail("limited"));
+    await waitlist.getByRole("button", { name: "Get Early Access" }).click();
+    await waitlist.getByRole("alert").getByText("Too many attempts. Please wait a minute and try again.", { exact: true }).waitFor();
+    expect(await waitlist.getByRole("status").textContent()).toBe("");
+    expect(await input.isDisabled()).toBe(false);
+
+    const contact = page.getByRole("form", { name: "Contact Form" });
+    await contact.getByRole("textbox", { name: "Name", exact: true }).fill("Ada Lovelace");
+    await contact.getByRole("textbox", { name: "Email", exact: true }).fill(uniqueEmail("limited"));
+    await contact.getByRole("textbox", { name: "Message", exact: true }).fill("Too many?");
+    await contact.getByRole("button", { name: "Send Message" }).click();
+    await contact.getByRole("alert").getByText("Too many attempts. Please wait a minute and try again.", { exact: true }).waitFor();
+    expect(await contact.getByRole("textbox", { name: "Message", exact: true }).inputValue()).toBe("Too many?");
+  });
+
+  it("answers a bot that fills the honeypot with the normal success, and stores nothing", async () => {
+    const ctx = await newContext({ viewport: DESKTOP });
+    const page = await openHome(ctx);
+    const form = page.getByRole("form", { name: "Join the Inner Circle" });
+    const input = form.getByRole("textbox", { name: "Email address" });
+    const bot = uniqueEmail("bot");
+
+    await input.fill(bot);
+    // As a bot would: straight into the field, which no person can reach.
+    await form.locator('input[name="website"]').fill("https://spam.example", { force: true });
+    const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
+    await form.getByRole("button", { name: "Join the Inner Circle" }).click();
+    expect((await request).postDataJSON()).toEqual({ email: bot, source: "hero", website: "https://spam.example" });
+    expect((await answer).status()).toBe(201);
+    await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
+
+    // Stored, it would have been notified at once: by the time a person's later join is
+    // notified, the bot's e-mail would be there too.
+    await form.getByRole("button", { name: "Add another email" }).click();
+    await page.evaluate(`document.querySelector('form[aria-label="Join the Inner Circle"] input[name="website"]').value = ""`);
+    const person = uniqueEmail("person");
+    await input.fill(person);
+    await form.getByRole("button", { name: "Join the Inner Circle" }).click();
+    await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
+    await waitForMail(baseUrl, (mail) => mail.body_html.includes(person), { what: `waitlist notification for ${person}` });
+    expect(await listMailbox(baseUrl).then((mails) => mails.filter((mail) => mail.body_html.includes(bot)))).toEqual([]);
+  });
+
+  it("keeps the honeypot out of sight and out of the keyboard's way, without moving the forms", async () => {
+    const ctx = await newContext({ viewport: PHONE });
+    const page = await openHome(ctx);
+    const shown = await page.evaluate<unknown[]>(`[...document.querySelectorAll('input[name="website"]')].map((input) => {
+      const wrapper = input.closest('[aria-hidden="true"]');
+      const box = input.getBoundingClientRect();
+      return {
+        // Off-screen, but rendered and laid out: bots skip fields that are display:none.
+        offScreen: box.right <= 0,
+        laidOut: box.width > 0 && box.height > 0 && input.checkVisibility({ visibilityProperty: true }),
+        wrapperPosition: wrapper ? getComputedStyle(wrapper).position : "no aria-hidden wrapper",
+        tabIndex: input.tabIndex,
+      };
+    })`);
+    expect(shown).toEqual(Array(3).fill({ offScreen: true, laidOut: true, wrapperPosition: "absolute", tabIndex: -1 }));
+    // It takes no room: the forms measure the same without it.
+    const formBoxes = `[...document.querySelectorAll("form")].map((form) => { const box = form.getBoundingClientRect(); return [box.width, box.height]; })`;
+    const withHoneypots = await page.evaluate<number[][]>(formBoxes);
+    await page.evaluate(`document.querySelectorAll(".honeypot").forEach((wrapper) => { wrapper.style.display = "none"; })`);
+    expect(await page.evaluate<number[][]>(formBoxes)).toEqual(withHoneypots);
+    await page.evaluate(`document.querySelectorAll(".honeypot").forEach((wrapper) => { wrapper.style.display = ""; })`);
+
+    // From each form's last field, Tab goes to its button.
+    const hero = page.getByRole("form", { name: "Join the Inner Circle" });
+    await hero.getByRole("textbox", { name: "Email address" }).focus();
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("button[Join the Inner Circle]");
+    const contact = page.getByRole("form", { name: "Contact Form" });
+    await contact.getByRole("textbox", { name: "Message", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("button[Send Message]");
+
+    // Nor does any Tab through the whole page stop in one.
+    await page.evaluate(`(() => {
+      window.__tabStops = [];
+      document.addEventListener("focusin", (event) => window.__tabStops.push(event.target.getAttribute("name") || event.target.tagName));
+      document.activeElement?.blur();
+    })()`);
+    const tabbable = await page.evaluate<number>(`document.querySelectorAll("a[href], button:not([disabled]), input:not([disabled]), textarea, select").length`);
+    for (let step = 0; step < tabbable + 2; step += 1) await page.keyboard.press("Tab");
+    const stops = await page.evaluate<string[]>("window.__tabStops");
+    expect(stops.length, "Tab stops on the home page").toBeGreaterThan(10);
+    // Every form was passed through (more often once Tab wraps around to the top).
+    expect(stops.filter((stop) => stop === "email").length, "e-mail fields reached").toBeGreaterThanOrEqual(3);
+    expect(stops).toEqual(expect.arrayContaining(["name", "message"]));
+    expect(stops).not.toContain("website");
+  });
+});
+
 describe("contact form", () => {
   async function contactForm(page: Page) {
     const form = page.getByRole("form", { name: "Contact Form" });
@@ -615,7 +732,7 @@ describe("contact form", () => {
     const held = await holdRequest(page, `${baseUrl}/api/forms/contact`);
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/forms/contact");
     await send.click();
-    expect((await held.request).postDataJSON()).toEqual({ name: "Ada Lovelace", email: address, message: text });
+    expect((await held.request).postDataJSON()).toEqual({ name: "Ada Lovelace", email: address, message: text, website: "" });
     const sending = form.getByRole("button", { name: "Sending..." });
     await sending.waitFor();
     expect(await sending.isDisabled()).toBe(true);

@@ -8,12 +8,13 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { FormDefinition } from "../../worker/shared/forms";
 import { ContactForm } from "../../web/src/components/ContactForm";
-import { apiError, deferred, jsonResponse, mockFetch, sentBody } from "./helpers";
+import { contactForm } from "../../web/src/content";
+import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
 
 const SUCCESS = "Message sent successfully! We'll be in touch.";
 const FAILURE = "Submission failed. Please try again later.";
 
-const created = () => jsonResponse(201, { id: 1, form_name: "Contact Form", created_at: "2025-10-26T10:00:00.000Z" });
+const created = () => jsonResponse(201, { form_name: "Contact Form", created_at: "2025-10-26T10:00:00.000Z" });
 
 function renderContactForm(form?: FormDefinition) {
   const user = userEvent.setup();
@@ -41,7 +42,7 @@ describe("ContactForm", () => {
     const view = renderContactForm();
 
     expect(view.form.getAttribute("aria-label")).toBe("Contact Form");
-    const labels = [...view.form.querySelectorAll("label")];
+    const labels = [...view.form.querySelectorAll(".field label")];
     // Spec §2: the field name capitalised, an asterisk for required fields.
     expect(labels.map((label) => label.textContent)).toEqual(["Name*", "Email*", "Message*"]);
     for (const label of labels) {
@@ -115,7 +116,8 @@ describe("ContactForm", () => {
     expect(sending.disabled).toBe(true);
     expect(fetchSpy.mock.calls[0]?.[0]).toBe("/api/forms/contact");
     expect(fetchSpy.mock.calls[0]?.[1]?.method).toBe("POST");
-    expect(sentBody(fetchSpy)).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "When do you launch?" });
+    // The honeypot is empty; no page without a Turnstile site key sends a token.
+    expect(sentBody(fetchSpy)).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "When do you launch?", website: "" });
 
     answer.resolve(created());
 
@@ -176,5 +178,80 @@ describe("ContactForm", () => {
     answers[1]!.resolve(created());
     await within(view.status()).findByText(SUCCESS);
     expect(view.alert().textContent).toBe("");
+  });
+
+  describe("the honeypot", () => {
+    it("is in the form for bots only: off-screen, hidden from assistive technology, out of the tab order", () => {
+      const view = renderContactForm();
+      const honeypot = honeypotOf(view.form);
+
+      expect(within(view.form).getAllByRole("textbox")).toEqual([view.name(), view.email(), view.message()]);
+      expect(honeypot.tabIndex).toBe(-1);
+      expect(honeypot.getAttribute("autocomplete")).toBe("off");
+      expect(honeypot.closest('[aria-hidden="true"]')?.className).toBe("honeypot");
+      expect(honeypot.labels?.[0]?.textContent).toBe("Leave this field empty");
+    });
+
+    it("sends what a bot put in it", async () => {
+      const fetchSpy = mockFetch(async () => created());
+      const view = renderContactForm();
+
+      await fillIn(view);
+      honeypotOf(view.form).value = "https://spam.example";
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.status()).findByText(SUCCESS);
+      expect(sentBody(fetchSpy)).toEqual({
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        message: "When do you launch?",
+        website: "https://spam.example",
+      });
+    });
+  });
+
+  describe("refusals", () => {
+    const refusals = [
+      {
+        what: "too many attempts (429)",
+        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 60 } }),
+        shown: "Too many attempts. Please wait a minute and try again.",
+      },
+      {
+        what: "a Turnstile token the server rejects (403 verification_failed)",
+        response: () => apiError(403, "verification_failed", "Verification failed."),
+        shown: contactForm.messages.notVerified,
+      },
+      {
+        what: "Turnstile out of reach (503 verification_unavailable)",
+        response: () => apiError(503, "verification_unavailable", "Verification unavailable."),
+        shown: contactForm.messages.verificationUnavailable,
+      },
+    ];
+
+    it.each(refusals)("shows the site's words for $what, keeping the fields", async ({ response, shown }) => {
+      mockFetch(async () => response());
+      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.alert()).findByText(shown);
+      expect(view.status().textContent).toBe("");
+      expect(view.message().value).toBe("When do you launch?");
+      expect(consoleError).not.toHaveBeenCalled();
+    });
+
+    it("keeps 'Submission failed. Please try again later.' for any other 503", async () => {
+      mockFetch(async () => apiError(503, "database_unreachable", "The database cannot be reached."));
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.alert()).findByText(FAILURE);
+    });
   });
 });

@@ -32,6 +32,13 @@ export function sentBody(fetchSpy: ReturnType<typeof mockFetch>, call = 0): unkn
   return JSON.parse(String(init?.body));
 }
 
+/** The honeypot field of a public form (role queries cannot reach it: it is aria-hidden). */
+export function honeypotOf(form: HTMLElement): HTMLInputElement {
+  const field = form.querySelector<HTMLInputElement>('input[name="website"]');
+  if (!field) throw new Error("The form has no honeypot field.");
+  return field;
+}
+
 /** A media query answer that never changes (jsdom has no media queries). */
 export function mediaQueryList(query: string, matches: boolean): MediaQueryList {
   return {

@@ -2,11 +2,12 @@
  * The waitlist form of spec §2, §4, §5 and §8 in every state: idle, loading, success (and the
  * reset back to idle), and each error message, with fetch standing in for the API.
  */
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
-import { apiError, deferred, jsonResponse, mockFetch, sentBody } from "./helpers";
+import { waitlistForm } from "../../web/src/content";
+import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
 
 const NOTE = "Join thousands of students already on our waitlist. No spam, ever.";
 
@@ -62,15 +63,17 @@ describe("WaitlistForm", () => {
     expect(fetchSpy).toHaveBeenCalledTimes(1);
     expect(fetchSpy.mock.calls[0]?.[0]).toBe("/api/waitlist");
     expect(fetchSpy.mock.calls[0]?.[1]?.method).toBe("POST");
-    // The server's rule (worker/shared/waitlist.ts) trims and lower-cases; the source names the placement.
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "cta" });
+    // The server's rule (worker/shared/waitlist.ts) trims and lower-cases; the source names the
+    // placement; the honeypot is empty; no page without a Turnstile site key sends a token.
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "cta", website: "" });
 
     answer.resolve(joined());
 
     await within(status()).findByText("Success! You're on the list.");
     expect(within(status()).getByText("We'll notify you when the product launches!")).toBeTruthy();
     const addAnother = within(form).getByRole("button", { name: "Add another email" });
-    expect(document.activeElement).toBe(addAnother);
+    // Focus moves in an effect, which may run just after the text is in the page.
+    await waitFor(() => expect(document.activeElement).toBe(addAnother));
     expect(within(form).queryByRole("textbox")).toBeNull();
     expect(within(form).getByText(NOTE)).toBeTruthy();
   });
@@ -133,7 +136,8 @@ describe("WaitlistForm", () => {
     // Back to a usable form, the address kept for correction, focus on it.
     expect((input() as HTMLInputElement).disabled).toBe(false);
     expect((input() as HTMLInputElement).value).toBe("ada@example.com");
-    expect(document.activeElement).toBe(input());
+    // Focus moves in an effect, which may run just after the text is in the page.
+    await waitFor(() => expect(document.activeElement).toBe(input()));
     expect(within(form).getByRole("button", { name: "Join the Inner Circle" })).toBeTruthy();
   });
 
@@ -187,5 +191,90 @@ describe("WaitlistForm", () => {
     await within(status()).findByText("Success! You're on the list.");
     expect(alert().textContent).toBe("");
     expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
+  describe("the honeypot", () => {
+    it("is in the form for bots only: off-screen, hidden from assistive technology, out of the tab order", () => {
+      const { form, input } = renderForm();
+      const honeypot = honeypotOf(form);
+
+      // Role queries see what assistive technology sees: one text field, the e-mail.
+      expect(within(form).getAllByRole("textbox")).toEqual([input()]);
+      expect(honeypot.type).toBe("text");
+      expect(honeypot.tabIndex).toBe(-1);
+      expect(honeypot.getAttribute("autocomplete")).toBe("off");
+      expect(honeypot.closest('[aria-hidden="true"]')?.className).toBe("honeypot");
+      // Labelled, for the accessibility checkers and for a person reading the page without styles.
+      expect(honeypot.labels?.[0]?.textContent).toBe("Leave this field empty");
+    });
+
+    it("sends what a bot put in it, so the server can drop the submission", async () => {
+      const fetchSpy = mockFetch(async () => joined());
+      const { user, form, input, status } = renderForm();
+
+      await user.type(input(), "ada@example.com");
+      // A bot sets the value without any input event; the form reads the field when it submits.
+      honeypotOf(form).value = "https://spam.example";
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      await within(status()).findByText("Success! You're on the list.");
+      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "https://spam.example" });
+    });
+  });
+
+  describe("refusals", () => {
+    const refusals = [
+      {
+        what: "too many attempts (429)",
+        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 60 } }),
+        shown: "Too many attempts. Please wait a minute and try again.",
+      },
+      {
+        what: "a 429 from in front of the worker, without the API's body",
+        response: () => new Response("Too Many Requests", { status: 429 }),
+        shown: "Too many attempts. Please wait a minute and try again.",
+      },
+      {
+        what: "a Turnstile token the server rejects (403 verification_failed)",
+        response: () => apiError(403, "verification_failed", "Verification failed."),
+        shown: waitlistForm.messages.notVerified,
+      },
+      {
+        what: "Turnstile out of reach (503 verification_unavailable)",
+        response: () => apiError(503, "verification_unavailable", "Verification unavailable."),
+        shown: waitlistForm.messages.verificationUnavailable,
+      },
+    ];
+
+    it.each(refusals)("shows the site's words for $what, without logging an error", async ({ response, shown }) => {
+      mockFetch(async () => response());
+      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+      const { user, form, input, alert, status } = renderForm();
+
+      await user.type(input(), "ada@example.com");
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      await within(alert()).findByText(shown);
+      expect(status().textContent).toBe("");
+      expect((input() as HTMLInputElement).value).toBe("ada@example.com");
+      // Focus moves in an effect, which may run just after the text is in the page.
+      await waitFor(() => expect(document.activeElement).toBe(input()));
+      expect(consoleError).not.toHaveBeenCalled();
+    });
+
+    it.each([
+      ["a 403 of another kind", () => apiError(403, "forbidden", "Forbidden.")],
+      ["a 503 of another kind", () => apiError(503, "database_unreachable", "The database cannot be reached.")],
+    ])("keeps the generic failure for %s", async (_case, response) => {
+      mockFetch(async () => response());
+      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+      const { user, form, input, alert } = renderForm();
+
+      await user.type(input(), "ada@example.com");
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      await within(alert()).findByText("Something went wrong. Please try again.");
+      expect(consoleError).toHaveBeenCalled();
+    });
   });
 });

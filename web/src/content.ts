@@ -8,6 +8,7 @@
  */
 import { BRAND_NAME } from "../../worker/shared/brand";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
+import { PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +199,8 @@ export type WaitlistFormContent = {
   successDetail: string;
   addAnother: string;
   note: string;
-  messages: typeof WAITLIST_MESSAGES;
+  /** The API's answers (spec §5, §8), and what the site says to a refusal any public form can get. */
+  messages: typeof WAITLIST_MESSAGES & typeof PUBLIC_FORM_ERRORS;
 };
 
 export type ContactFormContent = {
@@ -206,7 +208,16 @@ export type ContactFormContent = {
   sending: string;
   /** Spec §2: the disabled first option of a select. */
   selectPlaceholder: string;
-  messages: typeof FORM_MESSAGES;
+  /** The API's answers (spec §8), and what the site says to a refusal any public form can get. */
+  messages: typeof FORM_MESSAGES & typeof PUBLIC_FORM_ERRORS;
+};
+
+export type HoneypotContent = {
+  /**
+   * The label of the field people never see (components/Honeypot.tsx). It is read only where
+   * styles are off, a text browser say: there it must tell a person to leave the field alone.
+   */
+  label: string;
 };
 
 export type LegalSection = {
@@ -432,14 +443,18 @@ export const waitlistForm: WaitlistFormContent = {
   successDetail: "We'll notify you when the product launches!",
   addAnother: "Add another email",
   note: "Join thousands of students already on our waitlist. No spam, ever.",
-  messages: WAITLIST_MESSAGES,
+  messages: { ...WAITLIST_MESSAGES, ...PUBLIC_FORM_ERRORS },
 };
 
 export const contactForm: ContactFormContent = {
   submit: "Send Message",
   sending: "Sending...",
   selectPlaceholder: "Please select",
-  messages: FORM_MESSAGES,
+  messages: { ...FORM_MESSAGES, ...PUBLIC_FORM_ERRORS },
+};
+
+export const honeypot: HoneypotContent = {
+  label: "Leave this field empty",
 };
 
 const LEGAL_LAST_UPDATED = "October 26, 2025";

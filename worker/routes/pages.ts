@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { API_VERSION, API_VERSION_HEADER, AuthError, authErrorResponse } from "../auth/errors";
 import type { AppEnv } from "../deps";
+import { TURNSTILE_META } from "../shared/public-forms";
 import { withTurnstile } from "../shared/security-headers";
 
 /**
@@ -9,8 +10,6 @@ import { withTurnstile } from "../shared/security-headers";
  * the page then carries the site key (a <meta> the forms read) and a policy that allows
  * Turnstile's origin. Without Turnstile the page goes out exactly as built.
  */
-export const TURNSTILE_META = "turnstile-site-key";
-
 async function page(c: Context<AppEnv>): Promise<Response> {
   const response = await c.env.ASSETS.fetch(c.req.raw);
   const { turnstile } = c.get("deps").config;

@@ -15,6 +15,13 @@ export const HONEYPOT_FIELD = "website";
 /** Where the Turnstile widget puts its token (its own default input name). */
 export const TURNSTILE_FIELD = "cf-turnstile-response";
 
+/**
+ * The <meta name> under which a page carries the Turnstile site key: the worker adds it only when
+ * Turnstile is configured (worker/routes/pages.ts), the forms read it (web/src/turnstile). The
+ * site is built once for every deployment, so the key cannot be in the bundle.
+ */
+export const TURNSTILE_META = "turnstile-site-key";
+
 /** The two extra fields, as schema entries for a form's request body. */
 export const PUBLIC_FORM_EXTRAS = {
   [HONEYPOT_FIELD]: v.optional(v.string(), ""),

@@ -10,8 +10,10 @@ import {
 import { submitForm } from "../api";
 import { useInteractive } from "../hooks/interactive";
 import { contactForm } from "../content";
+import { useTurnstile } from "../turnstile/use-turnstile";
+import { Honeypot } from "./Honeypot";
 
-type Status = "idle" | "sending" | "success" | "error";
+type Status = { state: "idle" } | { state: "sending" } | { state: "success" } | { state: "error"; message: string };
 
 /** Spec §2 and §9: the message box is 4 rows high. */
 const TEXTAREA_ROWS = 4;
@@ -26,13 +28,17 @@ const emptyValues = (form: FormDefinition): Record<string, string> =>
  * A form rendered from its shared definition (worker/shared/forms.ts, which the worker validates
  * submissions against), by default the contact form. Spec §5: only the browser's own checks run
  * here (required fields, the e-mail type). idle -> sending -> success (fields cleared) or error;
- * the message stays until the next submit.
+ * the message stays until the next submit. Like every public form it carries the honeypot and,
+ * when the page has a Turnstile site key, a Turnstile widget started by the visitor's first focus
+ * or input.
  */
 export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) {
   const [values, setValues] = useState<Record<string, string>>(() => emptyValues(form));
-  const [status, setStatus] = useState<Status>("idle");
+  const [status, setStatus] = useState<Status>({ state: "idle" });
   const interactive = useInteractive();
   const submitRef = useRef<HTMLButtonElement>(null);
+  const honeypotRef = useRef<HTMLInputElement>(null);
+  const turnstile = useTurnstile();
   const mounted = useRef(false);
   const ids = useId();
 
@@ -45,25 +51,40 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
 
   // The submit button is disabled while sending, which drops focus when it had it: give it back.
   useEffect(() => {
-    if ((status === "success" || status === "error") && (document.activeElement === null || document.activeElement === document.body)) {
+    if ((status.state === "success" || status.state === "error") && (document.activeElement === null || document.activeElement === document.body)) {
       submitRef.current?.focus();
     }
   }, [status]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (status === "sending") return;
-    setStatus("sending");
-    const outcome = await submitForm(form, values);
+    if (status.state === "sending") return;
+    setStatus({ state: "sending" });
+    // Sending already: a token may take a moment (Turnstile's script, or a challenge, still running).
+    const turnstileToken = await turnstile.token();
+    const outcome = await submitForm(form, values, { honeypot: honeypotRef.current?.value ?? "", turnstileToken });
+    turnstile.reset();
     if (!mounted.current) return;
-    if (outcome.ok) setValues(emptyValues(form));
-    setStatus(outcome.ok ? "success" : "error");
+    if (outcome.ok) {
+      setValues(emptyValues(form));
+      setStatus({ state: "success" });
+    } else {
+      setStatus({ state: "error", message: outcome.message });
+    }
   }
 
   const setValue = (name: string, value: string) => setValues((current) => ({ ...current, [name]: value }));
 
   return (
-    <form className="contact-form" method="post" aria-label={form.name} onSubmit={submit} aria-busy={status === "sending"}>
+    <form
+      className="contact-form"
+      method="post"
+      aria-label={form.name}
+      onSubmit={submit}
+      onFocus={turnstile.start}
+      onInput={turnstile.start}
+      aria-busy={status.state === "sending"}
+    >
       {form.fields.map((field) => (
         <div className="field" key={field.name}>
           <label htmlFor={`${ids}-${field.name}`}>
@@ -82,15 +103,21 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
           />
         </div>
       ))}
-      <button ref={submitRef} type="submit" className="button button--primary" disabled={status === "sending" || !interactive}>
-        {status === "sending" ? contactForm.sending : contactForm.submit}
-      </button>
+      <Honeypot inputRef={honeypotRef} />
+      {/* The widget and the button share one grid cell: an empty or invisible widget (the usual
+          case) then adds no gap to the form. */}
+      <div className="contact-form__actions">
+        <div ref={turnstile.containerRef} className="turnstile" />
+        <button ref={submitRef} type="submit" className="button button--primary" disabled={status.state === "sending" || !interactive}>
+          {status.state === "sending" ? contactForm.sending : contactForm.submit}
+        </button>
+      </div>
       {/* The live regions stay in the page so what is put into them is announced. */}
       <p className="message message--success" role="status">
-        {status === "success" ? contactForm.messages.success : ""}
+        {status.state === "success" ? contactForm.messages.success : ""}
       </p>
       <p className="message message--error" role="alert">
-        {status === "error" ? contactForm.messages.failure : ""}
+        {status.state === "error" ? status.message : ""}
       </p>
     </form>
   );

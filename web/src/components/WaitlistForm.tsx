@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { validateWaitlistInput } from "@shared/waitlist";
+import { validate } from "@shared/text";
+import { waitlistSchema } from "@shared/waitlist";
 import { joinWaitlist } from "../api";
 import { useInteractive } from "../hooks/interactive";
 import { waitlistForm } from "../content";
+import { useTurnstile } from "../turnstile/use-turnstile";
+import { Honeypot } from "./Honeypot";
 
 /** Where the form sits on the page; sent to the API as `source`. */
 export type WaitlistSource = "hero" | "cta";
@@ -14,7 +17,8 @@ type FocusTarget = "input" | "addAnother";
 /**
  * The waitlist form (spec §2, §4, §5, §8): idle -> loading -> success or error; "Add another
  * email" goes back to idle with the field empty. The e-mail is checked with the server's own
- * rule before anything is sent.
+ * rule before anything is sent. Like every public form it carries the honeypot and, when the
+ * page has a Turnstile site key, a Turnstile widget started by the visitor's first focus or input.
  */
 export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { label?: string; source: WaitlistSource }) {
   const [email, setEmail] = useState("");
@@ -22,6 +26,8 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   const interactive = useInteractive();
   const inputRef = useRef<HTMLInputElement>(null);
   const addAnotherRef = useRef<HTMLButtonElement>(null);
+  const honeypotRef = useRef<HTMLInputElement>(null);
+  const turnstile = useTurnstile();
   const focusTarget = useRef<FocusTarget | null>(null);
   const mounted = useRef(false);
   const ids = useId();
@@ -53,13 +59,17 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status.state === "loading") return;
-    const input = validateWaitlistInput(email, source);
+    const input = validate(waitlistSchema, { email, source });
     if (!input.ok) {
-      show({ state: "error", message: input.message }, "input");
+      // The source is this placement's constant: only the e-mail can be wrong, unless the page is.
+      show({ state: "error", message: input.fieldErrors.email ?? waitlistForm.messages.failure }, "input");
       return;
     }
     show({ state: "loading" }, null);
-    const outcome = await joinWaitlist(input.value.email, source);
+    // Loading already: a token may take a moment (Turnstile's script, or a challenge, still running).
+    const turnstileToken = await turnstile.token();
+    const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotRef.current?.value ?? "", turnstileToken });
+    turnstile.reset();
     if (!mounted.current) return;
     if (outcome.ok) show({ state: "success" }, "addAnother");
     else show({ state: "error", message: outcome.message }, "input");
@@ -75,7 +85,16 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   const errorText = status.state === "error" ? status.message : "";
 
   return (
-    <form className="waitlist" method="post" aria-label={label} onSubmit={submit} noValidate aria-busy={loading}>
+    <form
+      className="waitlist"
+      method="post"
+      aria-label={label}
+      onSubmit={submit}
+      onFocus={turnstile.start}
+      onInput={turnstile.start}
+      noValidate
+      aria-busy={loading}
+    >
       {/* The live regions stay in the page so what is put into them is announced. */}
       <div className="waitlist__success" role="status">
         {success && (
@@ -114,6 +133,8 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
           </button>
         </div>
       )}
+      <Honeypot inputRef={honeypotRef} />
+      <div ref={turnstile.containerRef} className="turnstile" />
       <p className="message message--error waitlist__error" role="alert" id={errorId}>
         {errorText}
       </p>
