@@ -24,11 +24,6 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
     repo.outbox.markFailed([{ item: w(entry), error: "HTTP 500", nextAttemptAt: at(retryAtMs) }]);
 
   describe(`repository on ${driver}`, () => {
-    it("answers a ping", async () => {
-      const repo = await fresh();
-      await expect(repo.ping()).resolves.toBeUndefined();
-    });
-
     it("joins a new e-mail and claims its first notification in the same write", async () => {
       const repo = await fresh();
       const { entry, claimed } = await join(repo, "a@example.com", 0, "hero");
@@ -245,9 +240,11 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       expect(await repo.countRequest("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(3);
     });
 
-    it("finds the schema complete after the migrations", async () => {
+    it("finds the schema complete after the migrations, and counts the undelivered in the same call", async () => {
       const repo = await fresh();
-      expect(await repo.missingSchema()).toBeNull();
+      expect(await repo.checkHealth()).toEqual({ missingSchema: null, undelivered: { count: 0, oldestAt: null } });
+      await join(repo, "health@example.com", 100);
+      expect(await repo.checkHealth()).toEqual({ missingSchema: null, undelivered: { count: 1, oldestAt: at(100).toISOString() } });
     });
 
     it("stores, claims and counts against a budget in one call, for both kinds", async () => {

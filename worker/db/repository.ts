@@ -80,7 +80,20 @@ function chunks<T>(items: T[], size = 90): T[][] {
 /** Every table of the schema with every column, for the health check's schema probe. */
 const TABLES = Object.values(schema).filter((value) => is(value, SQLiteTable));
 
+type UndeliveredRow = { count: number; oldest: string | null };
+
+/** Both tables' undelivered notifications, summed, with the oldest's time. */
+function undeliveredSummary(w: UndeliveredRow[], f: UndeliveredRow[]): { count: number; oldestAt: string | null } {
+  const oldest = [w[0]?.oldest, f[0]?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
+  return { count: (w[0]?.count ?? 0) + (f[0]?.count ?? 0), oldestAt: oldest };
+}
+
 export function createRepository(db: Database) {
+  /** Per table: how many notifications are undelivered, and the oldest one's time. */
+  const undeliveredOf = (t: typeof waitlist | typeof formSubmissions) =>
+    db.select({ count: count(), oldest: min(t.createdAt) }).from(t).where(eq(t.emailSent, false));
+  const undeliveredQueries = () => [undeliveredOf(waitlist), undeliveredOf(formSubmissions)] as const;
+
   /** One event counted against `key` in its window: one upsert, returning the count so far. */
   const counter = (key: string, window: CounterWindow) =>
     db
@@ -100,31 +113,26 @@ export function createRepository(db: Database) {
     /** Users, codes, sessions and refresh tokens of sign-in. */
     auth: createAuthRepository(db),
 
-    /** Throws when the database cannot be reached. */
-    async ping(): Promise<void> {
-      await db.run(sql`select 1`);
-    },
-
     /**
-     * Whether every table and column of the schema exists: one batch of `select <columns> from
-     * <table> limit 0`, which fails on the first one that does not. Resolves the failure's
-     * message (which names the table or column), or null when the schema is complete; throws
-     * when the database cannot be reached.
+     * The health check's one database call: a batch of `select <every column> from <table>
+     * limit 0` for every table of the schema, then the undelivered notifications. A missing
+     * table or column fails the batch with a message naming it: resolved as `missingSchema`
+     * (and `undelivered` null). Throws when the database cannot be reached.
      */
-    async missingSchema(): Promise<string | null> {
+    async checkHealth(): Promise<{ missingSchema: string | null; undelivered: { count: number; oldestAt: string | null } | null }> {
       const probes = TABLES.map((table) => {
         const { name, columns } = getTableConfig(table);
         return db.run(sql.raw(`select ${columns.map((column) => `"${column.name}"`).join(", ")} from "${name}" limit 0`));
       });
       try {
-        await db.batch(probes as [(typeof probes)[number], ...(typeof probes)[number][]]);
-        return null;
+        const results = await db.batch([...undeliveredQueries(), ...probes]);
+        return { missingSchema: null, undelivered: undeliveredSummary(results[0], results[1]) };
       } catch (error) {
         // Only a missing table or column is an answer; anything else (unreachable) is thrown.
         const message = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error);
         const missing = /no such (table|column): [\w.]+/.exec(message)?.[0];
         if (!missing) throw error;
-        return missing;
+        return { missingSchema: missing, undelivered: null };
       }
     },
 
@@ -271,11 +279,8 @@ export function createRepository(db: Database) {
 
       /** How many notifications are undelivered, and since when the oldest waits (null: none). */
       async undelivered(): Promise<{ count: number; oldestAt: string | null }> {
-        const summary = (t: typeof waitlist | typeof formSubmissions) =>
-          db.select({ count: count(), oldest: min(t.createdAt) }).from(t).where(eq(t.emailSent, false));
-        const [[w], [f]] = await db.batch([summary(waitlist), summary(formSubmissions)]);
-        const oldest = [w?.oldest, f?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
-        return { count: (w?.count ?? 0) + (f?.count ?? 0), oldestAt: oldest };
+        const [w, f] = await db.batch(undeliveredQueries());
+        return undeliveredSummary(w, f);
       },
     },
 

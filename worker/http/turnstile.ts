@@ -1,6 +1,9 @@
+import type { Context } from "hono";
 import type { AppConfig } from "../config";
+import type { AppEnv } from "../deps";
 import { describeError, log } from "../log";
-import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
+import { HONEYPOT_FIELD, isBot, PUBLIC_FORM_ERRORS, TURNSTILE_FIELD } from "../shared/public-forms";
+import { clientAddress } from "./client";
 import { ApiError } from "./errors";
 
 /** How long to wait for Turnstile's siteverify before refusing the submission (503). */
@@ -34,3 +37,17 @@ export async function requireHuman(turnstile: AppConfig["turnstile"], token: str
 }
 
 const notVerified = () => new ApiError(403, "verification_failed", PUBLIC_FORM_ERRORS.notVerified);
+
+/**
+ * The screening every public form submission goes through once its body is valid: a filled
+ * honeypot is a bot ("bot": the route answers its normal success and stores nothing); anyone
+ * else must pass Turnstile when it is configured (throws 403/503 otherwise).
+ */
+export async function screenSubmission(
+  c: Context<AppEnv>,
+  input: { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string },
+): Promise<"bot" | "person"> {
+  if (isBot(input)) return "bot";
+  await requireHuman(c.get("deps").config.turnstile, input[TURNSTILE_FIELD] ?? "", clientAddress(c.req.raw.headers));
+  return "person";
+}

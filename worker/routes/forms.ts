@@ -1,13 +1,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
-import { clientAddress } from "../http/client";
 import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
-import { requireHuman } from "../http/turnstile";
+import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
 import { FORM_MESSAGES, FORMS, formSchema, formValues } from "../shared/forms";
-import { isBot, TURNSTILE_FIELD } from "../shared/public-forms";
 
 /**
  * POST /api/forms/:form: the generic submission handler, one route per form definition (shared
@@ -28,9 +26,8 @@ for (const form of FORMS) {
       async (c) => {
         const input = c.req.valid("json");
         const deps = c.get("deps");
-        const { repo, config, now } = deps;
-        if (isBot(input)) return c.json({ form_name: form.name, created_at: now().toISOString() }, 201);
-        await requireHuman(config.turnstile, input[TURNSTILE_FIELD], clientAddress(c.req.raw.headers));
+        const { repo, now } = deps;
+        if ((await screenSubmission(c, input)) === "bot") return c.json({ form_name: form.name, created_at: now().toISOString() }, 201);
 
         let stored;
         try {

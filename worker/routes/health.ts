@@ -23,14 +23,15 @@ export const healthRoutes = new Hono<AppEnv>()
     };
     const problems: string[] = [];
     try {
-      const missingSchema = await repo.missingSchema();
+      const { missingSchema, undelivered } = await repo.checkHealth();
       report.database.reachable = true;
       report.database.migrated = missingSchema === null;
       if (missingSchema) {
         report.database.problem = `${missingSchema}: apply the migrations`;
         problems.push("the database schema is not migrated");
-      } else {
-        const { count, oldestAt } = await repo.outbox.undelivered();
+      }
+      if (undelivered) {
+        const { count, oldestAt } = undelivered;
         const age = oldestAt ? Math.max(0, Math.round((now().getTime() - Date.parse(oldestAt)) / 1000)) : null;
         report.notifications = { undelivered: count, oldestUndeliveredAt: oldestAt, oldestAgeSeconds: age };
       }

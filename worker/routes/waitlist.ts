@@ -1,12 +1,10 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
-import { clientAddress } from "../http/client";
 import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
-import { requireHuman } from "../http/turnstile";
+import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
-import { isBot, TURNSTILE_FIELD } from "../shared/public-forms";
 import { WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
 
 /**
@@ -25,9 +23,8 @@ export const waitlistRoutes = new Hono<AppEnv>()
     async (c) => {
       const input = c.req.valid("json");
       const deps = c.get("deps");
-      const { repo, config, now } = deps;
-      if (isBot(input)) return c.json({ email: input.email, joined_at: now().toISOString() }, 201);
-      await requireHuman(config.turnstile, input[TURNSTILE_FIELD], clientAddress(c.req.raw.headers));
+      const { repo, now } = deps;
+      if ((await screenSubmission(c, input)) === "bot") return c.json({ email: input.email, joined_at: now().toISOString() }, 201);
 
       let result;
       try {
