@@ -39,7 +39,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   LIBSQL_AUTH_TOKEN: "",
                   // Test-only values: sign-in needs a secret of at least 32 characters.
                   AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",
-                  AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef",
+                  AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef-0123456789",
                 },
               },
             }),

@@ -47,6 +47,8 @@ export type AppConfig = {
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
+  /** Settings given a value out of range or not a number (with what is accepted): health says so. */
+  invalidSettings: string[];
 };
 
 /** Sign-in settings. The rules the product promises (6 digits, 5 attempts, 10 s) are constants. */
@@ -67,8 +69,8 @@ export type AuthConfig = {
   codeDailyLimit: number;
   /** Presenting the previous refresh token within this many seconds returns the current pair. */
   refreshReuseSeconds: 10;
-  /** Per client, per route. */
-  rateLimit: { otp: RequestLimit; verify: RequestLimit; token: RequestLimit };
+  /** Per client, per route (admin: every /admin/* route together). */
+  rateLimit: { otp: RequestLimit; verify: RequestLimit; token: RequestLimit; admin: RequestLimit };
 };
 
 /** How many requests one client may make per window. */
@@ -77,22 +79,25 @@ export type RequestLimit = { max: number; windowSeconds: number };
 export const MIN_JWT_SECRET_LENGTH = 32;
 export const TURNSTILE_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 
-/** A whole number within [min, max]; anything else falls back to the default. */
-function integerSetting(raw: string | undefined, fallback: number, min: number, max: number): number {
-  const value = Number(raw);
-  return raw !== undefined && raw.trim() !== "" && Number.isInteger(value) && value >= min && value <= max
-    ? value
-    : fallback;
-}
-
 export function readConfig(env: Settings): AppConfig {
+  /** Settings given a value that is not acceptable: reported by health, never silently used. */
+  const invalid: string[] = [];
+  /** A whole number within [min, max]; unset takes the default, anything else is reported. */
+  const integerSetting = (name: keyof Settings, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value >= min && value <= max) return value;
+    invalid.push(`${name} (a whole number from ${min} to ${max})`);
+    return fallback;
+  };
   const environment = env.ENVIRONMENT ?? "";
-  const timeoutMs = integerSetting(env.MAIL_TIMEOUT_MS, 10_000, 1, 120_000);
+  const timeoutMs = integerSetting("MAIL_TIMEOUT_MS", 10_000, 1, 120_000);
   const siteKey = (env.TURNSTILE_SITE_KEY ?? "").trim();
-  const publicWindow = integerSetting(env.PUBLIC_RATE_LIMIT_WINDOW_SECONDS, 600, 1, 86_400);
-  const authWindow = integerSetting(env.AUTH_RATE_LIMIT_WINDOW_SECONDS, 300, 1, 86_400);
+  const publicWindow = integerSetting("PUBLIC_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400);
+  const authWindow = integerSetting("AUTH_RATE_LIMIT_WINDOW_SECONDS", 300, 1, 86_400);
   const secretKey = (env.TURNSTILE_SECRET_KEY ?? "").trim();
-  return {
+  const config: AppConfig = {
     environment: environment.trim() || "production",
     isDevelopment: environment === "development",
     companyEmails: (env.COMPANY_EMAIL ?? "")
@@ -108,17 +113,17 @@ export function readConfig(env: Settings): AppConfig {
       timeoutMs,
     },
     notify: {
-      maxAttempts: integerSetting(env.NOTIFY_MAX_ATTEMPTS, 8, 1, 100),
-      retryBaseSeconds: integerSetting(env.NOTIFY_RETRY_BASE_SECONDS, 300, 1, 86_400),
-      retryMaxSeconds: integerSetting(env.NOTIFY_RETRY_MAX_SECONDS, 6 * 60 * 60, 1, 7 * 86_400),
-      hourlyCap: integerSetting(env.NOTIFY_HOURLY_CAP, 60, 0, 1_000_000),
+      maxAttempts: integerSetting("NOTIFY_MAX_ATTEMPTS", 8, 1, 100),
+      retryBaseSeconds: integerSetting("NOTIFY_RETRY_BASE_SECONDS", 300, 1, 86_400),
+      retryMaxSeconds: integerSetting("NOTIFY_RETRY_MAX_SECONDS", 6 * 60 * 60, 1, 7 * 86_400),
+      hourlyCap: integerSetting("NOTIFY_HOURLY_CAP", 60, 0, 1_000_000),
       lockMs: timeoutMs + 60_000,
       batchSize: 25,
       digestSize: 500,
     },
     publicLimits: {
-      waitlist: { max: integerSetting(env.WAITLIST_RATE_LIMIT, 10, 1, 1_000_000), windowSeconds: publicWindow },
-      forms: { max: integerSetting(env.FORMS_RATE_LIMIT, 5, 1, 1_000_000), windowSeconds: publicWindow },
+      waitlist: { max: integerSetting("WAITLIST_RATE_LIMIT", 10, 1, 1_000_000), windowSeconds: publicWindow },
+      forms: { max: integerSetting("FORMS_RATE_LIMIT", 5, 1, 1_000_000), windowSeconds: publicWindow },
     },
     turnstile: {
       enabled: siteKey !== "" && secretKey !== "",
@@ -129,21 +134,24 @@ export function readConfig(env: Settings): AppConfig {
     auth: {
       jwtSecret: (env.AUTH_JWT_SECRET ?? "").trim(),
       adminKey: (env.AUTH_ADMIN_KEY ?? "").trim(),
-      accessTokenTtlSeconds: integerSetting(env.AUTH_ACCESS_TOKEN_TTL_SECONDS, 3600, 60, 86_400),
-      codeTtlSeconds: integerSetting(env.AUTH_CODE_TTL_SECONDS, 600, 60, 86_400),
+      accessTokenTtlSeconds: integerSetting("AUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 60, 86_400),
+      codeTtlSeconds: integerSetting("AUTH_CODE_TTL_SECONDS", 600, 60, 86_400),
       codeLength: 6,
       codeMaxAttempts: 5,
-      codeCooldownSeconds: integerSetting(env.AUTH_CODE_COOLDOWN_SECONDS, 60, 1, 3600),
-      codeHourlyLimit: integerSetting(env.AUTH_CODE_HOURLY_LIMIT, 5, 1, 1000),
-      codeDailyLimit: integerSetting(env.AUTH_CODE_DAILY_LIMIT, 20, 1, 10_000),
+      codeCooldownSeconds: integerSetting("AUTH_CODE_COOLDOWN_SECONDS", 60, 1, 3600),
+      codeHourlyLimit: integerSetting("AUTH_CODE_HOURLY_LIMIT", 5, 1, 1000),
+      codeDailyLimit: integerSetting("AUTH_CODE_DAILY_LIMIT", 20, 1, 10_000),
       refreshReuseSeconds: 10,
       rateLimit: {
-        otp: { max: integerSetting(env.AUTH_RATE_LIMIT_OTP, 30, 1, 1_000_000), windowSeconds: authWindow },
-        verify: { max: integerSetting(env.AUTH_RATE_LIMIT_VERIFY, 30, 1, 1_000_000), windowSeconds: authWindow },
-        token: { max: integerSetting(env.AUTH_RATE_LIMIT_TOKEN, 150, 1, 1_000_000), windowSeconds: authWindow },
+        otp: { max: integerSetting("AUTH_RATE_LIMIT_OTP", 30, 1, 1_000_000), windowSeconds: authWindow },
+        verify: { max: integerSetting("AUTH_RATE_LIMIT_VERIFY", 30, 1, 1_000_000), windowSeconds: authWindow },
+        token: { max: integerSetting("AUTH_RATE_LIMIT_TOKEN", 150, 1, 1_000_000), windowSeconds: authWindow },
+        admin: { max: integerSetting("AUTH_RATE_LIMIT_ADMIN", 60, 1, 1_000_000), windowSeconds: authWindow },
       },
     },
+    invalidSettings: invalid,
   };
+  return config;
 }
 
 /**
@@ -158,21 +166,42 @@ export function isPlaceholder(value: string): boolean {
   return hosts.some((host) => /(^|\.)(example|test|invalid|localhost)$|(^|\.)example\.(com|net|org)$/.test(host));
 }
 
+/** Words a hurried person types for a secret; a value made only of them (and digits) is not one. */
+const GUESSABLE = /^(?:test|todo|tbd|password|passwd|secret|admin|token|key|default|dummy|sample|demo|dev|local|prod|changeme|letmein|qwerty|abc|123)+\d*$/;
+
 /**
- * The names of the settings production cannot run without, where they are missing or still
- * placeholders. Names only, never values: this list is shown by the public health check.
+ * A secret that cannot be trusted: a placeholder, shorter than `minLength`, made of a handful of
+ * distinct characters ("aaaa...", "abababab..."), or only guessable words ("secretsecret",
+ * "test123"). Random values (`openssl rand -hex 32`) pass.
+ */
+export function isWeakSecret(value: string, minLength: number): boolean {
+  const text = value.trim();
+  if (isPlaceholder(text) || text.length < minLength) return true;
+  if (new Set(text.toLowerCase()).size < 8) return true;
+  return GUESSABLE.test(text.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+/** Shortest acceptable secrets: the JWT secret and the admin key 32 characters, a provider token 16. */
+export const MIN_ADMIN_KEY_LENGTH = 32;
+export const MIN_PROVIDER_TOKEN_LENGTH = 16;
+
+/**
+ * The names of the settings production cannot run without, where they are missing, still
+ * placeholders or (for secrets) too weak to trust. Names only, never values: this list is shown
+ * by the public health check.
  */
 export function missingProductionSettings(config: AppConfig): string[] {
   if (config.isDevelopment) return [];
   const missing: string[] = [];
   const { auth, mail, turnstile } = config;
-  if (auth.jwtSecret.length < MIN_JWT_SECRET_LENGTH || isPlaceholder(auth.jwtSecret)) missing.push("AUTH_JWT_SECRET");
-  if (isPlaceholder(auth.adminKey)) missing.push("AUTH_ADMIN_KEY");
-  if (isPlaceholder(mail.token)) missing.push("MAIL_PROVIDER_TOKEN");
+  if (isWeakSecret(auth.jwtSecret, MIN_JWT_SECRET_LENGTH)) missing.push("AUTH_JWT_SECRET");
+  if (isWeakSecret(auth.adminKey, MIN_ADMIN_KEY_LENGTH)) missing.push("AUTH_ADMIN_KEY");
+  if (isWeakSecret(mail.token, MIN_PROVIDER_TOKEN_LENGTH)) missing.push("MAIL_PROVIDER_TOKEN");
   if (!/^https?:\/\/[^\s]+$/.test(mail.apiUrl) || isPlaceholder(mail.apiUrl)) missing.push("MAIL_API_URL");
   if (config.companyEmails.length === 0 || config.companyEmails.some(isPlaceholder)) missing.push("COMPANY_EMAIL");
   // Half a Turnstile configuration is a mistake, not a choice to leave it off.
   if (turnstile.siteKey !== "" && turnstile.secretKey === "") missing.push("TURNSTILE_SECRET_KEY");
   if (turnstile.secretKey !== "" && turnstile.siteKey === "") missing.push("TURNSTILE_SITE_KEY");
+  if (turnstile.enabled && isPlaceholder(turnstile.verifyUrl)) missing.push("TURNSTILE_VERIFY_URL");
   return missing;
 }

@@ -1,6 +1,5 @@
 // The sign-in storage suite (worker/db/auth-repository.ts), shared by the D1 and libSQL test files.
 import { describe, expect, it } from "vitest";
-import type { CodeLimits } from "../../worker/db/auth-repository";
 import type { Repository } from "../../worker/db/repository";
 
 /**
@@ -13,16 +12,14 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
   const SECOND = 1000;
   const HOUR = 60 * 60 * SECOND;
   const DAY = 24 * HOUR;
-  const LIMITS: CodeLimits = { cooldownSeconds: 60, perHour: 5, perDay: 20 };
-
-  /** A code request for `email` at t0 + ms, valid 10 minutes. */
-  const code = (email: string, hash: string | null, ms = 0, more: { limits?: Partial<CodeLimits>; userMetadata?: Record<string, unknown> | null; ttlMs?: number } = {}) => ({
+  /** A code request for `email` at t0 + ms, valid 10 minutes, with a 60 s cooldown. */
+  const code = (email: string, hash: string | null, ms = 0, more: { cooldownSeconds?: number; userMetadata?: Record<string, unknown> | null; ttlMs?: number } = {}) => ({
     email,
     codeHash: hash,
     userMetadata: more.userMetadata === undefined ? {} : more.userMetadata,
     now: at(ms),
     expiresAt: at(ms + (more.ttlMs ?? 600_000)),
-    limits: { ...LIMITS, ...more.limits },
+    cooldownSeconds: more.cooldownSeconds ?? 60,
   });
   const guess = (repo: Repository, email: string, hash: string, ms = 0) => repo.auth.useCode({ email, codeHash: hash, now: at(ms), maxAttempts: 5 });
   const stored = { stored: true };
@@ -103,37 +100,53 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       expect(results.filter((result) => !result.stored)).toEqual(Array.from({ length: 9 }, () => refused(60)));
     });
 
-    it("counts codes per hour and per day; a refusal says how long until every refusing rule lets one through", async () => {
+    it("the cooldown is a setting; a refusal says how long until it ends", async () => {
       const repo = await fresh();
-      const email = "caps@example.com";
-      const limits = { cooldownSeconds: 60, perHour: 3, perDay: 5 };
-      const ask = (ms: number) => repo.auth.storeCode(code(email, `hash-${ms}`, ms, { limits }));
-      expect(await ask(0)).toEqual(stored);
-      expect(await ask(60 * SECOND)).toEqual(stored);
-      expect(await ask(120 * SECOND)).toEqual(stored);
-      // The hour's three are used: the wait is to the end of the hour that began with the first.
-      expect(await ask(180 * SECOND)).toEqual(refused(3600 - 180));
-      // A refused request changes nothing: the code of 120 s is still the live one.
-      expect(await guess(repo, email, `hash-${120 * SECOND}`, 181 * SECOND)).toEqual({ userMetadata: {} });
-      expect(await ask(HOUR - SECOND)).toEqual(refused(1));
-      // A new hour starts over.
-      expect(await ask(HOUR)).toEqual(stored);
-      expect(await ask(HOUR + 60 * SECOND)).toEqual(stored);
-      // Five today: the day's cap refuses, though the hour's would allow one more.
-      expect(await ask(HOUR + 120 * SECOND)).toEqual(refused(86_400 - 3600 - 120));
-      expect(await ask(DAY - SECOND)).toEqual(refused(1));
-      expect(await ask(DAY)).toEqual(stored);
-      expect(await guess(repo, email, `hash-${DAY}`, DAY + 1)).toEqual({ userMetadata: {} });
+      const email = "cool@example.com";
+      expect(await repo.auth.storeCode(code(email, "h1", 0, { cooldownSeconds: 600 }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "h2", 60_000, { cooldownSeconds: 600 }))).toEqual(refused(540));
+      expect(await repo.auth.storeCode(code(email, "h2", 599_001, { cooldownSeconds: 600 }))).toEqual(refused(1));
+      expect(await repo.auth.storeCode(code(email, "h3", 600_000, { cooldownSeconds: 600 }))).toEqual(stored);
     });
 
-    it("a refusal by the cooldown and a cap at once waits for the later of the two", async () => {
+    it("counts several counters in one call (the caps of a mailbox); each starts over in its next window", async () => {
       const repo = await fresh();
-      const email = "both@example.com";
-      const limits = { cooldownSeconds: 600, perHour: 2, perDay: 20 };
-      expect(await repo.auth.storeCode(code(email, "h1", 0, { limits }))).toEqual(stored);
-      expect(await repo.auth.storeCode(code(email, "h2", HOUR - 300 * SECOND, { limits }))).toEqual(stored);
-      // The hour ends in 300 s, the cooldown in 600 s.
-      expect(await repo.auth.storeCode(code(email, "h3", HOUR - 300 * SECOND, { limits }))).toEqual(refused(600));
+      const hour = { key: "code-mail-hour:m1", window: { start: 3600, end: 7200 } };
+      const day = { key: "code-mail-day:m1", window: { start: 0, end: 86_400 } };
+      expect(await repo.countRequests([hour, day])).toEqual([1, 1]);
+      expect(await repo.countRequests([hour, day])).toEqual([2, 2]);
+      const nextHour = { ...hour, window: { start: 7200, end: 10_800 } };
+      expect(await repo.countRequests([nextHour, day])).toEqual([1, 3]);
+      // Another mailbox's counters are its own.
+      expect(await repo.countRequests([{ ...nextHour, key: "code-mail-hour:m2" }])).toEqual([1]);
+      expect(await repo.countRequests([])).toEqual([]);
+      // Concurrent calls each get their own counts.
+      const counts = await Promise.all(Array.from({ length: 8 }, () => repo.countRequests([nextHour, day])));
+      expect(counts.map(([h]) => h).sort((a, b) => a! - b!)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(counts.map(([, d]) => d).sort((a, b) => a! - b!)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    });
+
+    it("takes counts back: one each, never below zero, and not from a counter whose window has moved on", async () => {
+      const repo = await fresh();
+      const hour = { key: "code-mail-hour:back", window: { start: 3600, end: 7200 } };
+      const day = { key: "code-mail-day:back", window: { start: 0, end: 86_400 } };
+      await repo.countRequests([hour, day]);
+      await repo.countRequests([hour, day]);
+      await repo.uncountRequests([hour, day]);
+      expect(await repo.countRequests([hour, day])).toEqual([2, 2]);
+      await repo.uncountRequests([hour]);
+      await repo.uncountRequests([hour]);
+      await repo.uncountRequests([hour]);
+      expect(await repo.countRequests([hour])).toEqual([1]);
+      // The hour has moved on: taking back the last hour's count leaves the new hour's alone.
+      const nextHour = { ...hour, window: { start: 7200, end: 10_800 } };
+      expect(await repo.countRequests([nextHour])).toEqual([1]);
+      await repo.uncountRequests([hour]);
+      expect(await repo.countRequests([nextHour])).toEqual([2]);
+      // A counter that does not exist is not created.
+      await repo.uncountRequests([{ key: "code-mail-hour:never", window: hour.window }]);
+      expect(await repo.countRequests([{ key: "code-mail-hour:never", window: hour.window }])).toEqual([1]);
+      await repo.uncountRequests([]);
     });
 
     it("keeps the data of the request that sent the live code, for the sign-in that creates the user", async () => {
@@ -155,19 +168,33 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       expect(await guess(repo, email, "anything", 1)).toBeNull();
     });
 
-    it("a withdrawn code cannot be used, does not hold the cooldown and gives back its count", async () => {
+    it("a withdrawn code cannot be used and does not hold the cooldown; a newer code is left alone", async () => {
       const repo = await fresh();
       const email = "w@example.com";
-      const limits = { perHour: 2 };
-      expect(await repo.auth.storeCode(code(email, "hash-1", 0, { limits }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "hash-1", 0))).toEqual(stored);
       await repo.auth.withdrawCode(email, "hash-1");
       expect(await guess(repo, email, "hash-1", 1)).toBeNull();
-      expect(await repo.auth.storeCode(code(email, "hash-2", 1, { limits }))).toEqual(stored);
-      expect(await repo.auth.storeCode(code(email, "hash-3", 60_001, { limits }))).toEqual(stored);
-      // Withdrawing a code that was replaced leaves the newer one alone.
+      expect(await repo.auth.storeCode(code(email, "hash-2", 1))).toEqual(stored);
+      expect(await repo.auth.storeCode(code(email, "hash-3", 60_001))).toEqual(stored);
+      // Withdrawing a code that was replaced leaves the newer one, and its cooldown, alone.
       await repo.auth.withdrawCode(email, "hash-2");
-      expect(await repo.auth.storeCode(code(email, "hash-4", 120_001, { limits }))).toEqual(refused(3600 - 120));
-      expect(await guess(repo, email, "hash-3", 120_002)).toEqual({ userMetadata: {} });
+      expect(await repo.auth.storeCode(code(email, "hash-4", 90_001))).toEqual(refused(30));
+      expect(await guess(repo, email, "hash-3", 90_002)).toEqual({ userMetadata: {} });
+    });
+
+    it("a cleared code cannot be used but keeps its cooldown, like a request that stored no code", async () => {
+      const repo = await fresh();
+      const email = "cleared@example.com";
+      expect(await repo.auth.storeCode(code(email, "hash-1", 0, { userMetadata: null }))).toEqual(stored);
+      await repo.auth.clearCode(email, "hash-1");
+      expect(await guess(repo, email, "hash-1", 1)).toBeNull();
+      expect(await repo.auth.storeCode(code(email, "hash-2", 15_000, { userMetadata: null }))).toEqual(refused(45));
+      expect(await repo.auth.storeCode(code("nohash-twin@example.com", null, 0, { userMetadata: null }))).toEqual(stored);
+      expect(await repo.auth.storeCode(code("nohash-twin@example.com", null, 15_000, { userMetadata: null }))).toEqual(refused(45));
+      // Clearing a code that was replaced leaves the newer one alone.
+      expect(await repo.auth.storeCode(code(email, "hash-3", 60_000))).toEqual(stored);
+      await repo.auth.clearCode(email, "hash-1");
+      expect(await guess(repo, email, "hash-3", 60_001)).toEqual({ userMetadata: {} });
     });
 
     it("every guess counts: 4 wrong guesses leave the code usable, after 5 even the right one fails", async () => {
@@ -291,7 +318,7 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       expect(page.users.map((u) => u.email)).toEqual(["p2@example.com", "p1@example.com"]);
     });
 
-    it("prunes long-revoked refresh tokens and keeps codes that are live or whose caps still count", async () => {
+    it("prunes long-revoked refresh tokens and expired codes last sent over a day ago; keeps live and recent codes", async () => {
       const repo = await fresh();
       const sessionId = crypto.randomUUID();
       await signIn(repo, "prune@example.com", { sessionId, refreshTokenHash: "rt-a" });
@@ -302,18 +329,16 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       const now = 31 * DAY;
       // A code sent 23 hours ago with a 24-hour lifetime is still live.
       await repo.auth.storeCode(code("live@example.com", "live", now - 23 * HOUR, { ttlMs: DAY }));
-      // Two codes today (the cap is 2), the second withdrawn because its e-mail failed: one still counts.
-      const limits = { perDay: 2 };
-      await repo.auth.storeCode(code("failed@example.com", "f1", now - 2 * HOUR, { limits }));
-      await repo.auth.storeCode(code("failed@example.com", "f2", now - HOUR, { limits }));
-      await repo.auth.withdrawCode("failed@example.com", "f2");
+      // An expired code sent 23 hours ago stays too (a day is the rule), with its cooldown.
+      await repo.auth.storeCode(code("recent@example.com", "recent", now - 23 * HOUR, { cooldownSeconds: 24 * 3600 }));
 
       await repo.auth.pruneAuth({ now: at(now), revokedTokenDays: 30 });
       expect(await repo.auth.findRefreshToken("rt-a")).toBeUndefined();
       expect(await repo.auth.isLiveRefreshToken("rt-b")).toBe(true);
       expect(await guess(repo, "live@example.com", "live", now + 1)).toEqual({ userMetadata: {} });
-      expect(await repo.auth.storeCode(code("failed@example.com", "f3", now, { limits }))).toEqual(stored);
-      expect(await repo.auth.storeCode(code("failed@example.com", "f4", now + 60_000, { limits }))).toEqual(refused(86_400 - 2 * 3600 - 60));
+      expect(await repo.auth.storeCode(code("recent@example.com", "r2", now, { cooldownSeconds: 24 * 3600 }))).toEqual(refused(3600));
+      // The old code's row is gone: a new code for it is stored at once, whatever the cooldown.
+      expect(await repo.auth.storeCode(code("old@example.com", "old-2", now, { cooldownSeconds: 3600 * 24 * 40 }))).toEqual(stored);
     });
   });
 }

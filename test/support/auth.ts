@@ -1,6 +1,7 @@
 // Helpers for the sign-in tests: calls to /auth/v1 as auth-js makes them, codes from the dev mailbox, table checks.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { mailboxCaps } from "../../worker/auth/mailbox";
 import { call, testRepository, type EnvOverrides } from "./worker";
 
 /** GoTrue answers' error shape. */
@@ -105,15 +106,24 @@ export type CodeRow = {
   sent_at: string;
   expires_at: string;
   attempts: number;
-  hour_started_at: string;
-  hour_count: number;
-  day_started_at: string;
-  day_count: number;
 };
 
 /** The code row of an address, or null when it has none. */
 export function codeRow(email: string): Promise<CodeRow | null> {
   return env.DB.prepare("select * from hwh_auth_codes where email = ?").bind(email).first<CodeRow>();
+}
+
+/**
+ * The counts of code e-mails, this clock hour and this UTC day (now, as Date says), of the
+ * mailbox `email` reaches: its counters in hwh_rate_limits, found by the mailbox's keyed hash.
+ */
+export async function mailboxCounts(email: string): Promise<{ hour: number; day: number }> {
+  const [hour, day] = await mailboxCaps(env.AUTH_JWT_SECRET, email, new Date(), { codeHourlyLimit: 0, codeDailyLimit: 0 });
+  const countOf = async (cap: typeof hour) => {
+    const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?").bind(cap!.key).first<{ window_start: number; count: number }>();
+    return row && row.window_start === cap!.window.start ? row.count : 0;
+  };
+  return { hour: await countOf(hour), day: await countOf(day) };
 }
 
 /** How many sign-in code e-mails the dev mailbox holds for `email`. */
@@ -134,3 +144,27 @@ export function clientKeyOf(ip: string): string {
 /** The test worker's secrets, as vitest.config.ts binds them. */
 export const ADMIN_KEY = env.AUTH_ADMIN_KEY;
 export const JWT_SECRET = env.AUTH_JWT_SECRET;
+
+const FAILING = Symbol("failing statement");
+
+/**
+ * The test D1 database, except that every statement naming `table` fails (in a batch too), as
+ * when that table is missing or locked: for what happens when a counter cannot be written.
+ */
+export function databaseFailingOn(table: string): D1Database {
+  const real = env.DB;
+  const fail = () => Promise.reject(new Error(`D1_ERROR: ${table} cannot be written (simulated)`));
+  const failing = (): D1PreparedStatement => {
+    const statement: Record<string | symbol, unknown> = { [FAILING]: true, first: fail, all: fail, run: fail, raw: fail };
+    statement.bind = () => statement;
+    return statement as unknown as D1PreparedStatement;
+  };
+  const isFailing = (statement: D1PreparedStatement) => FAILING in (statement as object);
+  return {
+    prepare: (query: string) => (query.includes(table) ? failing() : real.prepare(query)),
+    batch: (statements: D1PreparedStatement[]) => (statements.some(isFailing) ? fail() : real.batch(statements)),
+    exec: (query: string) => real.exec(query),
+    dump: () => real.dump(),
+    withSession: (constraint?: string) => real.withSession(constraint),
+  } as unknown as D1Database;
+}

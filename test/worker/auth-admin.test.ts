@@ -1,9 +1,13 @@
 // The admin API under /auth/v1/admin: the key check, listing, getting and deleting users.
-import { describe, expect, it } from "vitest";
-import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn } from "../support/auth";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn, uniqueIp } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 
 const admin = { headers: { Authorization: `Bearer ${ADMIN_KEY}` } };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("/auth/v1/admin", () => {
   it.each([
@@ -102,5 +106,42 @@ describe("/auth/v1/admin", () => {
   it("creating or changing users through the admin API is not enabled", async () => {
     await expectAuthError(await authCall("POST", "/admin/users", { email: "x@example.com" }, admin), 422, "feature_not_enabled");
     await expectAuthError(await authCall("POST", "/admin/generate_link", { type: "magiclink" }, admin), 422, "feature_not_enabled");
+  });
+
+  it("counts each client's requests (AUTH_RATE_LIMIT_ADMIN, 60): the 61st in a window is 429 in GoTrue's shape, even with the right key", async () => {
+    // 10 s into a window of the default 300 s.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 300_000) * 300_000 + 10_000);
+    const ip = uniqueIp();
+    // Someone guessing the key: every guess counts.
+    for (let index = 0; index < 59; index += 1) {
+      await expectAuthError(await authCall("GET", "/admin/users", undefined, { ip, headers: { Authorization: `Bearer guess-${index}` } }), 403, "not_admin");
+    }
+    expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip })).status).toBe(200);
+
+    for (const [method, path] of [["GET", "/admin/users"], ["GET", "/admin/users/00000000-0000-4000-8000-000000000000"], ["DELETE", "/admin/users/00000000-0000-4000-8000-000000000000"]] as const) {
+      const refused = await authCall(method, path, undefined, { ...admin, ip });
+      const body = await expectAuthError(refused, 429, "over_request_rate_limit");
+      expect(Object.keys(body).sort()).toEqual(["code", "error_code", "message", "msg"]);
+      expect(body.message).toBe("Request rate limit reached. Try again in 290 seconds.");
+      expect(refused.headers.get("Retry-After")).toBe("290");
+    }
+    // Without the key as well: the limit comes before the key check.
+    await expectAuthError(await authCall("GET", "/admin/users", undefined, { ip }), 429, "over_request_rate_limit");
+
+    // Another client is not affected; the next window starts over.
+    expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip: uniqueIp() })).status).toBe(200);
+    vi.setSystemTime(Math.ceil(Date.now() / 300_000) * 300_000);
+    expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip })).status).toBe(200);
+  });
+
+  it("the admin limit is a setting (AUTH_RATE_LIMIT_ADMIN)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 300_000) * 300_000 + 10_000);
+    const ip = uniqueIp();
+    const overrides = { AUTH_RATE_LIMIT_ADMIN: "2" };
+    expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides })).status).toBe(200);
+    expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides })).status).toBe(200);
+    await expectAuthError(await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides }), 429, "over_request_rate_limit");
   });
 });

@@ -3,7 +3,21 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
-import { authCall, clientKeyOf, countAuthRows, expectAuthError, refresh, requestCode, signIn, uniqueIp, verify } from "../support/auth";
+import {
+  ADMIN_KEY,
+  authCall,
+  clientKeyOf,
+  codeMailCount,
+  codeRow,
+  countAuthRows,
+  databaseFailingOn,
+  expectAuthError,
+  refresh,
+  requestCode,
+  signIn,
+  uniqueIp,
+  verify,
+} from "../support/auth";
 import { call, uniqueEmail } from "../support/worker";
 
 afterEach(() => {
@@ -55,6 +69,40 @@ describe("per-IP rate limits", () => {
     const ip = uniqueIp();
     for (let index = 0; index < 3; index += 1) await refresh("unknown-token", { ip, overrides: limits });
     expect((await authCall("POST", "/otp", { email: uniqueEmail("separate") }, { ip, overrides: limits })).status).toBe(200);
+  });
+});
+
+describe("per-IP limits fail closed", () => {
+  /** A database where only the counters table cannot be written. */
+  const overrides = () => ({ DB: databaseFailingOn("hwh_rate_limits") });
+
+  async function expectFailedClosed(response: Response): Promise<void> {
+    const body = await expectAuthError(response, 500, "unexpected_failure");
+    expect(Object.keys(body).sort()).toEqual(["code", "error_code", "message", "msg"]);
+    expect(body.message).toBe("Something went wrong. Please try again.");
+  }
+
+  it("/otp: when the client's counter cannot be written, 500 in GoTrue's shape; no code is stored or sent", async () => {
+    const email = uniqueEmail("failclosed");
+    await expectFailedClosed(await authCall("POST", "/otp", { email }, { overrides: overrides() }));
+    expect(await codeRow(email)).toBeNull();
+    expect(await codeMailCount(email)).toBe(0);
+  });
+
+  it("/verify and /token: 500, and the code is not used, the refresh token not rotated", async () => {
+    const email = uniqueEmail("failclosed-verify");
+    const code = await requestCode(email);
+    await expectFailedClosed(await verify(email, code, { overrides: overrides() }));
+    expect(await codeRow(email)).toMatchObject({ attempts: 0 });
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+
+    const session = (await (await verify(email, code)).json()) as { refresh_token: string };
+    await expectFailedClosed(await refresh(session.refresh_token, { overrides: overrides() }));
+    expect((await refresh(session.refresh_token)).status).toBe(200);
+  });
+
+  it("/admin/*: 500, even with the right key", async () => {
+    await expectFailedClosed(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, overrides: overrides() }));
   });
 });
 

@@ -1,6 +1,9 @@
 // create_user:false: the answer never tells whether an address has an account; only a user's address gets a code.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, latestCode, signIn, verify, type Session } from "../support/auth";
+import { requestCode } from "../../worker/auth/service";
+import { createDeps } from "../../worker/deps";
+import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, latestCode, mailboxCounts, signIn, verify, type Session } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { uniqueEmail } from "../support/worker";
 
@@ -40,7 +43,8 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     expect(await codeMailCount(unknown)).toBe(0);
     expect(await countAuthRows("hwh_auth_users", "email = ?", unknown)).toBe(0);
     // The unknown address is counted like the known one, with nothing to guess.
-    expect(await codeRow(unknown)).toMatchObject({ code_hash: null, hour_count: 1, day_count: 1, user_metadata: null });
+    expect(await codeRow(unknown)).toMatchObject({ code_hash: null, user_metadata: null });
+    expect(await mailboxCounts(unknown)).toEqual({ hour: 1, day: 1 });
 
     // Within the cooldown both are refused alike.
     const [refusedKnown, refusedUnknown] = await askBoth(known, unknown, start + 61_000 + 15_000);
@@ -59,12 +63,13 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     expect(await countAuthRows("hwh_auth_users", "email = ?", unknown)).toBe(0);
   });
 
-  it("a known address whose e-mail fails after the answer: the answer is still 200 {}, and the code is withdrawn", async () => {
+  it("a known address whose e-mail fails after the answer: the answer is still 200 {}; the code is cleared, the cooldown and counts stay", async () => {
     const email = uniqueEmail("latefail");
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
     vi.setSystemTime(start);
     await signIn(email);
+    const counted = await mailboxCounts(email);
 
     const provider = fakeProvider("http-500");
     vi.setSystemTime(start + 61_000);
@@ -72,11 +77,83 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
     expect(provider.calls).toHaveLength(1);
-    expect(await codeRow(email)).toMatchObject({ code_hash: null, hour_count: 1, day_count: 1 });
+    // As an unknown address's request leaves its row: no code, the cooldown running, counted.
+    expect(await codeRow(email)).toMatchObject({ code_hash: null, sent_at: new Date(start + 61_000).toISOString() });
+    expect(await mailboxCounts(email)).toEqual({ hour: counted.hour + 1, day: counted.day + 1 });
 
-    // The failed code held no cooldown: the user may ask again at once.
     provider.setMode("success");
+    vi.setSystemTime(start + 61_000 + 30_000);
+    await expectAuthError(await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV }), 429, "over_email_send_rate_limit");
+    vi.setSystemTime(start + 61_000 + 60_000);
     expect((await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV })).status).toBe(200);
     expect(provider.calls).toHaveLength(2);
+  });
+
+  it("with the mail provider failing, three requests for a known and for an unknown address get identical answers", async () => {
+    const known = uniqueEmail("knownfail");
+    const unknown = uniqueEmail("unknownfail");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    vi.setSystemTime(start);
+    await signIn(known);
+
+    const provider = fakeProvider("http-500");
+    const threeRequests = async (email: string) => {
+      const answers = [];
+      for (let index = 0; index < 3; index += 1) {
+        vi.setSystemTime(start + 61_000 + index * 5_000);
+        answers.push(await seen(await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV })));
+      }
+      return answers;
+    };
+    const forKnown = await threeRequests(known);
+    const forUnknown = await threeRequests(unknown);
+    expect(forKnown.map((answer) => answer.status)).toEqual([200, 429, 429]);
+    expect(forKnown).toEqual(forUnknown);
+    // Only the known address's first request reached the provider.
+    expect(provider.calls).toHaveLength(1);
+  });
+
+  it("the e-mail is begun only after the answer: requestCode resolves before the transport is called", async () => {
+    const email = uniqueEmail("deferred");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    vi.setSystemTime(start);
+    await signIn(email);
+    vi.setSystemTime(start + 61_000);
+
+    const deps = createDeps(env);
+    const send = vi.fn(async () => ({}));
+    deps.transport = { name: "provider", send };
+    const deferred: Promise<unknown>[] = [];
+    await requestCode(deps, { email, createUser: false, data: null }, (work) => deferred.push(work));
+    expect(deferred).toHaveLength(1);
+    expect(send).not.toHaveBeenCalled();
+
+    await Promise.all(deferred);
+    expect(send).toHaveBeenCalledOnce();
+    expect(send.mock.calls[0]).toMatchObject([{ receivers: [email] }]);
+  });
+
+  it("a known and an unknown address cost the same keyed hashing (the unknown one's code is hashed too)", async () => {
+    const known = uniqueEmail("hmacknown");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    vi.setSystemTime(start);
+    await signIn(known);
+    vi.setSystemTime(start + 61_000);
+
+    const deps = createDeps(env);
+    deps.transport = { name: "provider", send: async () => ({}) };
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    const signsFor = async (email: string) => {
+      sign.mockClear();
+      await requestCode(deps, { email, createUser: false, data: null }, () => undefined);
+      return sign.mock.calls.length;
+    };
+    const forKnown = await signsFor(known);
+    const forUnknown = await signsFor(uniqueEmail("hmacunknown"));
+    expect(forKnown).toBeGreaterThanOrEqual(2);
+    expect(forUnknown).toBe(forKnown);
   });
 });

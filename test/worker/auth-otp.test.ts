@@ -1,6 +1,18 @@
 // POST /auth/v1/otp: storing and e-mailing a code, the cooldown, create_user, bad input, mail failures.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, latestCode, requestCode, uniqueIp, verify, type Session } from "../support/auth";
+import {
+  authCall,
+  codeMailCount,
+  codeRow,
+  countAuthRows,
+  expectAuthError,
+  latestCode,
+  mailboxCounts,
+  requestCode,
+  uniqueIp,
+  verify,
+  type Session,
+} from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, testRepository, uniqueEmail } from "../support/worker";
 
@@ -25,7 +37,8 @@ describe("POST /auth/v1/otp", () => {
     const stored = await codeRow(email);
     expect(stored!.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.parse(stored!.user_metadata!)).toEqual({ grade: 9 });
-    expect(stored).toMatchObject({ attempts: 0, hour_count: 1, day_count: 1 });
+    expect(stored).toMatchObject({ attempts: 0 });
+    expect(await mailboxCounts(email)).toEqual({ hour: 1, day: 1 });
     expect(JSON.stringify(stored)).not.toContain(code);
     const mails = await testRepository().listDevMail(50);
     const mail = mails.find((message) => message.receivers.includes(email))!;
@@ -132,6 +145,29 @@ describe("POST /auth/v1/otp", () => {
     await expectAuthError(await authCall("POST", "/otp", payload), 400, "validation_failed");
     expect(await countAuthRows("hwh_auth_users")).toBe(users);
     expect(await countAuthRows("hwh_auth_codes")).toBe(codes);
+  });
+
+  it.each([
+    ["a bidirectional override", { name: "\u202egnp.exe" }],
+    ["a zero-width space in a nested object", { profile: { nickname: "ad\u200bmin" } }],
+    ["a control character in an array", { tags: ["maths", "bell\u0007"] }],
+    ["a tag character deep inside", { a: [{ b: { c: ["ok", "hidden\u{e0041}"] } }] }],
+    ["a lone surrogate", { name: "\ud800" }],
+    ["a forbidden character in a key", { "na\u202eme": "Ann" }],
+    ["a line break in a key", { "first\nname": "Ann" }],
+  ])("refuses data holding %s: 400 validation_failed, nothing stored or sent", async (_name, data) => {
+    const email = uniqueEmail("baddata");
+    const body = await expectAuthError(await authCall("POST", "/otp", { email, data }), 400, "validation_failed");
+    expect(body.message).toBe("data contains characters that are not allowed.");
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
+    expect(await codeMailCount(email)).toBe(0);
+  });
+
+  it("accepts data of real writing: accents, emoji sequences, joiners between letters, line breaks in values", async () => {
+    const email = uniqueEmail("gooddata");
+    const data = { name: "Zoë Ångström", persian: "می\u200cخواهم", emoji: "👩\u200d💻", bio: "line one\nline two", nested: { list: ["ok", 1, true, null] } };
+    expect((await authCall("POST", "/otp", { email, data })).status).toBe(200);
+    expect(JSON.parse((await codeRow(email))!.user_metadata!)).toEqual(data);
   });
 
   it.each([

@@ -115,6 +115,12 @@ describe("text cleaning", () => {
     ["a byte order mark inside", "ada\ufeff@example.com"],
     ["a soft hyphen", "ada\u00ad@example.com"],
     ["an unpaired surrogate", "ada\ud800@example.com"],
+    ["a zero-width joiner between letters (a look-alike of ab@)", "a\u200db@example.com"],
+    ["a zero-width non-joiner between letters", "a\u200cb@example.com"],
+    ["a second address after a comma", "victim@example.com,x"],
+    ["a display name in angle brackets", "x<victim@example.com>"],
+    ["a quoted local part", '"v"@example.com'],
+    ["a semicolon", "a;b@example.com"],
   ])("refuses %s in the waitlist e-mail with the field's message", (_name, email) => {
     expect(validate(waitlistSchema, { email })).toEqual({ ok: false, fieldErrors: { email: "Please enter a valid email address" } });
   });
@@ -123,6 +129,10 @@ describe("text cleaning", () => {
     ["only zero-width characters", "\u200b\u200c\u2060"],
     ["whitespace and a byte order mark", " \ufeff\u00a0 "],
     ["bidirectional controls only", "\u202a\u202c"],
+    ["the braille blank", "\u2800\u2800"],
+    ["a variation selector alone", "\ufe0f"],
+    ["a combining accent with nothing to mark", "\u0301"],
+    ["a Hangul filler", "\u3164"],
   ])("counts a field of %s as empty", (_name, value) => {
     expect(cleanText(value)).toBe("");
     expect(validate(waitlistSchema, { email: value })).toEqual({ ok: false, fieldErrors: { email: "Please enter your email address" } });
@@ -134,6 +144,7 @@ describe("text cleaning", () => {
     ["a bidi override in a message", { notes: "hi \u202egnp.exe" }, "notes", "Notes contains characters that are not allowed."],
     ["hidden tag characters in a message", { notes: "hi\u{e0041}\u{e0042}" }, "notes", "Notes contains characters that are not allowed."],
     ["an unpaired surrogate in a message", { notes: "a\udc00b" }, "notes", "Notes contains characters that are not allowed."],
+    ["a line separator in a one-line field", { full_name: "Ada\u2028Lovelace" }, "full_name", "Full_name contains characters that are not allowed."],
   ])("refuses %s", (_name, change, field, message) => {
     expect(errorsOf({ ...valid, ...change })).toEqual({ [field]: message });
   });
@@ -143,5 +154,20 @@ describe("text cleaning", () => {
     expect(hasForbiddenCharacters("family \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f")).toBe(false);
     expect(errorsOf({ ...valid, full_name: "Zo\u00eb", notes: "\u{1f469}\u200d\u{1f4bb} ok" })).toEqual({});
     expect(validate(formSchema(EVERY_TYPE), { ...valid, full_name: "Zoe\u0308" })).toMatchObject({ ok: true, value: { full_name: "Zo\u00eb" } });
+  });
+});
+
+describe("field names", () => {
+  it("reports an unknown field named __proto__ as itself (an own property, not the prototype)", () => {
+    const body = JSON.parse('{"email":"a@b.co","__proto__":"x"}') as Record<string, unknown>;
+    const result = validate(waitlistSchema, body);
+    expect(result.ok).toBe(false);
+    const fieldErrors = result.ok ? {} : result.fieldErrors;
+    expect(Object.entries(fieldErrors)).toEqual([["__proto__", 'Unexpected field "__proto__".']]);
+    expect(Object.getPrototypeOf(fieldErrors)).toBe(Object.prototype);
+  });
+
+  it("answers a honeypot or token that is not text in words", () => {
+    expect(validate(waitlistSchema, { email: "a@b.co", website: 5 })).toEqual({ ok: false, fieldErrors: { website: "Website must be text." } });
   });
 });

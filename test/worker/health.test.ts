@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { isPlaceholder, missingProductionSettings, readConfig } from "../../worker/config";
+import { isPlaceholder, isWeakSecret, missingProductionSettings, readConfig } from "../../worker/config";
 import { brokenDatabase, call, postJson } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
@@ -12,7 +12,7 @@ const PRODUCTION = {
   MAIL_API_URL: "https://api.provider-mail.com/v1/run",
   COMPANY_EMAIL: "team@homeworkhelper.app",
   AUTH_JWT_SECRET: "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c6b3d9e2f",
-  AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a",
+  AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a4c6e",
 };
 
 describe("GET /api/health", () => {
@@ -114,6 +114,43 @@ describe("configuration fails closed", () => {
     for (const value of ["https://api.provider-mail.com/v1/run", "hello@homeworkhelper.app", "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c"]) {
       expect(isPlaceholder(value), value).toBe(false);
     }
+  });
+
+  it.each([
+    ["AUTH_ADMIN_KEY", "test"],
+    ["AUTH_ADMIN_KEY", "password"],
+    ["AUTH_ADMIN_KEY", "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8"], // random, but 31 characters
+    ["MAIL_PROVIDER_TOKEN", "test"],
+    ["MAIL_PROVIDER_TOKEN", "TODO"],
+    ["AUTH_JWT_SECRET", "a".repeat(40)],
+    ["AUTH_JWT_SECRET", "secretsecretsecretsecretsecretsecret"],
+    ["AUTH_JWT_SECRET", "test-test-test-test-test-test-test-1234"],
+  ])("a weak secret is no secret: %s=%j makes production health 503", async (name, value) => {
+    const res = await call("/api/health", {}, { ...PRODUCTION, [name]: value });
+    expect(res.status).toBe(503);
+    const body = await res.json<Record<string, any>>();
+    expect(body.settings.missing).toEqual([name]);
+    expect(JSON.stringify(body)).not.toContain(`"${value}"`);
+  });
+
+  it("tells random secrets from weak ones", () => {
+    expect(isWeakSecret("9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c", 32)).toBe(false);
+    expect(isWeakSecret("Zq8vN2pXr5tLm3Kw", 16)).toBe(false);
+    for (const weak of ["", "abcabcabcabcabcabcabcabcabcabcabc", "admin123admin123admin123admin1234", "changeme-changeme-changeme-changeme"]) {
+      expect(isWeakSecret(weak, 32), weak).toBe(true);
+    }
+  });
+
+  it("a setting the worker cannot use is named by health, not quietly replaced by its default", async () => {
+    const res = await call("/api/health", {}, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
+    expect(res.status).toBe(503);
+    const body = await res.json<Record<string, any>>();
+    expect(body.settings.invalid).toEqual(["NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)", "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
+    expect(body.error.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
+    // In development it is reported, and the default is used.
+    const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Record<string, any>>();
+    expect(dev.status).toBe("ok");
+    expect(dev.settings.invalid).toEqual(["WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
   });
 
   it("asks for both Turnstile keys or neither", () => {

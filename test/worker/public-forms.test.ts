@@ -105,6 +105,30 @@ describe("per-client limits", () => {
     expect((await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` })).status).toBe(201);
   });
 
+  it("fails closed: when the counter cannot be written, the form answers its own failure and stores nothing", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    // A database whose counters table is gone (a half-applied migration): the rest works.
+    const countersGone = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "prepare") {
+          return (query: string) => {
+            if (query.includes("hwh_rate_limits")) throw new Error("D1_ERROR: no such table: hwh_rate_limits");
+            return target.prepare(query);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const email = uniqueEmail("failclosed");
+    const res = await post("/api/waitlist", { email }, {}, { DB: countersGone });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { code: "internal_error", message: "Something went wrong. Please try again." } });
+    expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+    const contact = await post("/api/forms/contact", { name: "Ada", email, message: "Hi" }, {}, { DB: countersGone });
+    expect(await contact.json()).toEqual({ error: { code: "internal_error", message: "Submission failed. Please try again later." } });
+  });
+
   it("keys clients as Cloudflare reports them: IPv4 as is, IPv6 by /64 in every spelling", () => {
     expect(clientKey("203.0.113.7")).toBe("203.0.113.7");
     expect(clientKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");

@@ -59,6 +59,15 @@ export async function codeHash(secret: string, userId: string, code: string): Pr
 }
 
 /**
+ * How a mailbox is named in the counters table (the caps on code e-mails): keyed with the server
+ * secret, so the table never holds an address, and a leaked table cannot be checked against a
+ * list of addresses without the secret.
+ */
+export async function mailboxHash(secret: string, mailbox: string): Promise<string> {
+  return toHex(await hmac(secret, "mailbox", mailbox));
+}
+
+/**
  * The refresh token that replaces `token` when it is used. Deriving it (rather than drawing it)
  * lets two requests racing with the same token both be given the same successor, while only
  * digests are stored: computing it needs the token itself and the server secret.

@@ -1,10 +1,11 @@
-import { MIN_JWT_SECRET_LENGTH, isPlaceholder, type AppConfig } from "../config";
+import { MIN_ADMIN_KEY_LENGTH, MIN_JWT_SECRET_LENGTH, isWeakSecret, type AppConfig } from "../config";
 import type { Deps } from "../deps";
 import type { AuthUser } from "../db/schema";
 import { describeError, log } from "../log";
 import { signInCodeEmail } from "../mail/content";
 import { signAccessToken, verifyAccessToken } from "./access-token";
 import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
+import { mailboxCaps } from "./mailbox";
 import { codeHash, randomCode, randomToken, secretsEqual, sha256Hex, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
 
@@ -29,8 +30,8 @@ export type SessionJson = {
 /** The JWT secret, or a 500 that says what to configure (and a log line for the operator). */
 export function jwtSecret(config: AppConfig): string {
   const secret = config.auth.jwtSecret;
-  if (secret.length < MIN_JWT_SECRET_LENGTH || isPlaceholder(secret)) {
-    log("error", "auth.not_configured", { reason: `AUTH_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters and not a placeholder` });
+  if (isWeakSecret(secret, MIN_JWT_SECRET_LENGTH)) {
+    log("error", "auth.not_configured", { reason: `AUTH_JWT_SECRET must be a random value of at least ${MIN_JWT_SECRET_LENGTH} characters` });
     throw new AuthError(500, "unexpected_failure", "Sign-in is not configured on this server.");
   }
   return secret;
@@ -41,17 +42,35 @@ export function jwtSecret(config: AppConfig): string {
 
 export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null };
 
+const tooManyCodes = (wait: number) =>
+  new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, {
+    "Retry-After": String(wait),
+  });
+
 /**
  * Issues a new code for the address and e-mails it. No user is created here: a user exists
  * only once a code sent to the address is verified, and `data` is kept with the code for that
  * moment. With create_user false an address without a user gets the same answer after the
- * same statements (its cooldown and caps count too), but no code and no e-mail, so the answer
- * never tells whether an address has an account.
+ * same statements and the same work (its caps and cooldown count too, its code is hashed), but
+ * no code is stored and nothing is e-mailed, so the answer never tells whether an address has an
+ * account.
+ *
+ * Two rules decide whether a code may be sent, in this order:
+ * 1. the caps of the mailbox (AUTH_CODE_HOURLY_LIMIT per clock hour, AUTH_CODE_DAILY_LIMIT per
+ *    UTC day), counted in one call for both windows against a keyed hash of the inbox the
+ *    address reaches (worker/auth/mailbox.ts), so `victim+1@…`, `victim+2@…` share one cap;
+ *    over one, the answer says to come back when that window ends;
+ * 2. the cooldown of the exact address (AUTH_CODE_COOLDOWN_SECONDS), decided by the upsert
+ *    that stores the code, so concurrent requests store and send one code;
+ * a request refused by either takes back its counts (best effort), so only codes that were
+ * stored count against the caps.
  *
  * The code is stored before it is sent, so a code in an e-mail always works. With create_user
- * true the e-mail is sent before answering: if it cannot be sent the code is withdrawn and the
- * answer says so. With create_user false it is sent after the answer (the time to answer would
- * otherwise tell a known address from an unknown one); a failure is logged and the code withdrawn.
+ * true the e-mail is sent before answering: if it cannot be sent the code is withdrawn, its
+ * cooldown and counts given back, and the answer says so. With create_user false it is sent
+ * after the answer has gone out (the time to answer would otherwise tell a known address from
+ * an unknown one); if it fails, the code is cleared and nothing else: the cooldown and counts
+ * stay, exactly as an unknown address's request leaves them, so retries cannot tell them apart.
  */
 export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: Promise<unknown>) => void): Promise<void> {
   const { repo, config, now } = deps;
@@ -59,46 +78,83 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
   const at = now();
   const sendsCode = input.createUser || (await repo.auth.findUserByEmail(input.email)) !== undefined;
 
-  const { codeLength, codeTtlSeconds, codeCooldownSeconds, codeHourlyLimit, codeDailyLimit } = config.auth;
-  const code = randomCode(codeLength);
-  const hash = sendsCode ? await codeHash(secret, input.email, code) : null;
+  // Hashed on both paths, so an unknown address costs the same work as a known one.
+  const code = randomCode(config.auth.codeLength);
+  const hash = await codeHash(secret, input.email, code);
+
+  const caps = await mailboxCaps(secret, input.email, at, config.auth);
+  const counts = await repo.countRequests(caps);
+  const giveBack = () =>
+    repo.uncountRequests(caps).catch((error: unknown) => {
+      log("error", "auth.code_caps_give_back_failed", { error: describeError(error) });
+    });
+  const refusing = caps.filter((cap, index) => counts[index]! > cap.max);
+  if (refusing.length > 0) {
+    await giveBack();
+    const until = Math.max(...refusing.map((cap) => cap.window.end));
+    throw tooManyCodes(Math.max(1, until - Math.floor(at.getTime() / 1000)));
+  }
+
   const stored = await repo.auth.storeCode({
     email: input.email,
-    codeHash: hash,
+    codeHash: sendsCode ? hash : null,
     userMetadata: input.createUser ? (input.data ?? {}) : null,
     now: at,
-    expiresAt: new Date(at.getTime() + codeTtlSeconds * 1000),
-    limits: { cooldownSeconds: codeCooldownSeconds, perHour: codeHourlyLimit, perDay: codeDailyLimit },
+    expiresAt: new Date(at.getTime() + config.auth.codeTtlSeconds * 1000),
+    cooldownSeconds: config.auth.codeCooldownSeconds,
   });
   if (!stored.stored) {
-    const wait = stored.retryAfterSeconds;
-    throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, {
-      "Retry-After": String(wait),
-    });
+    await giveBack();
+    throw tooManyCodes(stored.retryAfterSeconds);
   }
-  if (hash === null) return;
+  if (!sendsCode) return;
 
-  const send = sendCode(deps, input.email, code, hash);
-  if (input.createUser) await send;
-  else defer(send.catch(() => undefined));
+  if (!input.createUser) {
+    defer(sendAfterAnswer(deps, input.email, code, hash));
+    return;
+  }
+  try {
+    await sendCode(deps, input.email, code);
+  } catch (error) {
+    await Promise.all([
+      repo.auth.withdrawCode(input.email, hash).catch((withdrawError: unknown) => {
+        log("error", "auth.code_withdraw_failed", { error: describeError(withdrawError) });
+      }),
+      giveBack(),
+    ]);
+    const message =
+      deps.transport.name === "unconfigured"
+        ? "Sign-in e-mails are not configured on this server."
+        : "The e-mail with your code could not be sent. Please try again in a moment.";
+    throw new AuthError(500, "unexpected_failure", message, {}, { cause: error });
+  }
 }
 
-/** E-mails a stored code; if that fails, withdraws the code and throws the answer to give. */
-async function sendCode(deps: Deps, email: string, code: string, hash: string): Promise<void> {
+/** E-mails a stored code (into the dev mailbox in development); throws when it cannot be sent. */
+async function sendCode(deps: Deps, email: string, code: string): Promise<void> {
   const mail = signInCodeEmail({ code, validMinutes: Math.round(deps.config.auth.codeTtlSeconds / 60) });
   try {
     const receipt = await deps.transport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
     if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
   } catch (error) {
     log("error", "auth.code_email_failed", { transport: deps.transport.name, error: describeError(error) });
-    await deps.repo.auth.withdrawCode(email, hash).catch((withdrawError: unknown) => {
-      log("error", "auth.code_withdraw_failed", { error: describeError(withdrawError) });
+    throw error;
+  }
+}
+
+/**
+ * The create_user:false send, run through waitUntil: it starts only after a macrotask, so the
+ * answer (built in microtasks) has gone out before the e-mail is even begun. A failure clears
+ * the code only (see requestCode) and is logged; it never rejects.
+ */
+async function sendAfterAnswer(deps: Deps, email: string, code: string, hash: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  try {
+    await sendCode(deps, email, code);
+  } catch {
+    await deps.repo.auth.clearCode(email, hash).catch((error: unknown) => {
+      log("error", "auth.code_clear_failed", { error: describeError(error) });
     });
-    const message =
-      deps.transport.name === "unconfigured"
-        ? "Sign-in e-mails are not configured on this server."
-        : "The e-mail with your code could not be sent. Please try again in a moment.";
-    throw new AuthError(500, "unexpected_failure", message, {}, { cause: error });
   }
 }
 
@@ -246,7 +302,7 @@ export async function requireAdmin(config: AppConfig, authorization: string | un
   const given = bearerToken(authorization);
   const expected = config.auth.adminKey;
   const matches = await secretsEqual(given, expected);
-  if (isPlaceholder(expected)) {
+  if (isWeakSecret(expected, MIN_ADMIN_KEY_LENGTH)) {
     throw new AuthError(403, "not_admin", "User not allowed: the admin API is not configured on this server (AUTH_ADMIN_KEY).");
   }
   if (!matches) throw new AuthError(403, "not_admin", "User not allowed");

@@ -14,11 +14,7 @@ const iso = (date: Date) => date.toISOString();
 /** What ends a user's sessions: all of them, only one, or all but one. */
 export type SessionScope = { userId: string; only?: string; except?: string };
 
-/** The rules of code e-mails per address: the wait between two, and how many per hour and day. */
-export type CodeLimits = { cooldownSeconds: number; perHour: number; perDay: number };
-
-const HOUR = 60 * 60;
-const DAY = 24 * HOUR;
+const DAY = 24 * 60 * 60;
 
 export type RefreshTokenRecord = { token: AuthRefreshToken; session: AuthSession; user: AuthUser };
 
@@ -44,10 +40,11 @@ export function createAuthRepository(db: Database) {
 
     /**
      * Stores a new code for the address, replacing any earlier one, unless the address is
-     * within its cooldown or has had its hourly or daily number of codes. One upsert decides,
-     * so concurrent requests for one address store (and send) one code. `codeHash` null counts
-     * a request that sends nothing (an address that may not sign up) exactly like one that does,
-     * so the answers cannot tell them apart.
+     * within its cooldown (a code was stored less than `cooldownSeconds` ago). One upsert
+     * decides, so concurrent requests for one address store (and send) one code. `codeHash`
+     * null counts a request that sends nothing (an address that may not sign up) exactly like
+     * one that does, so the answers cannot tell them apart. The hourly and daily caps are not
+     * kept here: they count per mailbox in the counters table (worker/auth/mailbox.ts).
      */
     async storeCode(input: {
       email: string;
@@ -55,13 +52,10 @@ export function createAuthRepository(db: Database) {
       userMetadata: Record<string, unknown> | null;
       now: Date;
       expiresAt: Date;
-      limits: CodeLimits;
+      cooldownSeconds: number;
     }): Promise<{ stored: true } | { stored: false; retryAfterSeconds: number }> {
-      const { now, limits } = input;
+      const { now, cooldownSeconds } = input;
       const sentAt = iso(now);
-      const before = (seconds: number) => iso(new Date(now.getTime() - seconds * 1000));
-      const hourOver = sql`${authCodes.hourStartedAt} <= ${before(HOUR)}`;
-      const dayOver = sql`${authCodes.dayStartedAt} <= ${before(DAY)}`;
       const rows = await db
         .insert(authCodes)
         .values({
@@ -71,10 +65,6 @@ export function createAuthRepository(db: Database) {
           sentAt,
           expiresAt: iso(input.expiresAt),
           attempts: 0,
-          hourStartedAt: sentAt,
-          hourCount: 1,
-          dayStartedAt: sentAt,
-          dayCount: 1,
         })
         .onConflictDoUpdate({
           target: authCodes.email,
@@ -84,43 +74,40 @@ export function createAuthRepository(db: Database) {
             sentAt,
             expiresAt: iso(input.expiresAt),
             attempts: 0,
-            hourStartedAt: sql`case when ${hourOver} then excluded.sent_at else ${authCodes.hourStartedAt} end`,
-            hourCount: sql`case when ${hourOver} then 1 else ${authCodes.hourCount} + 1 end`,
-            dayStartedAt: sql`case when ${dayOver} then excluded.sent_at else ${authCodes.dayStartedAt} end`,
-            dayCount: sql`case when ${dayOver} then 1 else ${authCodes.dayCount} + 1 end`,
           },
-          setWhere: and(
-            lte(authCodes.sentAt, before(limits.cooldownSeconds)),
-            sql`(${hourOver} or ${authCodes.hourCount} < ${limits.perHour})`,
-            sql`(${dayOver} or ${authCodes.dayCount} < ${limits.perDay})`,
-          ),
+          setWhere: lte(authCodes.sentAt, iso(new Date(now.getTime() - cooldownSeconds * 1000))),
         })
         .returning({ email: authCodes.email });
       if (rows.length === 1) return { stored: true };
 
-      // Refused: how long until every rule that refused it lets a code through again.
-      const [row] = await db.select().from(authCodes).where(eq(authCodes.email, input.email)).limit(1);
-      if (!row) return { stored: false, retryAfterSeconds: 1 };
-      const until = (startedAt: string, seconds: number) => Date.parse(startedAt) + seconds * 1000;
-      const waits = [until(row.sentAt, limits.cooldownSeconds)];
-      if (row.hourCount >= limits.perHour) waits.push(until(row.hourStartedAt, HOUR));
-      if (row.dayCount >= limits.perDay) waits.push(until(row.dayStartedAt, DAY));
-      return { stored: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.max(...waits) - now.getTime()) / 1000)) };
+      // Refused: how long until the cooldown lets a code through again.
+      const [row] = await db.select({ sentAt: authCodes.sentAt }).from(authCodes).where(eq(authCodes.email, input.email)).limit(1);
+      const until = row ? Date.parse(row.sentAt) + cooldownSeconds * 1000 : now.getTime();
+      return { stored: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
     },
 
     /**
-     * Takes back a code whose e-mail could not be sent, so neither the cooldown nor the caps
-     * make the user wait for a code that never arrived. Only that code: a newer one is left alone.
+     * Takes back a code whose e-mail could not be sent while the user waits for the answer:
+     * the code cannot be used, and its cooldown no longer holds, so the user may ask again at
+     * once. Only that code: a newer one is left alone.
      */
     async withdrawCode(email: string, codeHash: string): Promise<void> {
       await db
         .update(authCodes)
-        .set({
-          codeHash: null,
-          sentAt: iso(new Date(0)),
-          hourCount: sql`max(${authCodes.hourCount} - 1, 0)`,
-          dayCount: sql`max(${authCodes.dayCount} - 1, 0)`,
-        })
+        .set({ codeHash: null, sentAt: iso(new Date(0)) })
+        .where(and(eq(authCodes.email, email), eq(authCodes.codeHash, codeHash)));
+    },
+
+    /**
+     * Makes a code unusable and nothing else: its cooldown keeps holding. For a code whose
+     * e-mail failed after the answer was given (create_user false): the row ends up exactly as
+     * a request for an address without a user leaves it. Only that code: a newer one is left
+     * alone.
+     */
+    async clearCode(email: string, codeHash: string): Promise<void> {
+      await db
+        .update(authCodes)
+        .set({ codeHash: null })
         .where(and(eq(authCodes.email, email), eq(authCodes.codeHash, codeHash)));
     },
 
@@ -302,8 +289,8 @@ export function createAuthRepository(db: Database) {
     },
 
     /**
-     * Housekeeping for the cron trigger: codes whose last e-mail went out more than a day ago
-     * (expired, and past every cap's window), and refresh tokens revoked more than
+     * Housekeeping for the cron trigger: expired codes whose last e-mail went out more than a
+     * day ago (past any cooldown), and refresh tokens revoked more than
      * `revokedTokenDays` ago (a reuse of a token that old is answered "not found" rather than
      * ending the session).
      */
@@ -311,17 +298,7 @@ export function createAuthRepository(db: Database) {
       const dayAgo = iso(new Date(input.now.getTime() - DAY * 1000));
       const revokedBefore = iso(new Date(input.now.getTime() - input.revokedTokenDays * DAY * 1000));
       await db.batch([
-        // sent_at alone is not enough: a withdrawn code's is 1970 while its counts still hold.
-        db
-          .delete(authCodes)
-          .where(
-            and(
-              lt(authCodes.sentAt, dayAgo),
-              lt(authCodes.hourStartedAt, dayAgo),
-              lt(authCodes.dayStartedAt, dayAgo),
-              lt(authCodes.expiresAt, iso(input.now)),
-            ),
-          ),
+        db.delete(authCodes).where(and(lt(authCodes.sentAt, dayAgo), lt(authCodes.expiresAt, iso(input.now)))),
         db.delete(authRefreshTokens).where(lt(authRefreshTokens.revokedAt, revokedBefore)),
       ]);
     },

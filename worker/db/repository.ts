@@ -211,6 +211,32 @@ export function createRepository(db: Database) {
       return rows[0]!.count;
     },
 
+    /**
+     * Counts one event against each counter, like countRequest, in one database call (one
+     * batch). Resolves each counter's count so far, in the order given.
+     */
+    async countRequests(counters: readonly { key: string; window: CounterWindow }[]): Promise<number[]> {
+      const [first, ...rest] = counters.map(({ key, window }) => counter(key, window));
+      if (!first) return [];
+      const results = await db.batch([first, ...rest]);
+      return results.map((rows) => rows[0]!.count);
+    },
+
+    /**
+     * Takes back one event counted against each counter (one batch): for a request that was
+     * counted but then refused or failed. A counter whose window has moved on since is left
+     * alone, and no count goes below zero.
+     */
+    async uncountRequests(counters: readonly { key: string; window: CounterWindow }[]): Promise<void> {
+      const [first, ...rest] = counters.map(({ key, window }) =>
+        db
+          .update(rateLimits)
+          .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+          .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, window.start))),
+      );
+      if (first) await db.batch([first, ...rest]);
+    },
+
     /** Deletes the counters of windows that have ended. */
     async pruneCounters(now: Date): Promise<void> {
       await db.delete(rateLimits).where(lte(rateLimits.expiresAt, Math.floor(now.getTime() / 1000)));

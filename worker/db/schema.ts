@@ -62,8 +62,9 @@ export const devMailbox = table("dev_mailbox", {
 
 /**
  * Fixed-window counters shared by every isolate because they live in the database: per-client
- * request limits (key: what is limited and the client, e.g. "waitlist:203.0.113.7") and the
- * hourly budget of single notification e-mails. window_start is the window's first second (Unix
+ * request limits (key: what is limited and the client, e.g. "waitlist:203.0.113.7"), the sign-in
+ * code e-mails per mailbox (keyed by a keyed hash of the mailbox, never an address) and the hourly
+ * budget of single notification e-mails. window_start is the window's first second (Unix
  * time); expires_at its end, after which the cron deletes the row.
  */
 export const rateLimits = table("rate_limits", {
@@ -100,9 +101,10 @@ export const authUsers = table("auth_users", {
  * The one live sign-in code of an e-mail address (keyed by the address, not by a user: a user row
  * exists only once an address has proved it is theirs by verifying a code). Requesting a new code
  * replaces the row's code, so an older code stops working. code_hash is cleared when the code is
- * used or worn out by attempts. The row also carries the address's send counters (the cooldown
- * runs from sent_at; the hourly and daily caps from their window starts), so one upsert decides
- * whether a code may be sent. Rows are deleted a day after the last code was sent.
+ * used or worn out by attempts. sent_at holds the address's cooldown, so one upsert decides
+ * whether a code may be stored. The hourly and daily caps are not here: they count per mailbox
+ * (every address that reaches one inbox) in the counters table, keyed by a keyed hash. Rows are
+ * deleted a day after the last code was sent.
  */
 export const authCodes = table("auth_codes", {
   /** Trimmed, NFC-normalised and lower-cased. */
@@ -117,10 +119,6 @@ export const authCodes = table("auth_codes", {
   expiresAt: text("expires_at").notNull(),
   /** Guesses counted against this code, right or wrong; counted before the guess is compared. */
   attempts: integer("attempts").notNull().default(0),
-  hourStartedAt: text("hour_started_at").notNull(),
-  hourCount: integer("hour_count").notNull(),
-  dayStartedAt: text("day_started_at").notNull(),
-  dayCount: integer("day_count").notNull(),
 });
 
 /** A signed-in device. Signing out deletes it, which ends its refresh tokens and access tokens. */

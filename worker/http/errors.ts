@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
 import type { BodyErrors } from "./body";
+import type { LimitErrors } from "./rate-limit";
 
 /**
  * An error with the answer the client should get: {"error":{"code","message",...details}}.
@@ -42,11 +43,18 @@ export function methodNotAllowed(allowed: string[]) {
   };
 }
 
-/** 429 for a client over its allowance, saying when to come back. */
-export function tooManyRequests(retryAfterSeconds: number): ApiError {
-  return new ApiError(429, "rate_limited", PUBLIC_FORM_ERRORS.rateLimited, { retry_after: retryAfterSeconds }, {
-    "Retry-After": String(retryAfterSeconds),
-  });
+/**
+ * A public form's answers when its per-client limit says no (429, saying when to come back) or
+ * cannot be counted (500 with the form's own failure message, `failure`).
+ */
+export function publicFormLimitErrors(failure: string): LimitErrors {
+  return {
+    tooMany: (retryAfterSeconds) =>
+      new ApiError(429, "rate_limited", PUBLIC_FORM_ERRORS.rateLimited, { retry_after: retryAfterSeconds }, {
+        "Retry-After": String(retryAfterSeconds),
+      }),
+    unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
+  };
 }
 
 /** Request bodies that cannot be read, in the API's codes. */

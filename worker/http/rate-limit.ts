@@ -31,26 +31,30 @@ export async function countAgainst(deps: Deps, limit: Limit, key: string): Promi
   return count > limit.max ? Math.max(1, window.end - Math.floor(now.getTime() / 1000)) : null;
 }
 
+/** What a route answers when its limit says no, or cannot say (each route's own errors). */
+export type LimitErrors = {
+  /** Over the allowance: the route's 429. */
+  tooMany: (retryAfterSeconds: number) => Error;
+  /** The counter could not be written: the route's own failure (the limit fails closed). */
+  unavailable: (cause: unknown) => Error;
+};
+
 /**
  * Middleware: the request counts against the client's allowance (CF-Connecting-IP, IPv6 per
- * /64); over it, `tooMany` is thrown (the route's own 429) before anything is read or stored.
- * When the counter cannot be written the request goes on (and is logged): the database being
- * down then fails the route itself, with the route's own message, and a counter table problem
- * never turns every visitor away.
+ * /64); over it, the route's 429 is thrown before anything is read or stored. When the counter
+ * cannot be written the request is refused with the route's own failure: no limit, no service.
  */
-export function limitPerClient(
-  limitOf: (c: Context<AppEnv>) => Limit,
-  tooMany: (retryAfterSeconds: number) => Error,
-): MiddlewareHandler<AppEnv> {
+export function limitPerClient(limitOf: (c: Context<AppEnv>) => Limit, errors: LimitErrors): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const limit = limitOf(c);
-    let retryAfter: number | null = null;
+    let retryAfter: number | null;
     try {
       retryAfter = await countAgainst(c.get("deps"), limit, clientKey(clientAddress(c.req.raw.headers)));
     } catch (error) {
       log("error", "rate_limit.unavailable", { limit: limit.name, error: describeError(error) });
+      throw errors.unavailable(error);
     }
-    if (retryAfter !== null) throw tooMany(retryAfter);
+    if (retryAfter !== null) throw errors.tooMany(retryAfter);
     await next();
   };
 }

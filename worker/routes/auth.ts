@@ -63,15 +63,18 @@ function origin(c: Context<AppEnv>): RequestOrigin {
   };
 }
 
-/** The per-client limit of a sign-in route (AUTH_RATE_LIMIT_*), in GoTrue's 429. */
+/**
+ * The per-client limit of a sign-in route (AUTH_RATE_LIMIT_*), in GoTrue's 429; when the counter
+ * cannot be written, a 500 in GoTrue's shape (the limit fails closed).
+ */
 function rateLimited(route: keyof AppConfig["auth"]["rateLimit"]): MiddlewareHandler<AppEnv> {
-  return limitPerClient(
-    (c) => ({ name: route, ...c.get("deps").config.auth.rateLimit[route] }),
-    (retryAfter) =>
+  return limitPerClient((c) => ({ name: route, ...c.get("deps").config.auth.rateLimit[route] }), {
+    tooMany: (retryAfter) =>
       new AuthError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${retryAfter} seconds.`, {
         "Retry-After": String(retryAfter),
       }),
-  );
+    unavailable: (cause) => new AuthError(500, "unexpected_failure", "Something went wrong. Please try again.", {}, { cause }),
+  });
 }
 
 const readBody = jsonBody(AUTH_BODY_ERRORS);
@@ -144,9 +147,11 @@ authRoutes.get("/health", (c) =>
 /** Access tokens are signed with a shared secret (HS256), which is never published. */
 authRoutes.get("/.well-known/jwks.json", (c) => c.json({ keys: [] }));
 
-// Admin routes: the key is checked before anything else, so without it nothing is revealed.
+// Admin routes: each client's requests are counted first (AUTH_RATE_LIMIT_ADMIN, so the key
+// cannot be guessed at speed), then the key is checked before anything else, so without it
+// nothing is revealed.
 
-authRoutes.use("/admin/*", async (c, next) => {
+authRoutes.use("/admin/*", rateLimited("admin"), async (c, next) => {
   await requireAdmin(c.get("deps").config, c.req.header("authorization"));
   await next();
 });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
-import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
+import { API_BODY_ERRORS, ApiError, methodNotAllowed, publicFormLimitErrors } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
 import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
@@ -20,7 +20,7 @@ for (const form of FORMS) {
   formRoutes
     .post(
       `/${form.slug}`,
-      limitPerClient((c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }), tooManyRequests),
+      limitPerClient((c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }), publicFormLimitErrors(FORM_MESSAGES.failure)),
       jsonBody(API_BODY_ERRORS),
       validJson(formSchema(form), API_BODY_ERRORS),
       async (c) => {

@@ -7,8 +7,9 @@ import { describeError, log } from "../log";
 /**
  * GET /api/health: is the worker fit to serve. 503 when the database cannot be reached, when
  * its schema lacks a table or column (migrations not applied), or, outside development, when a
- * setting production needs is missing or still a placeholder (named, never shown). Also: the
- * mail transport, and how many notifications wait undelivered and since when.
+ * setting production needs is missing, a placeholder or too weak a secret, or a setting's value
+ * is not valid (named, never shown). Also: the mail transport, and how many notifications wait
+ * undelivered and since when.
  */
 export const healthRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
@@ -18,7 +19,7 @@ export const healthRoutes = new Hono<AppEnv>()
       environment: config.isDevelopment ? "development" : "production",
       database: { driver, reachable: false, migrated: false } as { driver: string; reachable: boolean; migrated: boolean; problem?: string },
       mail: { transport: transport.name },
-      settings: { missing: missingSettings },
+      settings: { missing: missingSettings, invalid: config.invalidSettings },
       notifications: { undelivered: 0, oldestUndeliveredAt: null as string | null, oldestAgeSeconds: null as number | null },
     };
     const problems: string[] = [];
@@ -39,7 +40,9 @@ export const healthRoutes = new Hono<AppEnv>()
       log("error", "health.database_unreachable", { driver, error: describeError(error) });
       problems.push("the database cannot be reached");
     }
-    if (missingSettings.length > 0) problems.push(`settings missing or placeholders: ${missingSettings.join(", ")}`);
+    if (missingSettings.length > 0) problems.push(`settings missing, placeholders or too weak: ${missingSettings.join(", ")}`);
+    // Outside development a value the worker cannot use is not quietly replaced by its default.
+    if (!config.isDevelopment && config.invalidSettings.length > 0) problems.push(`settings not valid: ${config.invalidSettings.join(", ")}`);
 
     if (problems.length === 0) return c.json({ status: "ok", ...report });
     const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
-import { API_BODY_ERRORS, ApiError, methodNotAllowed, tooManyRequests } from "../http/errors";
+import { API_BODY_ERRORS, ApiError, methodNotAllowed, publicFormLimitErrors } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
 import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
@@ -17,7 +17,7 @@ import { WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
 export const waitlistRoutes = new Hono<AppEnv>()
   .post(
     "/",
-    limitPerClient((c) => ({ name: "waitlist", ...c.get("deps").config.publicLimits.waitlist }), tooManyRequests),
+    limitPerClient((c) => ({ name: "waitlist", ...c.get("deps").config.publicLimits.waitlist }), publicFormLimitErrors(WAITLIST_MESSAGES.failure)),
     jsonBody(API_BODY_ERRORS),
     validJson(waitlistSchema, API_BODY_ERRORS),
     async (c) => {

@@ -24,8 +24,8 @@ export const TURNSTILE_META = "turnstile-site-key";
 
 /** The two extra fields, as schema entries for a form's request body. */
 export const PUBLIC_FORM_EXTRAS = {
-  [HONEYPOT_FIELD]: v.optional(v.string(), ""),
-  [TURNSTILE_FIELD]: v.optional(v.string(), ""),
+  [HONEYPOT_FIELD]: v.optional(v.string("Website must be text."), ""),
+  [TURNSTILE_FIELD]: v.optional(v.string("The verification token must be text."), ""),
 };
 
 /** Whether the honeypot was filled in: a bot. */

@@ -6,9 +6,9 @@ import * as v from "valibot";
  * valibot building blocks for the request schemas (waitlist.ts, forms.ts, worker/auth/schemas.ts).
  */
 
-/** C0 controls, DEL and C1 controls. */
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-/** The same, but allowing tab, line feed and carriage return (multi-line fields). */
+/** C0 controls, DEL, C1 controls and the Unicode line and paragraph separators. */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** The same, but allowing tab, line breaks and the separators (multi-line fields). */
 const CONTROL_CHARS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
@@ -29,31 +29,46 @@ const JOINER_IN_WORD =
 /** Half of a surrogate pair without its other half: not text at all. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Whether a value holds a character no field may hold (controls, invisible, lone surrogates). */
-export function hasForbiddenCharacters(value: string, allowLineBreaks = false): boolean {
-  const controls = allowLineBreaks ? CONTROL_CHARS_EXCEPT_WHITESPACE : CONTROL_CHARS;
-  return controls.test(value) || LONE_SURROGATE.test(value) || INVISIBLE.test(value.replace(JOINER_IN_WORD, ""));
+/**
+ * Whether a value holds a character no field may hold: controls (line breaks only where
+ * `lineBreaks`), invisible characters, lone surrogates. Joiners between letters or inside emoji
+ * are writing, except where `joiners` is false (an e-mail address: there they only make one
+ * address look like another).
+ */
+export function hasForbiddenCharacters(value: string, options: { lineBreaks?: boolean; joiners?: boolean } = {}): boolean {
+  const { lineBreaks = false, joiners = true } = options;
+  const controls = lineBreaks ? CONTROL_CHARS_EXCEPT_WHITESPACE : CONTROL_CHARS;
+  return controls.test(value) || LONE_SURROGATE.test(value) || INVISIBLE.test(joiners ? value.replace(JOINER_IN_WORD, "") : value);
 }
 
 /**
+ * What shows nothing on its own: whitespace, invisible characters, fillers and blank symbols
+ * (Hangul fillers, the braille blank), marks with nothing to mark, variation selectors.
+ */
+const SHOWS_NOTHING = new RegExp(`${INVISIBLE.source}|[\\s\\u200c\\u200d\\u2800\\ufe00-\\ufe0f]|\\p{M}|\\p{Cf}`, "gu");
+
+/**
  * How every text value is stored: Unicode NFC (so the same text typed two ways is one value)
- * and trimmed. A value of only whitespace and invisible characters is empty.
+ * and trimmed. A value that shows nothing (only whitespace, invisible or blank characters) is
+ * empty.
  */
 export function cleanText(value: string): string {
   if (LONE_SURROGATE.test(value)) return value.trim();
   const text = value.normalize("NFC").trim();
-  const visible = text.replace(new RegExp(INVISIBLE.source, "gu"), "").replace(/[\s\u200c\u200d]/gu, "");
-  return visible === "" ? "" : text;
+  return text.replace(SHOWS_NOTHING, "") === "" ? "" : text;
 }
 
 /** Longest e-mail address a mail system accepts (RFC 5321 path limit). */
 export const EMAIL_MAX_LENGTH = 254;
 
-/** Spec §5: text, @, text, dot, text, with no spaces. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Spec §5: text, @, text, dot, text, with no spaces. The parts also hold none of the characters
+ * that separate or quote addresses (`,;<>()[]\"`): "a@b.co,c@d.co" is two addresses, not one.
+ */
+const EMAIL_SHAPE = /^[^\s@,;<>()[\]\\"]+@[^\s@,;<>()[\]\\"]+\.[^\s@,;<>()[\]\\"]+$/;
 
 export function isEmailShaped(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasForbiddenCharacters(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasForbiddenCharacters(value, { joiners: false });
 }
 
 /** How e-mails are stored and compared: cleaned (NFC, trimmed) and lower-cased. */
@@ -82,7 +97,7 @@ export function textField(options: { required: boolean; maxLength: number; multi
     v.transform((value) => cleanText(value ?? "")),
     v.check((value) => !required || value !== "", messages.required),
     v.check((value) => value.length <= maxLength, messages.tooLong ?? messages.forbidden),
-    v.check((value) => !hasForbiddenCharacters(value, multiline), messages.forbidden),
+    v.check((value) => !hasForbiddenCharacters(value, { lineBreaks: multiline }), messages.forbidden),
   );
 }
 
@@ -111,13 +126,14 @@ export function validate<T extends v.GenericSchema>(
 ): { ok: true; value: v.InferOutput<T> } | { ok: false; fieldErrors: FieldErrors } {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return { ok: true, value: result.output };
-  const fieldErrors: FieldErrors = {};
+  // A Map, then own properties: a field named "__proto__" or "constructor" is just a name.
+  const errors = new Map<string, string>();
   for (const issue of result.issues) {
     const key = issue.path?.[0]?.key;
     const field = typeof key === "string" ? key.slice(0, 40) : "body";
-    fieldErrors[field] ??= issue.message;
+    if (!errors.has(field)) errors.set(field, issue.message);
   }
-  return { ok: false, fieldErrors };
+  return { ok: false, fieldErrors: Object.fromEntries(errors) };
 }
 
 /** An object of exactly these fields: any other key is a mistake to report, not to drop. */

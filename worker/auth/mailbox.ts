@@ -1,0 +1,48 @@
+import type { AuthConfig } from "../config";
+import type { CounterWindow } from "../db/repository";
+import { windowOf } from "../http/rate-limit";
+import { mailboxHash } from "./secrets";
+
+/**
+ * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per mailbox,
+ * not per address string: `victim+1@ex.org`, `victim+2@ex.org` and `v.i.c.t.i.m@gmail.com`'s
+ * variants all land in one inbox, so they share its caps. The 60-second cooldown stays per
+ * exact address (worker/db/auth-repository.ts, storeCode).
+ */
+
+const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The inbox an address reaches, as far as the address itself tells: lower-cased, the local part
+ * cut at the first "+" (sub-addressing), and for Gmail (gmail.com, googlemail.com) without the
+ * dots Gmail ignores, under gmail.com. Only ever used as the input of a keyed hash.
+ */
+export function canonicalMailbox(email: string): string {
+  const address = email.toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus >= 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
+
+/** One cap on code e-mails: its counter (key and clock window) and how many it allows. */
+export type MailboxCap = { key: string; window: CounterWindow; max: number };
+
+/**
+ * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
+ * the mailbox's keyed hash (never the address).
+ */
+export async function mailboxCaps(secret: string, email: string, now: Date, limits: Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">): Promise<MailboxCap[]> {
+  const mailbox = await mailboxHash(secret, canonicalMailbox(email));
+  return [
+    { key: `code-mail-hour:${mailbox}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
+    { key: `code-mail-day:${mailbox}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },
+  ];
+}
