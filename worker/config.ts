@@ -16,6 +16,8 @@ export type AppConfig = {
   environment: string;
   /** True only for ENVIRONMENT=development: the dev mailbox and /dev/* exist only then. */
   isDevelopment: boolean;
+  /** The site's public origin (SITE_URL, e.g. https://homeworkhelper.app), or "" for the request's. */
+  siteUrl: string;
   /** Who receives the notification e-mails (COMPANY_EMAIL, comma-separated). */
   companyEmails: string[];
   mail: {
@@ -100,6 +102,7 @@ export function readConfig(env: Settings): AppConfig {
   const config: AppConfig = {
     environment: environment.trim() || "production",
     isDevelopment: environment === "development",
+    siteUrl: siteUrl(env.SITE_URL ?? "", invalid),
     companyEmails: (env.COMPANY_EMAIL ?? "")
       .split(",")
       .map((address) => address.trim())
@@ -152,6 +155,20 @@ export function readConfig(env: Settings): AppConfig {
     invalidSettings: invalid,
   };
   return config;
+}
+
+/** An origin (https://host, no path) or nothing; anything else is reported as invalid. */
+function siteUrl(raw: string, invalid: string[]): string {
+  const text = raw.trim().replace(/\/+$/, "");
+  if (text === "") return "";
+  try {
+    const url = new URL(text);
+    if ((url.protocol === "https:" || url.protocol === "http:") && url.pathname === "/" && !url.search && !url.hash) return url.origin;
+  } catch {
+    // reported below
+  }
+  invalid.push("SITE_URL (an origin such as https://homeworkhelper.app)");
+  return "";
 }
 
 /**
