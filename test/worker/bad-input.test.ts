@@ -34,9 +34,11 @@ describe.each(ROUTES)("bad input to %s", (path) => {
     expect(await res.json()).toMatchObject({ error: { code: "invalid_json" } });
   });
 
+  // A browser's form post (application/x-www-form-urlencoded) is accepted on these routes, so
+  // the forms work without JavaScript: see no-js-forms.test.ts.
   it.each([
     ["text/plain", "text/plain"],
-    ["form encoding", "application/x-www-form-urlencoded"],
+    ["multipart form data", "multipart/form-data; boundary=x"],
     ["no Content-Type", null],
   ])("rejects %s with 415", async (_name, contentType) => {
     const before = await storedCounts();

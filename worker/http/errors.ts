@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
 import type { BodyErrors } from "./body";
+import { errorPage, type FormPostEnv } from "./form-page";
 import type { LimitErrors } from "./rate-limit";
 
 /**
@@ -29,8 +30,14 @@ export function errorBody(code: string, message: string, details: Record<string,
   return { error: { code, message, ...details } };
 }
 
-export function errorResponse(c: Context, error: ApiError): Response {
+/**
+ * The one place an API error becomes an answer: the JSON shape, or, for a browser's form post
+ * (marked by publicForm, form-post.ts), the form's page, with the same status and headers.
+ */
+export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Response | Promise<Response> {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const page = c.get("formPage");
+  if (page) return errorPage(c, page, error);
   return c.json(errorBody(error.code, error.message, error.details), error.status as ContentfulStatusCode);
 }
 

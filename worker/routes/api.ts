@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../deps";
 import { ApiError, errorResponse } from "../http/errors";
+import type { FormPostEnv } from "../http/form-page";
 import { describeError, log } from "../log";
 import { devMailboxRoutes } from "./dev-mailbox";
 import { formRoutes } from "./forms";
@@ -9,10 +9,12 @@ import { waitlistRoutes } from "./waitlist";
 
 /**
  * The site's own JSON API under /api, and the development tools under /dev. Both answer in
- * the API's error shape {"error":{"code","message",...}}, through this sub-app's error handler.
+ * the API's error shape {"error":{"code","message",...}}, through this sub-app's error handler;
+ * a public form posted without JavaScript gets its errors as the form's page instead
+ * (errorResponse decides). Nothing here may be cached, pages included.
  */
 function jsonApp() {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<FormPostEnv>();
   app.use("*", async (c, next) => {
     await next();
     c.header("Cache-Control", "no-store");

@@ -1,33 +1,44 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../deps";
-import { jsonBody, validJson } from "../http/body";
+import { submissionBody, validJson } from "../http/body";
 import { API_BODY_ERRORS, ApiError, methodNotAllowed, publicFormLimitErrors } from "../http/errors";
+import { created, type FormPage, type FormPostEnv } from "../http/form-page";
+import { publicForm } from "../http/form-post";
 import { limitPerClient } from "../http/rate-limit";
 import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
-import { FORM_MESSAGES, FORMS, formSchema, formValues } from "../shared/forms";
+import { FORM_MESSAGES, FORMS, formSchema, formValues, type FormDefinition } from "../shared/forms";
+
+/**
+ * The page a form posted without JavaScript is answered with: headed by the form's name, back
+ * to the home page's section of the form, which is named after its slug (the contact form's is
+ * #contact).
+ */
+function formPage(form: FormDefinition): FormPage {
+  return { heading: form.name, back: `/#${form.slug}`, success: [FORM_MESSAGES.success] };
+}
 
 /**
  * POST /api/forms/:form: the generic submission handler, one route per form definition (shared
- * with the web app, which renders the same definitions). Per client at most FORMS_RATE_LIMIT
- * submissions of a form per window; a filled honeypot is answered as a success and dropped;
- * Turnstile, when configured, is checked before anything is stored. The submission is stored,
- * then notified after the response.
+ * with the web app, which renders the same definitions), as JSON or as a browser's form post
+ * (answered with a page). Per client at most FORMS_RATE_LIMIT submissions of a form per window;
+ * a filled honeypot is answered as a success and dropped; Turnstile, when configured, is checked
+ * before anything is stored. The submission is stored, then notified after the response.
  */
-export const formRoutes = new Hono<AppEnv>();
+export const formRoutes = new Hono<FormPostEnv>();
 
 for (const form of FORMS) {
   formRoutes
     .post(
       `/${form.slug}`,
+      publicForm(formPage(form)),
       limitPerClient((c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }), publicFormLimitErrors(FORM_MESSAGES.failure)),
-      jsonBody(API_BODY_ERRORS),
+      submissionBody(API_BODY_ERRORS),
       validJson(formSchema(form), API_BODY_ERRORS),
       async (c) => {
         const input = c.req.valid("json");
         const deps = c.get("deps");
         const { repo, now } = deps;
-        if ((await screenSubmission(c, input)) === "bot") return c.json({ form_name: form.name, created_at: now().toISOString() }, 201);
+        if ((await screenSubmission(c, input)) === "bot") return created(c, { form_name: form.name, created_at: now().toISOString() });
 
         let stored;
         try {
@@ -37,7 +48,7 @@ for (const form of FORMS) {
         }
         const { submission, budgetUsed } = stored;
         c.executionCtx.waitUntil(deliverNew(deps, { kind: "form", record: submission }, budgetUsed));
-        return c.json({ form_name: submission.formName, created_at: submission.createdAt }, 201);
+        return created(c, { form_name: submission.formName, created_at: submission.createdAt });
       },
     )
     .all(`/${form.slug}`, methodNotAllowed(["POST"]));

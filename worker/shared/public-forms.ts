@@ -42,3 +42,15 @@ export const PUBLIC_FORM_ERRORS = {
   /** 503: Turnstile could not be asked. */
   verificationUnavailable: "We could not check your submission just now. Please try again in a minute.",
 } as const;
+
+/**
+ * The words of the page that answers a form posted without JavaScript (worker/http/form-page.ts),
+ * besides each form's own messages above and in waitlist.ts and forms.ts.
+ */
+export const FORM_PAGE_TEXT = {
+  /** The waitlist page's heading (a form's page is headed by the form's name). */
+  waitlistHeading: "Join the Waitlist",
+  backLink: "Back to the site",
+  /** 403: a form post made by a page of another site (cross-site request forgery). */
+  otherOrigin: "This form can only be sent from our own site. Nothing was sent.",
+} as const;

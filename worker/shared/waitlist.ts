@@ -8,6 +8,9 @@ export const WAITLIST_MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   duplicate: "You're already on our waitlist! We'll be in touch soon.",
   failure: "Something went wrong. Please try again.",
+  /** Spec §5: what a successful join shows, a title and a line under it. */
+  successTitle: "Success! You're on the list.",
+  successDetail: "We'll notify you when the product launches!",
 } as const;
 
 /** Where the form sits on the page, e.g. "hero" or "cta": letters, digits, "-" and "_". */

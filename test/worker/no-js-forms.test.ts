@@ -1,0 +1,371 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/http/body";
+import { escapeHtml } from "../../worker/mail/content";
+import { FORM_MESSAGES } from "../../worker/shared/forms";
+import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
+import { SITE_CSP } from "../../worker/shared/security-headers";
+import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
+import { brokenDatabase, call, countRows, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
+
+/**
+ * Issue 9 §1: the waitlist and contact forms work without JavaScript. The browser posts the
+ * <form> itself (application/x-www-form-urlencoded) and shows the page the worker answers with:
+ * the same rules, limits, storage and notification as the JSON route, the same words and status,
+ * in the site's style, with no script. A form post made by another site's page is refused.
+ */
+
+const repo = testRepository();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** What a browser sends for a <form method="post"> on the site's own page. */
+const BROWSER = { "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" };
+
+function postForm(path: string, fields: Record<string, string> | string, headers: Record<string, string> = {}, overrides: EnvOverrides = {}) {
+  const body = typeof fields === "string" ? fields : new URLSearchParams(fields).toString();
+  return call(path, { method: "POST", headers: { "Content-Type": FORM_MEDIA_TYPE, ...BROWSER, ...headers }, body }, overrides);
+}
+
+const contact = (tag: string, extra: Record<string, string> = {}) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello", website: "", ...extra });
+const waitlist = (tag: string, extra: Record<string, string> = {}) => ({ email: uniqueEmail(tag), source: "hero", website: "", ...extra });
+
+const mailsWith = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text));
+const submissionWith = async (email: string) => {
+  const row = await env.DB.prepare("select id from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ id: number }>();
+  return row ? repo.findFormSubmission(row.id) : undefined;
+};
+
+const sha256 = async (text: string) => {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return `sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
+};
+
+let homeStyle: Promise<string> | undefined;
+/** The inline stylesheet of the built home page, as the site serves it. */
+function siteStyle(): Promise<string> {
+  homeStyle ??= call("/").then(async (response) => /<style>([\s\S]*?)<\/style>/.exec(await response.text())![1]!);
+  return homeStyle;
+}
+
+type Expected = { status: number; kind: "success" | "error"; lines: readonly string[]; back: string; heading: string };
+
+/**
+ * The answer is the form's page: the status of the JSON answer, HTML, not cached, the site's own
+ * stylesheet allowed by its hash and nothing else inline, no script, a heading, the outcome in
+ * the site's message box, and the way back. Returns the HTML.
+ */
+async function expectPage(response: Response, expected: Expected): Promise<string> {
+  const html = await response.text();
+  expect(response.status, html).toBe(expected.status);
+  expect(response.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+  expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  expect(html).toContain(`<title>${escapeHtml(`Homework Helper: ${expected.heading}`)}</title>`);
+  expect(html).toContain(`<h1>${escapeHtml(expected.heading)}</h1>`);
+  // No script, no event handler attribute, no inline style attribute (the CSP would block them).
+  expect(html).not.toMatch(/<script|<[^>]*\s(on\w+|style)=/i);
+
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
+  expect(styles).toEqual([await siteStyle()]);
+  const csp = response.headers.get("Content-Security-Policy")!;
+  expect(csp).toContain(`style-src 'self' '${await sha256(styles[0]!)}';`);
+  expect(csp).toContain("script-src 'self';");
+  expect(csp).toContain("frame-ancestors 'none'");
+  // Every class the page uses is one the site's stylesheet styles.
+  const classes = new Set([...html.matchAll(/class="([^"]+)"/g)].flatMap((match) => match[1]!.split(" ")));
+  for (const name of classes) expect(styles[0], name).toContain(`.${name}`);
+
+  const message = /<p class="message message--(success|error)" role="(status|alert)">(.*?)<\/p>/.exec(html);
+  expect(message?.[1]).toBe(expected.kind);
+  expect(message?.[2]).toBe(expected.kind === "success" ? "status" : "alert");
+  const lines = message![3]!.replace(/<\/?strong>/g, "").split("<br>");
+  expect(lines).toEqual(expected.lines.map(escapeHtml));
+  expect(html).toContain(`<a class="button button--primary" href="${expected.back}">${FORM_PAGE_TEXT.backLink}</a>`);
+  return html;
+}
+
+const WAITLIST = { heading: "Join the Waitlist", back: "/" } as const;
+const CONTACT = { heading: "Contact Form", back: "/#contact" } as const;
+const WAITLIST_SUCCESS = { ...WAITLIST, status: 201, kind: "success", lines: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail] } as const;
+const CONTACT_SUCCESS = { ...CONTACT, status: 201, kind: "success", lines: [FORM_MESSAGES.success] } as const;
+
+describe("the waitlist form without JavaScript", () => {
+  it("joins: 201 page with the spec's success words, stored and notified exactly as a JSON join", async () => {
+    const viaForm = uniqueEmail("NoJs");
+    await expectPage(await postForm("/api/waitlist", { email: `  ${viaForm.toUpperCase()} `, source: "cta", website: "" }), WAITLIST_SUCCESS);
+    const viaJson = uniqueEmail("nojs");
+    expect((await postJson("/api/waitlist", { email: viaJson, source: "cta", website: "" })).status).toBe(201);
+
+    const [formEntry, jsonEntry] = [await repo.findWaitlistEntry(viaForm.toLowerCase()), await repo.findWaitlistEntry(viaJson)];
+    expect(formEntry).toMatchObject({ email: viaForm.toLowerCase(), source: "cta", emailSent: true, notifyAttempts: jsonEntry!.notifyAttempts });
+    const [formMail, jsonMail] = [(await mailsWith(viaForm.toLowerCase()))[0]!, (await mailsWith(viaJson))[0]!];
+    const shape = (mail: typeof formMail, email: string, at: string) => ({
+      ...mail,
+      id: 0,
+      createdAt: "",
+      bodyHtml: mail.bodyHtml.replaceAll(email, "E").replaceAll(at, "T"),
+    });
+    expect(shape(formMail, viaForm.toLowerCase(), formEntry!.createdAt)).toEqual(shape(jsonMail, viaJson, jsonEntry!.createdAt));
+  });
+
+  it("accepts a charset parameter on the Content-Type, and a placement-less post", async () => {
+    const email = uniqueEmail();
+    const response = await postForm("/api/waitlist", { email }, { "Content-Type": `${FORM_MEDIA_TYPE}; charset=UTF-8` });
+    await expectPage(response, WAITLIST_SUCCESS);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: null });
+  });
+
+  it("already on the list: 409 page with the spec's words", async () => {
+    const email = uniqueEmail();
+    await expectPage(await postForm("/api/waitlist", { email, source: "hero" }), WAITLIST_SUCCESS);
+    await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), { ...WAITLIST, status: 409, kind: "error", lines: [WAITLIST_MESSAGES.duplicate] });
+  });
+
+  it.each([
+    ["", WAITLIST_MESSAGES.emailRequired],
+    ["not-an-address", WAITLIST_MESSAGES.emailInvalid],
+  ])("e-mail %j: 400 page with the field's message, nothing stored", async (email, message) => {
+    const before = await countRows("hwh_waitlist");
+    await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), { ...WAITLIST, status: 400, kind: "error", lines: [message] });
+    expect(await countRows("hwh_waitlist")).toBe(before);
+  });
+
+  it("the database failing: 500 page with the spec's words", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const response = await postForm("/api/waitlist", waitlist("down"), {}, { DB: brokenDatabase() });
+    await expectPage(response, { ...WAITLIST, status: 500, kind: "error", lines: [WAITLIST_MESSAGES.failure] });
+  });
+});
+
+describe("the contact form without JavaScript", () => {
+  it("sends: 201 page, stored and notified exactly as a JSON submission, line breaks as the script sends them", async () => {
+    const viaForm = uniqueEmail("nojscontact");
+    // HTML's form submission writes every line break of a textarea as CRLF, and spaces as "+".
+    const body = `name=+Ada+Lovelace+&email=${encodeURIComponent(viaForm)}&message=Line+one%0D%0ALine+two&website=`;
+    await expectPage(await postForm("/api/forms/contact", body), CONTACT_SUCCESS);
+    const viaJson = uniqueEmail("nojscontact");
+    expect((await postJson("/api/forms/contact", { name: "Ada Lovelace", email: viaJson, message: "Line one\nLine two", website: "" })).status).toBe(201);
+
+    const [formRow, jsonRow] = [(await submissionWith(viaForm))!, (await submissionWith(viaJson))!];
+    expect(formRow.formData).toEqual({ ...jsonRow.formData, email: viaForm });
+    expect(formRow).toMatchObject({ formName: "Contact Form", emailSent: true, notifyAttempts: jsonRow.notifyAttempts });
+    const [formMail, jsonMail] = [(await mailsWith(viaForm))[0]!, (await mailsWith(viaJson))[0]!];
+    expect(formMail.title).toBe(jsonMail.title);
+    expect(formMail.receivers).toEqual(jsonMail.receivers);
+    expect(formMail.bodyHtml.replaceAll(viaForm, "E").replaceAll(formRow.createdAt, "T")).toBe(
+      jsonMail.bodyHtml.replaceAll(viaJson, "E").replaceAll(jsonRow.createdAt, "T"),
+    );
+    expect(formMail.bodyHtml).toContain("Line one<br>\nLine two");
+  });
+
+  it("names every field to fix on a 400 page, and stores nothing", async () => {
+    const before = await countRows("hwh_form_submissions");
+    const response = await postForm("/api/forms/contact", { name: " ", email: "not-an-email", message: "", website: "" });
+    await expectPage(response, {
+      ...CONTACT,
+      status: 400,
+      kind: "error",
+      lines: ["Name is required.", WAITLIST_MESSAGES.emailInvalid, "Message is required."],
+    });
+    expect(await countRows("hwh_form_submissions")).toBe(before);
+  });
+
+  it("the database failing: 500 page with the spec's words", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const response = await postForm("/api/forms/contact", contact("down"), {}, { DB: brokenDatabase() });
+    await expectPage(response, { ...CONTACT, status: 500, kind: "error", lines: [FORM_MESSAGES.failure] });
+  });
+
+  it("the back link leads to the home page's contact section", async () => {
+    expect(await (await call("/")).text()).toContain('id="contact"');
+  });
+});
+
+describe.each([
+  ["the waitlist", "/api/waitlist", WAITLIST, WAITLIST_SUCCESS, waitlist, "WAITLIST_RATE_LIMIT"],
+  ["the contact form", "/api/forms/contact", CONTACT, CONTACT_SUCCESS, contact, "FORMS_RATE_LIMIT"],
+] as const)("%s without JavaScript: the same protection as JSON", (_name, path, page, success, fields, limitSetting) => {
+  const counts = async () => [await countRows("hwh_waitlist"), await countRows("hwh_form_submissions"), await countRows("hwh_dev_mailbox")];
+
+  it("a filled honeypot gets the success page; nothing is stored or sent", async () => {
+    const before = await counts();
+    await expectPage(await postForm(path, fields("bot", { website: "https://spam.example" })), success);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("over the per-client limit: 429 page with Retry-After, nothing stored", async () => {
+    const ip = uniqueClientIp();
+    const settings = { [limitSetting]: "1" };
+    await expectPage(await postForm(path, fields("limit"), { "CF-Connecting-IP": ip }, settings), success);
+    const before = await counts();
+    const refused = await postForm(path, fields("limit"), { "CF-Connecting-IP": ip }, settings);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await expectPage(refused, { ...page, status: 429, kind: "error", lines: [PUBLIC_FORM_ERRORS.rateLimited] });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("with Turnstile on, a post without a token (no script, no widget): 403 page, nothing stored", async () => {
+    const outbound = vi.spyOn(globalThis, "fetch");
+    const before = await counts();
+    const turnstile = { TURNSTILE_SITE_KEY: "1x00000000000000000000AA", TURNSTILE_SECRET_KEY: "test-turnstile-secret" };
+    await expectPage(await postForm(path, fields("noscript"), {}, turnstile), { ...page, status: 403, kind: "error", lines: [PUBLIC_FORM_ERRORS.notVerified] });
+    expect(await counts()).toEqual(before);
+    expect(outbound).not.toHaveBeenCalled();
+  });
+
+  it("a body over the form limit: 413 page, nothing stored", async () => {
+    const before = await counts();
+    const response = await postForm(path, { ...fields("big"), message: "x".repeat(MAX_FORM_BODY_BYTES) });
+    await expectPage(response, { ...page, status: 413, kind: "error", lines: [`The request body is larger than ${MAX_FORM_BODY_BYTES / 1024} KB.`] });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("a field sent twice: 400 page naming it, nothing stored (which value was meant cannot be known)", async () => {
+    const before = await counts();
+    const body = `${new URLSearchParams(fields("twice"))}&email=${encodeURIComponent(uniqueEmail("twice"))}`;
+    await expectPage(await postForm(path, body), { ...page, status: 400, kind: "error", lines: ['The field "email" was sent more than once.'] });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("a malformed escape: 400 page, nothing stored", async () => {
+    const before = await counts();
+    await expectPage(await postForm(path, `${new URLSearchParams(fields("escape"))}`.replace("website=", "website=%zz")), {
+      ...page,
+      status: 400,
+      kind: "error",
+      lines: ["The request body is not valid form data."],
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("echoes a hostile field name escaped, never as markup", async () => {
+    const hostile = '<img src=x onerror="alert(1)">';
+    const html = await expectPage(await postForm(path, { ...fields("hostile"), [hostile]: "1" }), {
+      ...page,
+      status: 400,
+      kind: "error",
+      lines: [`Unexpected field "${hostile.slice(0, 40)}".`],
+    });
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+  });
+
+  it("the page still answers, unstyled, when the site's stylesheet cannot be read", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const noAssets = { fetch: async () => new Response("gone", { status: 500 }) };
+    const response = await postForm(path, fields("unstyled"), {}, { ASSETS: noAssets });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("Content-Security-Policy")).toBe(SITE_CSP);
+    const html = await response.text();
+    expect(html).not.toContain("<style");
+    expect(html).toContain(`<strong>${escapeHtml(success.lines[0])}</strong>`);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"event":"form_page.style_unavailable"'));
+  });
+
+  it("a JSON post still gets JSON, and another method still gets the API's 405", async () => {
+    const json = await postJson(path, fields("json"));
+    expect(json.status).toBe(201);
+    expect(json.headers.get("Content-Type")).toMatch(/^application\/json/);
+    const get = await call(path);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ error: { code: "method_not_allowed" } });
+  });
+});
+
+describe.each([
+  ["the waitlist", "/api/waitlist", WAITLIST, waitlist],
+  ["the contact form", "/api/forms/contact", CONTACT, contact],
+] as const)("%s: a post made by another site's page is refused", (_name, path, page, fields) => {
+  const counts = async () => [await countRows("hwh_waitlist"), await countRows("hwh_form_submissions"), await countRows("hwh_dev_mailbox")];
+  const refusedPage = { ...page, status: 403, kind: "error", lines: [FORM_PAGE_TEXT.otherOrigin] } as const;
+
+  it.each([
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }],
+    ["Sec-Fetch-Site: same-site (another subdomain)", { "Sec-Fetch-Site": "same-site", Origin: "http://evil.localhost" }],
+    ["Sec-Fetch-Site: a value it does not know", { "Sec-Fetch-Site": "sideways", Origin: "http://localhost" }],
+  ])("a form post with %s: 403 page, nothing stored", async (_case, headers) => {
+    const before = await counts();
+    await expectPage(await postForm(path, fields("csrf"), headers), refusedPage);
+    expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    ["another origin", "https://evil.example"],
+    ["another port", "http://localhost:8080"],
+    ["an opaque origin (null)", "null"],
+  ])("without Sec-Fetch-Site (an older browser), Origin of %s: 403 page, nothing stored", async (_case, origin) => {
+    const before = await counts();
+    const response = await call(path, {
+      method: "POST",
+      headers: { "Content-Type": FORM_MEDIA_TYPE, Origin: origin },
+      body: new URLSearchParams(fields("csrf")).toString(),
+    });
+    await expectPage(response, refusedPage);
+    expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    ["Sec-Fetch-Site: same-origin", { "Sec-Fetch-Site": "same-origin" }],
+    ["Sec-Fetch-Site: none (the person's own doing)", { "Sec-Fetch-Site": "none" }],
+    ["only Origin, this origin", { Origin: "http://localhost" }],
+    ["neither header (not a browser page: curl, a server)", {}],
+  ])("is accepted with %s", async (_case, headers) => {
+    const response = await call(path, {
+      method: "POST",
+      headers: { "Content-Type": FORM_MEDIA_TYPE, ...headers },
+      body: new URLSearchParams(fields("sameorigin")).toString(),
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it.each([
+    ["text/plain", "text/plain;charset=UTF-8"],
+    ["multipart/form-data", "multipart/form-data; boundary=x"],
+  ])("%s from another site: 403 in the API's JSON shape, nothing stored; from this site still 415", async (_case, contentType) => {
+    const before = await counts();
+    const send = (headers: Record<string, string>) =>
+      call(path, { method: "POST", headers: { "Content-Type": contentType, ...headers }, body: JSON.stringify(fields("plain")) });
+    const refused = await send({ "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { code: "cross_origin", message: FORM_PAGE_TEXT.otherOrigin } });
+    expect((await send({ Origin: "https://evil.example" })).status).toBe(403);
+    const sameSite = await send(BROWSER);
+    expect(sameSite.status).toBe(415);
+    expect(await sameSite.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("a refused post does not spend the visitor's allowance", async () => {
+    const ip = uniqueClientIp();
+    const settings = { WAITLIST_RATE_LIMIT: "1", FORMS_RATE_LIMIT: "1" };
+    for (let n = 0; n < 3; n += 1) {
+      expect((await postForm(path, fields("allowance"), { "CF-Connecting-IP": ip, "Sec-Fetch-Site": "cross-site" }, settings)).status).toBe(403);
+    }
+    expect((await postForm(path, fields("allowance"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+  });
+
+  it("JSON keeps its behaviour (a browser cannot send it cross-origin without a preflight, which is never granted)", async () => {
+    const response = await call(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+      body: JSON.stringify(fields("json")),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+});
+
+describe("encoding", () => {
+  it("a long message in a non-Latin script fits: percent-encoding may triple the bytes", async () => {
+    const email = uniqueEmail("cjk");
+    const message = "漢".repeat(5000);
+    const body = new URLSearchParams({ name: "李", email, message, website: "" }).toString();
+    expect(body.length).toBeGreaterThan(3 * 15_000);
+    await expectPage(await postForm("/api/forms/contact", body), CONTACT_SUCCESS);
+    expect((await submissionWith(email))!.formData.message).toBe(message);
+  });
+});
