@@ -5,30 +5,106 @@ import { TURNSTILE_META } from "../shared/public-forms";
 import { withTurnstile } from "../shared/security-headers";
 
 /**
+ * The page's tags whose root-relative address must be absolute (web/index.html): the canonical
+ * link, and the share preview's address and image, which other sites fetch without knowing
+ * where the page came from.
+ */
+const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: string])[] = [
+  ['link[rel="canonical"]', "href"],
+  ['meta[property="og:url"]', "content"],
+  ['meta[property="og:image"]', "content"],
+  ['meta[name="twitter:image"]', "content"],
+];
+
+/**
  * The site's pages, passed on from the static assets (web/dist, with the headers of its
- * `_headers` file). The worker sees them first only to admit Turnstile when it is configured:
- * the page then carries the site key (a <meta> the forms read) and a policy that allows
- * Turnstile's origin. Without Turnstile the page goes out exactly as built.
+ * `_headers` file) through one streaming HTMLRewriter pass, which:
+ *
+ * - makes the canonical link and the share preview's addresses absolute with the site's origin:
+ *   SITE_URL when it is set (production: a preview or workers.dev address then still names the
+ *   real site), otherwise the origin the page was requested at;
+ * - when Turnstile is configured, adds its site key (a <meta> the forms read), and the response
+ *   gets a policy that allows Turnstile's origin.
+ *
+ * The page stays cheap to revalidate: its ETag is the built file's, tagged with a digest of what
+ * the pass puts in (origin, site key), and a conditional request is asked of the assets with the
+ * built file's ETag, so an unchanged page is still a 304 with no body.
  */
 async function page(c: Context<AppEnv>): Promise<Response> {
-  const response = await c.env.ASSETS.fetch(c.req.raw);
-  const { turnstile } = c.get("deps").config;
-  if (!turnstile.enabled || response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("text/html")) {
-    return response;
-  }
-  const policy = response.headers.get("Content-Security-Policy");
-  const rewritten = new HTMLRewriter()
-    .on("head", {
-      element(head) {
-        head.append(`<meta name="${TURNSTILE_META}" content="${turnstile.siteKey.replace(/[^\w-]/g, "")}">`, { html: true });
+  const { turnstile, siteUrl } = c.get("deps").config;
+  const origin = siteUrl || new URL(c.req.url).origin;
+  const siteKey = turnstile.enabled ? turnstile.siteKey.replace(/[^\w-]/g, "") : "";
+  const variant = await digest(`${origin}\n${siteKey}`);
+
+  const response = await c.env.ASSETS.fetch(assetRequest(c.req.raw, variant));
+  if (response.status === 304) return withPageHeaders(response, response.body, variant, siteKey !== "");
+  if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
+
+  const rewriter = new HTMLRewriter();
+  for (const [selector, attribute] of ABSOLUTE_ADDRESSES) {
+    rewriter.on(selector, {
+      element(element) {
+        const value = element.getAttribute(attribute);
+        // Root-relative only: an address that is already absolute (or protocol-relative) stays.
+        if (value?.startsWith("/") && !value.startsWith("//")) element.setAttribute(attribute, `${origin}${value}`);
       },
-    })
-    .transform(response);
-  const headers = new Headers(rewritten.headers);
-  if (policy) headers.set("Content-Security-Policy", withTurnstile(policy));
-  // The body changed: its validator no longer names it.
-  headers.delete("ETag");
-  return new Response(rewritten.body, { status: rewritten.status, headers });
+    });
+  }
+  if (siteKey !== "") {
+    rewriter.on("head", {
+      element(head) {
+        head.append(`<meta name="${TURNSTILE_META}" content="${siteKey}">`, { html: true });
+      },
+    });
+  }
+  const rewritten = rewriter.transform(response);
+  return withPageHeaders(rewritten, rewritten.body, variant, siteKey !== "");
+}
+
+/** The response with the page's ETag (tagged with `variant`) and, with Turnstile, its policy. */
+function withPageHeaders(response: Response, body: ReadableStream | null, variant: string, turnstile: boolean): Response {
+  const headers = new Headers(response.headers);
+  const etag = headers.get("ETag");
+  if (etag) headers.set("ETag", taggedEtag(etag, variant));
+  const policy = headers.get("Content-Security-Policy");
+  // A 304 carries it too: its headers replace those the browser stored with the page.
+  if (turnstile && policy) headers.set("Content-Security-Policy", withTurnstile(policy));
+  return new Response(body, { status: response.status, headers });
+}
+
+/** `"abc"` -> `"abc-<variant>"` (a weak validator stays weak). */
+function taggedEtag(etag: string, variant: string): string {
+  return etag.replace(/"$/, `-${variant}"`);
+}
+
+/**
+ * The request for the assets: an If-None-Match naming this variant of the page is turned back
+ * into the built file's ETag; a tag of another variant (SITE_URL or the site key changed since)
+ * is dropped, so the browser gets the page as it is now. The file's date is not asked about: it
+ * says nothing about the variant.
+ */
+function assetRequest(request: Request, variant: string): Request {
+  const ifNoneMatch = request.headers.get("If-None-Match");
+  if (ifNoneMatch === null && !request.headers.has("If-Modified-Since")) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("If-Modified-Since");
+  headers.delete("If-None-Match");
+  if (ifNoneMatch !== null) {
+    const suffix = `-${variant}"`;
+    const tags = ifNoneMatch
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter((tag) => tag.endsWith(suffix))
+      .map((tag) => `${tag.slice(0, -suffix.length)}"`);
+    if (tags.length > 0) headers.set("If-None-Match", tags.join(", "));
+  }
+  return new Request(request, { headers });
+}
+
+/** A short digest of what the worker adds to the page (12 hex digits of its SHA-256). */
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes.slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 export const pageRoutes = new Hono<AppEnv>().get("/", page).get("/index.html", page);
