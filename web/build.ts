@@ -4,13 +4,19 @@
  *
  * 1. Vite builds the browser bundle (hashed files under assets/, index.html).
  * 2. Vite builds web/src/entry-server.tsx for Node, into a temporary directory.
- * 3. The home page is rendered with it and put into index.html's #root, marked
- *    data-prerendered, so main.tsx hydrates it instead of rendering from scratch.
+ * 3. Every route is rendered with it. The home page goes into index.html's #root, marked
+ *    data-prerendered, so it shows before any script runs (and is what a browser without
+ *    JavaScript shows at every address); each other route goes after #root into an inert
+ *    <template data-route>, which the start script moves into #root when the address names that
+ *    route. main.tsx then hydrates the route instead of rendering from scratch. A <noscript>
+ *    note (sign-in needs JavaScript) goes before #root.
  * 4. The stylesheet is inlined into index.html (3.5 KB gzipped: cheaper than a second request
  *    before the first paint), and the app's script tag is replaced by a small inline script that
- *    imports the app only after the first paint. The page then needs one request, the HTML,
- *    before it is painted complete; both inline elements are allowed by their SHA-256 in the
- *    Content-Security-Policy (no 'unsafe-inline').
+ *    shows the address's route as soon as the HTML is parsed and imports the app only after the
+ *    first paint. The page then
+ *    needs one request, the HTML, before it is painted complete; both inline elements are
+ *    allowed by their SHA-256 in the Content-Security-Policy (no 'unsafe-inline'), which is why
+ *    the prerendered markup may hold no inline style or script of its own (checked here).
  * 5. `_headers` (security and caching headers for the static files) is written from
  *    worker/shared/security-headers.ts, with those hashes.
  */
@@ -38,50 +44,119 @@ export async function buildSite(outDir: string): Promise<void> {
 
   // Inside the project, so the server bundle's imports (react, wouter...) resolve to node_modules.
   const ssrDir = mkdtempSync(path.join(WEB, ".ssr-"));
+  let homeAnchors: readonly string[];
   try {
     await build({
       configFile,
       logLevel: "warn",
       build: { ssr: path.join(WEB, "src/entry-server.tsx"), outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
     });
-    const { renderHomePage } = (await import(pathToFileURL(path.join(ssrDir, "entry-server.js")).href)) as {
-      renderHomePage: () => string;
-    };
+    const server = (await import(pathToFileURL(path.join(ssrDir, "entry-server.js")).href)) as ServerEntry;
+    homeAnchors = server.HOME_ANCHORS;
     const indexFile = path.join(outDir, "index.html");
     const template = readFileSync(indexFile, "utf8");
     if (!template.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT} to prerender into.`);
-    const html = renderHomePage();
-    writeFileSync(indexFile, template.replace(ROOT_ELEMENT, `<div id="root" data-prerendered="/">${html}</div>`));
+    writeFileSync(indexFile, template.replace(ROOT_ELEMENT, prerenderedBody(server)));
   } finally {
     rmSync(ssrDir, { recursive: true, force: true });
   }
 
   const styleHashes = inlineStylesheets(outDir);
-  const scriptHashes = deferAppScript(outDir);
+  const scriptHashes = deferAppScript(outDir, homeAnchors);
   writeFileSync(path.join(outDir, "_headers"), staticHeadersFile({ styles: styleHashes, scripts: scriptHashes }));
+}
+
+/** What web/src/entry-server.tsx exports. */
+type ServerEntry = {
+  PRERENDERED_ROUTES: readonly string[];
+  HOME_ANCHORS: readonly string[];
+  renderRoute: (path: string) => string;
+  renderNoScriptNote: () => string;
+};
+
+const HOME = "/";
+
+/**
+ * What replaces the empty #root: the <noscript> note, #root holding the home page, then one
+ * inert template per other route. The templates come after #root so they never delay the home
+ * page's first paint; the start script runs after the whole document is parsed, when they are there.
+ */
+function prerenderedBody({ PRERENDERED_ROUTES, renderRoute, renderNoScriptNote }: ServerEntry): string {
+  if (!PRERENDERED_ROUTES.includes(HOME)) throw new Error("The home page must be prerendered: it is what #root holds.");
+  const rendered = (route: string) => {
+    // A route is written into an attribute and compared with the address by the start script.
+    if (!/^\/[a-z0-9-]*$/.test(route)) throw new Error(`Cannot prerender the route ${JSON.stringify(route)}.`);
+    return checkedForCsp(route, renderRoute(route));
+  };
+  const templates = PRERENDERED_ROUTES.filter((route) => route !== HOME).map(
+    (route) => `<template data-route="${route}">${rendered(route)}</template>`,
+  );
+  return `${checkedForCsp("the <noscript> note", renderNoScriptNote())}<div id="root" data-prerendered="${HOME}">${rendered(HOME)}</div>${templates.join("")}`;
+}
+
+/** The page's policy allows only the two inline elements this build adds, by their hashes. */
+function checkedForCsp(what: string, html: string): string {
+  if (/<script|<style|\sstyle=|\son[a-z]+=/i.test(html)) throw new Error(`The prerendered ${what} holds inline script or style, which the CSP would block.`);
+  return html;
 }
 
 /** The CSP source that allows exactly this inline text. */
 const cspHash = (text: string) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
 
 /**
- * What replaces the app's script tag. It runs when the document is parsed (an inline module
- * script is deferred). On the prerendered home page it lets the browser paint first: the
- * requestAnimationFrame callback runs just before the next paint, the timeout right after it
- * (a background tab paints nothing and gets no frames, so it starts at once). Any other route
- * has nothing prerendered to show: the prerendered home is cleared so it never flashes.
+ * What replaces the app's script tag: a classic inline script at the end of <head>, so it runs
+ * before the body is parsed (it is inline: nothing to download, nothing to wait for).
+ *
+ * - The route is read from the address as the app reads it (routeOfHash in web/src/routes.ts: a
+ *   home page anchor such as "#contact" is the home page). For any route but the home
+ *   page, <html> is marked data-route-pending at once, and styles.css hides everything of the
+ *   prerendered home page but its header until the route's page is in: the header shows with the
+ *   first paint, the wrong page never does (and costs no layout while the HTML streams in).
+ * - When the document is parsed (DOMContentLoaded), #root and the templates are all there. When
+ *   #root does not hold the route, the route's template is moved in and named in
+ *   data-prerendered, so a deep link (/#/login) shows its page with the HTML, not after the app's
+ *   script; an address with no template leaves #root empty for the app to render. The templates
+ *   are dropped then.
+ * - Until the app runs, a form without an action (sign-in, which only the app can do) must not
+ *   be submitted: the browser would load this page with the fields in its address, an e-mail in
+ *   the history and the logs. Such a submit is held instead (the form is marked
+ *   data-pending-submit) and main.tsx sends it again once the app runs, so the visitor's press is
+ *   not lost. Forms with an action (waitlist, contact) post to the API as they should.
+ * - With prerendered HTML in #root it lets the browser paint first: the requestAnimationFrame
+ *   callback runs just before the next paint, the timeout right after it (a background tab paints
+ *   nothing and gets no frames, so it starts at once). With nothing to show, it starts at once.
+ *
+ * A block, so its constants stay out of the page's global scope.
  */
-function startScript(appUrl: string): string {
-  return `const root = document.getElementById("root");
-const route = location.hash.replace(/^#/, "") || "/";
+function startScript(appUrl: string, homeAnchors: readonly string[]): string {
+  return `{
+const anchors = ${JSON.stringify(homeAnchors)};
+const route = anchors.includes(location.hash.slice(1)) ? "/" : "/" + location.hash.replace(/^#?\\/?/, "");
+const html = document.documentElement;
 const start = () => import(${JSON.stringify(appUrl)}).catch((error) => console.error("Could not start the site's script.", error));
-if (root?.dataset.prerendered !== route) {
-  root?.replaceChildren();
-  start();
-} else if (document.visibilityState === "visible") {
-  requestAnimationFrame(() => setTimeout(start, 0));
-} else {
-  start();
+if (route !== "/") html.dataset.routePending = "";
+document.addEventListener("DOMContentLoaded", () => {
+  const root = document.getElementById("root");
+  const templates = [...document.querySelectorAll("template[data-route]")];
+  if (root.dataset.prerendered !== route) {
+    const page = templates.find((template) => template.dataset.route === route);
+    root.replaceChildren(...(page ? [page.content] : []));
+    if (page) root.dataset.prerendered = route;
+    else delete root.dataset.prerendered;
+  }
+  for (const template of templates) template.remove();
+  delete html.dataset.routePending;
+  document.addEventListener("submit", (event) => {
+    if (event.target.hasAttribute("action") || root.dataset.started !== undefined) return;
+    event.preventDefault();
+    event.target.dataset.pendingSubmit = "";
+  }, true);
+  if (root.dataset.prerendered && document.visibilityState === "visible") {
+    requestAnimationFrame(() => setTimeout(start, 0));
+  } else {
+    start();
+  }
+});
 }`;
 }
 
@@ -89,17 +164,21 @@ if (root?.dataset.prerendered !== route) {
  * Replaces index.html's one module script tag with the inline start script, and returns the
  * CSP source for it. The app's file stays where it is: the start script imports it.
  */
-function deferAppScript(outDir: string): string[] {
+function deferAppScript(outDir: string, homeAnchors: readonly string[]): string[] {
   const indexFile = path.join(outDir, "index.html");
   const html = readFileSync(indexFile, "utf8");
   const tags = [...html.matchAll(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/g)];
   if (tags.length !== 1) throw new Error(`index.html should have one module script tag, found ${tags.length}.`);
   const [tag, appUrl] = tags[0]! as unknown as [string, string];
   if (/<link rel="modulepreload"/.test(html)) throw new Error("index.html preloads modules; they would load before the first paint.");
-  const script = startScript(appUrl);
-  // Before the closing </body>, after the prerendered page, as the app expects to find it.
+  const script = startScript(appUrl, homeAnchors);
+  // Parsed (not run) here: a slip in the text, an escape lost in the template literal say, would
+  // otherwise only show as an error in the browser, with no page started.
+  new Function(script);
+  // At the end of <head>: before the body is parsed, after the stylesheet it relies on.
   const withoutTag = html.replace(tag, "");
-  writeFileSync(indexFile, withoutTag.replace("</body>", `<script type="module">${script}</script>\n  </body>`));
+  if (!withoutTag.includes("</head>")) throw new Error("index.html has no </head> to put the start script before.");
+  writeFileSync(indexFile, withoutTag.replace("</head>", `<script>${script}</script>\n  </head>`));
   return [cspHash(script)];
 }
 
@@ -127,5 +206,5 @@ function inlineStylesheets(outDir: string): string[] {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = outDirFromArgs(process.argv.slice(2));
   await buildSite(outDir);
-  console.log(`Built the site into ${path.relative(process.cwd(), outDir) || "."} (home page prerendered).`);
+  console.log(`Built the site into ${path.relative(process.cwd(), outDir) || "."} (every route prerendered).`);
 }

@@ -12,8 +12,16 @@
  * targets. wrangler dev serves the files as the edge does: gzip-compressed, with the _headers
  * file applied.
  *
+ * Then "form usable": on a slow 3G profile (400 kbit/s each way, 400 ms round trip, CPU 4x
+ * slower, through the DevTools protocol in playwright-core's Chromium), the time from the start
+ * of navigation until a waitlist submission is accepted by the server, typed and sent as soon as
+ * the form is on screen (whether the app has started or not), next to the first paint of the
+ * same load. The server's per-client limits are raised for this part (every load comes from
+ * 127.0.0.1).
+ *
  * Missed targets print FAIL but do not fail the run; a Lighthouse error does (exit code 1).
- * Options (env): BENCH_RUNS (default 3), BENCH_KEEP_REPORTS=dir keeps the JSON reports.
+ * Options (env): BENCH_RUNS (default 3, also the form-usable runs), BENCH_KEEP_REPORTS=dir keeps
+ * the JSON reports.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +29,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
 import { buildSite } from "../../web/build.ts";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../support/chromium.ts";
 import { startDevServer, type DevServer } from "../support/dev-server.ts";
@@ -35,10 +44,21 @@ const TARGETS = {
   "best-practices": 100,
   seo: 100,
   cls: 0,
+  /** The home page's TBT: at most this, or the floor's own TBT + tbtOverFloorMs when the floor measures above tbtFloorNoiseMs. */
   tbtMs: 50,
+  tbtFloorNoiseMs: 25,
+  tbtOverFloorMs: 25,
   lcpVsFloor: 1.15,
   gzipJsKb: 90,
 };
+
+/** The slow 3G profile of issue 9: 400 kbit/s each way, 400 ms round trip, a 4x slower CPU. */
+const SLOW_3G = { latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8, cpuSlowdown: 4 };
+
+/** The TBT the home page may have, given the floor's: 50 ms, or the floor's + 25 ms on a machine where even the floor blocks. */
+function tbtLimit(floorTbtMs: number): number {
+  return floorTbtMs > TARGETS.tbtFloorNoiseMs ? floorTbtMs + TARGETS.tbtOverFloorMs : TARGETS.tbtMs;
+}
 
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +188,50 @@ async function describe(name: string, url: string, result: Result) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Form usable
+
+type FormUsable = { firstPaintMs: number; acceptedMs: number; hydratedBeforeSubmit: boolean };
+
+/**
+ * One load of the home page on the slow 3G profile: fills the hero's e-mail field and submits
+ * the moment the form is on screen, and measures from the start of navigation until the server
+ * accepts the join (its answer arrives), and until the first paint.
+ */
+async function measureFormUsable(baseUrl: string, run: number): Promise<FormUsable> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: SLOW_3G.latency,
+      downloadThroughput: SLOW_3G.downloadThroughput,
+      uploadThroughput: SLOW_3G.uploadThroughput,
+    });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: SLOW_3G.cpuSlowdown });
+
+    const accepted = page.waitForResponse((response) => response.url() === `${baseUrl}/api/waitlist` && response.status() < 300, { timeout: 60_000 });
+    const started = Date.now();
+    await page.goto(`${baseUrl}/`, { waitUntil: "commit", timeout: 60_000 });
+    const form = page.locator('form[aria-label="Join the Inner Circle"]');
+    await form.locator('input[type="email"]').fill(`bench-usable-${Date.now()}-${run}@bench.example`, { timeout: 60_000 });
+    // Whether the app had taken over when the visitor pressed the button (main.tsx marks #root
+    // data-started once it runs).
+    const hydratedBeforeSubmit = await page.evaluate("document.getElementById('root')?.hasAttribute('data-started') === true");
+    await form.locator('button[type="submit"]').click({ timeout: 60_000 });
+    await accepted;
+    const acceptedMs = Date.now() - started;
+    // The first paint of this load, from the page's own timeline (relative to its navigation).
+    await page.waitForLoadState("load", { timeout: 60_000 }).catch(() => undefined);
+    const firstPaintMs = Number(await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"));
+    return { firstPaintMs, acceptedMs, hydratedBeforeSubmit: hydratedBeforeSubmit === true };
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main() {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "bench-web-"));
@@ -180,7 +244,12 @@ async function main() {
     writeFileSync(path.join(siteDir, "floor.html"), floorPage(headlineOf(readFileSync(path.join(siteDir, "index.html"), "utf8"))));
 
     console.log("Starting wrangler dev...");
-    server = await startDevServer({ assetsDir: siteDir, tempPrefix: "bench-web-server-", vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" } });
+    server = await startDevServer({
+      assetsDir: siteDir,
+      tempPrefix: "bench-web-server-",
+      // Every load comes from 127.0.0.1: the form-usable runs must not meet the per-client limit.
+      vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "", WAITLIST_RATE_LIMIT: "100000" },
+    });
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
 
     const pages = [
@@ -217,12 +286,29 @@ async function main() {
       [`best practices ${homeRun.scores["best-practices"]} = ${TARGETS["best-practices"]}`, homeRun.scores["best-practices"] >= TARGETS["best-practices"]],
       [`SEO ${homeRun.scores.seo} = ${TARGETS.seo}`, homeRun.scores.seo >= TARGETS.seo],
       [`CLS ${homeRun.cls.toFixed(3)} = ${TARGETS.cls}`, homeRun.cls <= TARGETS.cls],
-      [`TBT ${ms(homeRun.tbtMs)} <= ${TARGETS.tbtMs} ms`, homeRun.tbtMs <= TARGETS.tbtMs],
+      [
+        `TBT ${ms(homeRun.tbtMs)} <= ${ms(tbtLimit(floorRun.tbtMs))} (${floorRun.tbtMs > TARGETS.tbtFloorNoiseMs ? `the floor's ${ms(floorRun.tbtMs)} + ${TARGETS.tbtOverFloorMs} ms` : `${TARGETS.tbtMs} ms`})`,
+        homeRun.tbtMs <= tbtLimit(floorRun.tbtMs),
+      ],
       [`LCP ${ms(homeRun.lcpMs)} is ${lcpRatio.toFixed(2)}x the floor's ${ms(floorRun.lcpMs)} (<= ${TARGETS.lcpVsFloor}x)`, lcpRatio <= TARGETS.lcpVsFloor],
       [`gzipped JavaScript ${kb(homeAssets.js.bytes)} <= ${TARGETS.gzipJsKb} KB`, homeAssets.js.bytes <= TARGETS.gzipJsKb * 1024],
     ];
     console.log("\nTargets (home page)");
     for (const [label, ok] of checks) console.log(`  ${verdict(ok)}  ${label}`);
+
+    console.log(`\nForm usable: slow 3G (400 kbit/s, ${SLOW_3G.latency} ms RTT), CPU ${SLOW_3G.cpuSlowdown}x, ${RUNS} load(s)`);
+    const usable: FormUsable[] = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      const result = await measureFormUsable(server.baseUrl, run);
+      usable.push(result);
+      console.log(
+        `  run ${run}: first paint ${ms(result.firstPaintMs)}, join accepted ${ms(result.acceptedMs)} after navigation (${result.hydratedBeforeSubmit ? "the app had started" : "sent by the page itself, before the app started"})`,
+      );
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log(
+      `  median: first paint ${ms(median(usable.map((run) => run.firstPaintMs)))}, join accepted ${ms(median(usable.map((run) => run.acceptedMs)))}`,
+    );
   } finally {
     await chrome?.kill();
     await server?.stop();

@@ -1,7 +1,9 @@
 /**
  * The site in headless Chromium against the worker under wrangler dev: the two-step sign-in of
- * spec §2 (Login), its messages (§5, §8), the header's auth status in every open tab, logout and
- * the hash routes. Codes are read from the dev mailbox, as a user would read their e-mail.
+ * spec §2 (Login), its messages (§5, §8), a new code within the server's wait (a countdown on
+ * step two), the code field's digits-only input and focus, the page seen while signed in, the
+ * header's auth status in every open tab, logout, the layout at 360 and 1280 px, and the hash
+ * routes. Codes are read from the dev mailbox, as a user would read their e-mail.
  */
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
@@ -17,10 +19,11 @@ const { newContext, openTab } = useBrowser(baseUrl);
 /**
  * Waits until the auth client is loaded and listening. The site loads auth-js (its own chunk,
  * assets/auth-js-*.js) once the page is idle when a session is stored: wait for that script, then
- * for the network to settle (the client subscribes as soon as the script has run).
+ * for the network to settle (the client subscribes as soon as the script has run). Polled with
+ * page.evaluate: page.waitForFunction would evaluate the string in the page, which its CSP refuses.
  */
 async function authReady(page: Page): Promise<void> {
-  await page.waitForFunction(LAZY_SCRIPT_LOADED);
+  await expect.poll(() => page.evaluate<boolean>(LAZY_SCRIPT_LOADED), { timeout: 10_000 }).toBe(true);
   await page.waitForLoadState("networkidle");
 }
 
@@ -58,6 +61,48 @@ async function requestCode(page: Page, email: string): Promise<void> {
   await page.getByRole("button", { name: login.emailStep.submit }).click();
   await page.getByRole("heading", { name: "Verify Code" }).waitFor();
 }
+
+/** Signs `email` in through the page (both steps, the code from the dev mailbox) and waits for home. */
+async function signIn(page: Page, email: string): Promise<void> {
+  const mark = await latestMailId(baseUrl);
+  await requestCode(page, email);
+  await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
+  await page.getByRole("button", { name: login.codeStep.submit }).click();
+  await page.getByRole("status").getByText("Successfully logged in! Redirecting...", { exact: true }).waitFor();
+  await expect.poll(() => hashOf(page), { timeout: 5_000 }).toBe("#/");
+}
+
+/** The name attribute of the focused element (null for the page body). */
+const focusedName = (page: Page) => page.evaluate<string | null>(`document.activeElement?.getAttribute("name") ?? null`);
+
+/** A 429 of the auth service as the worker sends it (GoTrue's shape, its API version, Retry-After). */
+function authTooMany(code: "over_email_send_rate_limit" | "over_request_rate_limit", seconds: number) {
+  const message =
+    code === "over_email_send_rate_limit"
+      ? `For security purposes, you can only request this after ${seconds} seconds.`
+      : `Request rate limit reached. Try again in ${seconds} seconds.`;
+  return {
+    status: 429,
+    contentType: "application/json",
+    headers: { "Retry-After": String(seconds), "X-Supabase-Api-Version": "2024-01-01" },
+    body: JSON.stringify({ code, error_code: code, msg: message, message }),
+  };
+}
+
+/**
+ * Elements of the login card that stick out of it, or of the page (none may): "tag.class" each.
+ * A string, evaluated in the page (these tests are type-checked without the DOM library).
+ */
+const LOGIN_OVERFLOW = `(() => {
+  const root = document.documentElement;
+  const card = document.querySelector(".login .card").getBoundingClientRect();
+  const out = [...document.querySelectorAll(".login .card *")].filter((el) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && (box.left < card.left - 1 || box.right > card.right + 1);
+  });
+  const page = root.scrollWidth > root.clientWidth || card.right > root.clientWidth + 1 || card.left < -1 ? ["the page"] : [];
+  return page.concat(out.map((el) => el.tagName.toLowerCase() + (typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\\s+/).join(".") : "")));
+})()`;
 
 describe("login page", () => {
   it("signs in with the e-mailed code, shows the user in every tab, and logs out everywhere", async () => {
@@ -102,25 +147,28 @@ describe("login page", () => {
     await page.getByRole("heading", { name: "Verify Code" }).waitFor();
     await page.getByText(`A 6-digit code was sent to ${email}.`, { exact: true }).waitFor();
     await page.getByRole("status").getByText("Verification code sent to your email!", { exact: true }).waitFor();
+    // The way back shows beside the code-sent confirmation (it only hides while busy and once
+    // signed in), and focus is in the code field, so a phone keeps its keyboard.
     const resend = page.getByRole("button", { name: "Resend code or change email" });
-    expect(await resend.count()).toBe(0); // hidden while a success message shows
+    await resend.waitFor();
     const codeInput = page.getByLabel(login.codeLabel);
+    await expect.poll(() => focusedName(page)).toBe("code");
     expect(await codeInput.getAttribute("maxlength")).toBe("6");
     expect(await codeInput.getAttribute("inputmode")).toBe("numeric");
     expect(await codeInput.getAttribute("autocomplete")).toBe("one-time-code");
     expect(await codeInput.getAttribute("pattern")).toBe("[0-9]{6}");
     const code = await readCode(baseUrl, email, { after: mark });
 
-    // A wrong code: the server's message, and the way back to step one.
+    // A wrong code: the server's otp_expired in plain words, and the way back to step one.
     await codeInput.fill(otherCode(code));
     const rejected = authResponse(page, "verify");
     await page.getByRole("button", { name: login.codeStep.submit }).click();
     const rejection = await rejected;
     expect(rejection.status()).toBe(403);
-    const rejectionBody = (await rejection.json()) as { msg?: string; message?: string };
-    const serverMessage = rejectionBody.msg ?? rejectionBody.message;
-    expect(serverMessage).toEqual(expect.any(String));
-    await page.getByRole("alert").getByText(serverMessage!, { exact: true }).waitFor();
+    const rejectionBody = (await rejection.json()) as { code?: string; message?: string };
+    expect(rejectionBody.code).toBe("otp_expired");
+    await page.getByRole("alert").getByText(login.messages.codeRejected, { exact: true }).waitFor();
+    expect(await page.getByText(rejectionBody.message!).count()).toBe(0);
     await resend.waitFor();
 
     // Empty code.
@@ -159,8 +207,13 @@ describe("login page", () => {
     await authReady(page);
     await banner.getByText(email).waitFor();
 
-    // Logout from the login page: back home, signed out in both tabs.
+    // The login page while signed in: who is signed in, and no form.
     await page.goto(`${baseUrl}/#/login`);
+    const main = page.getByRole("main");
+    await main.getByText(`You're signed in as ${email}.`, { exact: true }).waitFor();
+    expect(await page.getByLabel(login.emailLabel).count()).toBe(0);
+
+    // Logout from the header on the login page: back home, signed out in both tabs.
     await banner.getByRole("button", { name: "Logout" }).click();
     await expect.poll(() => hashOf(page)).toBe("#/");
     await banner.getByRole("link", { name: "Login" }).waitFor();
@@ -180,25 +233,30 @@ describe("login page", () => {
     const { page, watch } = await openTab(ctx, "/login");
 
     await requestCode(page, email);
-    // Once the success message is replaced (here by an error), the link shows.
-    await page.getByRole("button", { name: login.codeStep.submit }).click();
-    await page.getByRole("alert").getByText("Please enter the verification code.", { exact: true }).waitFor();
+    // Right away: the code-sent confirmation does not hide the link.
+    await page.getByRole("status").getByText("Verification code sent to your email!", { exact: true }).waitFor();
     await page.getByRole("button", { name: "Resend code or change email" }).click();
 
     await page.getByRole("heading", { name: "Sign In" }).waitFor();
     expect(await page.getByLabel(login.emailLabel).inputValue()).toBe(email);
+    await expect.poll(() => focusedName(page)).toBe("email");
     expect(await page.getByRole("alert").textContent()).toBe("");
     expect(await page.getByRole("status").textContent()).toBe("");
     expect(hashOf(page)).toBe("#/login");
     expect(watch.errors).toEqual([]);
   });
 
-  it("shows the server's message when the code cannot be sent", async () => {
+  it("shows the server's message for a refusal the page has no words of its own for (spec §8)", async () => {
     const ctx = await newContext();
     const { page, watch } = await openTab(ctx, "/login");
-    const message = "Email rate limit exceeded";
+    const message = "Email logins are disabled";
     await page.route(`${baseUrl}/auth/v1/otp`, (route) =>
-      route.fulfill({ status: 429, contentType: "application/json", body: JSON.stringify({ code: 429, error_code: "over_email_send_rate_limit", msg: message }) }),
+      route.fulfill({
+        status: 422,
+        contentType: "application/json",
+        headers: { "X-Supabase-Api-Version": "2024-01-01" },
+        body: JSON.stringify({ code: "email_provider_disabled", error_code: "email_provider_disabled", msg: message, message }),
+      }),
     );
 
     await page.getByLabel(login.emailLabel).fill(uniqueEmail("refused"));
@@ -208,6 +266,161 @@ describe("login page", () => {
     await page.getByRole("heading", { name: "Sign In" }).waitFor();
     expect(await page.getByLabel(login.emailLabel).isDisabled()).toBe(false);
     expect(watch.errors).toEqual([]);
+  });
+
+  it("shows the spec's words, never 'Failed to fetch', when the network fails", async () => {
+    const ctx = await newContext();
+    const { page, watch } = await openTab(ctx, "/login");
+    const email = uniqueEmail("offline");
+
+    await page.route(`${baseUrl}/auth/v1/otp`, (route) => route.abort("internetdisconnected"), { times: 1 });
+    await page.getByLabel(login.emailLabel).fill(email);
+    await page.getByRole("button", { name: login.emailStep.submit }).click();
+    await page.getByRole("alert").getByText("Failed to send verification code. Please try again.", { exact: true }).waitFor();
+    expect(await page.getByText("Failed to fetch").count()).toBe(0);
+
+    await requestCode(page, email);
+    await page.route(`${baseUrl}/auth/v1/verify`, (route) => route.abort("internetdisconnected"), { times: 1 });
+    await page.getByLabel(login.codeLabel).fill("123456");
+    await page.getByRole("button", { name: login.codeStep.submit }).click();
+    await page.getByRole("alert").getByText("Invalid verification code. Please try again.", { exact: true }).waitFor();
+    expect(await page.getByText("Failed to fetch").count()).toBe(0);
+    expect(watch.errors).toEqual([]);
+  });
+
+  it("checks the address before sending, with the login's words", async () => {
+    const ctx = await newContext();
+    const { page } = await openTab(ctx, "/login");
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/auth/v1/")) requests.push(request.url());
+    });
+
+    await page.getByLabel(login.emailLabel).fill("student@school");
+    await page.getByRole("button", { name: login.emailStep.submit }).click();
+
+    await page.getByRole("alert").getByText(login.messages.emailInvalid, { exact: true }).waitFor();
+    expect(requests).toEqual([]);
+  });
+
+  it("within the server's wait, a new code keeps step two and counts down to when it can be had", async () => {
+    const ctx = await newContext();
+    const { page, watch } = await openTab(ctx, "/login");
+    const email = uniqueEmail("wait");
+    await requestCode(page, email);
+    const codeInput = page.getByLabel(login.codeLabel);
+    await codeInput.fill("12");
+
+    // The worker's answer within its wait (the e2e server's wait is cut to 1 s, too short to see).
+    await page.route(`${baseUrl}/auth/v1/otp`, (route) => route.fulfill(authTooMany("over_email_send_rate_limit", 3)), { times: 1 });
+    await page.getByRole("button", { name: login.sendNewCode }).click();
+
+    const timer = page.getByRole("timer");
+    await timer.getByText("You can ask for a new code in 3 seconds.", { exact: true }).waitFor();
+    await page.getByRole("status").getByText(login.messages.codeAlreadySent, { exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Verify Code" }).waitFor();
+    expect(await page.getByRole("button", { name: login.sendNewCode }).count()).toBe(0);
+    expect(await page.getByText(/For security purposes/).count()).toBe(0);
+    // The code already sent still works: what was typed stays, focus is in the field.
+    expect(await codeInput.inputValue()).toBe("12");
+    await expect.poll(() => focusedName(page)).toBe("code");
+    await timer.getByText("You can ask for a new code in 2 seconds.", { exact: true }).waitFor();
+
+    // The wait is over: a new code, really sent, signs in.
+    const newCode = page.getByRole("button", { name: login.sendNewCode });
+    await newCode.waitFor({ timeout: 5_000 });
+    expect(await timer.count()).toBe(0);
+    const mark = await latestMailId(baseUrl);
+    const otpAnswer = authResponse(page, "otp");
+    await newCode.click();
+    expect((await otpAnswer).status()).toBe(200);
+    await page.getByRole("status").getByText("Verification code sent to your email!", { exact: true }).waitFor();
+    expect(await codeInput.inputValue()).toBe("");
+    await codeInput.fill(await readCode(baseUrl, email, { after: mark }));
+    await page.getByRole("button", { name: login.codeStep.submit }).click();
+    await page.getByRole("status").getByText("Successfully logged in! Redirecting...", { exact: true }).waitFor();
+    expect(watch.errors).toEqual([]);
+  });
+
+  it("past the per-device limit, keeps step one's button disabled with a countdown", async () => {
+    const ctx = await newContext();
+    const { page } = await openTab(ctx, "/login");
+    await page.route(`${baseUrl}/auth/v1/otp`, (route) => route.fulfill(authTooMany("over_request_rate_limit", 2)), { times: 1 });
+
+    await page.getByLabel(login.emailLabel).fill(uniqueEmail("limit"));
+    const send = page.getByRole("button", { name: login.emailStep.submit });
+    await send.click();
+
+    await page.getByRole("alert").getByText(login.messages.tooManyCodeRequests, { exact: true }).waitFor();
+    await page.getByRole("timer").getByText("You can ask for a new code in 2 seconds.", { exact: true }).waitFor();
+    expect(await send.isDisabled()).toBe(true);
+    await expect.poll(() => send.isDisabled(), { timeout: 5_000 }).toBe(false);
+    expect(await page.getByRole("timer").count()).toBe(0);
+    await send.click();
+    await page.getByRole("heading", { name: "Verify Code" }).waitFor();
+  });
+
+  it("takes only digits in the code field, typed or pasted", async () => {
+    const ctx = await newContext({ permissions: ["clipboard-read", "clipboard-write"] });
+    const { page } = await openTab(ctx, "/login");
+    await requestCode(page, uniqueEmail("digits"));
+    const codeInput = page.getByLabel(login.codeLabel);
+
+    await codeInput.pressSequentially("1a2b3 c");
+    expect(await codeInput.inputValue()).toBe("123");
+
+    // maxlength alone would cut a pasted "123-456" to "123-45".
+    for (const pasted of ["123 456", "123-456"]) {
+      await codeInput.fill("");
+      await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(pasted)})`);
+      await codeInput.focus();
+      await page.keyboard.press("ControlOrMeta+V");
+      await expect.poll(() => codeInput.inputValue()).toBe("123456");
+    }
+  });
+
+  it("shows who is signed in at /login; its Logout shows the form to sign in again", async () => {
+    const ctx = await newContext();
+    const email = uniqueEmail("signed-in");
+    const { page, watch } = await openTab(ctx, "/login");
+    await signIn(page, email);
+
+    await page.goto(`${baseUrl}/#/login`);
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { level: 1, name: login.signedInView.title }).waitFor();
+    await main.getByText(`You're signed in as ${email}.`, { exact: true }).waitFor();
+    await authReady(page);
+    await main.getByRole("button", { name: login.signedInView.logout }).click();
+
+    await main.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    await page.getByRole("status").getByText(login.messages.loggedOut, { exact: true }).waitFor();
+    await expect.poll(() => focusedName(page)).toBe("email");
+    expect(hashOf(page)).toBe("#/login");
+    await page.getByRole("banner").getByRole("link", { name: "Login" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("hwh-auth"))).toBeNull();
+    expect(watch.errors).toEqual([]);
+  });
+
+  it("fits 360 px and 1280 px on both steps, with a countdown and an error", async () => {
+    for (const width of [360, 1280]) {
+      const ctx = await newContext({ viewport: { width, height: 800 } });
+      const { page } = await openTab(ctx, "/login");
+      // A long address must wrap, not push the card wider.
+      const email = uniqueEmail(`a-rather-long-student-name-${width}`);
+      await page.getByLabel(login.emailLabel).fill("student@school");
+      await page.getByRole("button", { name: login.emailStep.submit }).click();
+      await page.getByRole("alert").getByText(login.messages.emailInvalid, { exact: true }).waitFor();
+      expect(await page.evaluate<string[]>(LOGIN_OVERFLOW), `step one with an error at ${width} px`).toEqual([]);
+
+      await requestCode(page, email);
+      await page.route(`${baseUrl}/auth/v1/otp`, (route) => route.fulfill(authTooMany("over_email_send_rate_limit", 42)), { times: 1 });
+      await page.getByRole("button", { name: login.sendNewCode }).click();
+      await page.getByRole("timer").waitFor();
+      await page.getByLabel(login.codeLabel).fill("12345");
+      await page.getByRole("button", { name: login.codeStep.submit }).click();
+      await page.getByRole("alert").getByText(login.messages.codeIncomplete, { exact: true }).waitFor();
+      expect(await page.evaluate<string[]>(LOGIN_OVERFLOW), `step two with a countdown and an error at ${width} px`).toEqual([]);
+    }
   });
 
   it("goes home with the back-to-home button", async () => {

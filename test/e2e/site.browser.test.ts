@@ -69,18 +69,14 @@ async function untilHash(page: Page, hash: string): Promise<void> {
 }
 
 /**
- * Waits until the app runs on the home page: the demo only moves (or shows its end, with reduced
- * motion) once the prerendered page is hydrated and its effects have run.
+ * Waits until the app runs: main.tsx marks #root data-started once the prerendered page is
+ * hydrated and its first effects have run. Every route is prerendered and shows before the app
+ * runs (the home page looks the same before: the demo shows its finished solution from the first
+ * paint), so a test that uses what only the app does (section buttons, sign-in, the forms' JSON)
+ * waits for this first.
  */
-async function homeStarted(page: Page): Promise<void> {
-  await until(
-    page,
-    `(() => {
-      const demo = document.querySelector(".demo__window");
-      return !!demo && (demo.dataset.complete === "true" || document.querySelector(".demo__percent").textContent !== "0%");
-    })()`,
-    "the home page's app never started",
-  );
+async function appStarted(page: Page): Promise<void> {
+  await until(page, `document.getElementById("root")?.hasAttribute("data-started") === true`, "the app never started");
 }
 
 /** A short description of the focused element: "h1#hero-title", "button[Menu]", "body". */
@@ -97,18 +93,28 @@ const FOCUSED = `(() => {
 const focused = (page: Page) => page.evaluate<string>(FOCUSED);
 
 /**
- * True when section `id` starts right under the sticky header (its scroll margin) and its
- * heading is the focused element: where the header's section buttons bring the visitor.
+ * Where a header button puts focus: the section's heading, or, for the waitlist buttons ('Join
+ * Waitlist', 'Get Early Access'), the hero's e-mail field, ready for the address.
  */
-function sectionShown(id: string): string {
+type FocusTarget = "heading" | "waitlist";
+
+/**
+ * True when section `id` starts right under the sticky header (its scroll margin) and `focus`
+ * is the focused element: where the header's section buttons bring the visitor.
+ */
+function sectionShown(id: string, focus: FocusTarget = "heading"): string {
+  const target =
+    focus === "heading"
+      ? `document.getElementById(${JSON.stringify(`${id}-title`)})`
+      : `document.querySelector(${JSON.stringify(`#${SECTION_IDS.hero} input[name="email"]`)})`;
   return `(() => {
     const section = document.getElementById(${JSON.stringify(id)});
-    const heading = document.getElementById(${JSON.stringify(`${id}-title`)});
+    const focusTarget = ${target};
     const header = document.querySelector("header");
-    if (!section || !heading || !header) return false;
+    if (!section || !focusTarget || !header) return false;
     const top = section.getBoundingClientRect().top;
     const headerBottom = header.getBoundingClientRect().bottom;
-    return Math.abs(top - headerBottom) <= 2 && document.activeElement === heading;
+    return Math.abs(top - headerBottom) <= 2 && document.activeElement === focusTarget;
   })()`;
 }
 
@@ -121,10 +127,10 @@ const sectionPosition = (page: Page, id: string) =>
     })()`,
   );
 
-/** Clicks a header section button and waits until its section is shown with its heading focused. */
-async function useSectionButton(page: Page, click: () => Promise<void>, id: string): Promise<void> {
+/** Clicks a header section button and waits until its section is shown with `focus` focused. */
+async function useSectionButton(page: Page, click: () => Promise<void>, id: string, focus: FocusTarget = "heading"): Promise<void> {
   await click();
-  await until(page, sectionShown(id), `section #${id} shown under the header with its heading focused`).catch(async (error: unknown) => {
+  await until(page, sectionShown(id, focus), `section #${id} shown under the header, focus on its ${focus}`).catch(async (error: unknown) => {
     throw new Error(`${(error as Error).message}\n(${await sectionPosition(page, id)}, focus on ${await focused(page)})`);
   });
 }
@@ -166,7 +172,7 @@ function recordRequests(page: Page, pathname: string): string[] {
 
 async function openHome(ctx: BrowserContext): Promise<Page> {
   const { page } = await openTab(ctx, "/");
-  await homeStarted(page);
+  await appStarted(page);
   return page;
 }
 
@@ -313,7 +319,7 @@ describe("home page before and while the app starts", () => {
       window.__prerenderedFooter = document.querySelector("footer");
     });`);
     await page.goto(`${baseUrl}/`);
-    await homeStarted(page);
+    await appStarted(page);
     await page.waitForLoadState("networkidle");
 
     expect(await page.evaluate<boolean[]>(`window.__prerendered.map((node, index) =>
@@ -334,7 +340,7 @@ describe("home page before and while the app starts", () => {
       if (/^\/assets\/.+\.js$/.test(pathname)) scripts.push({ url: pathname, cacheControl: response.headers()["cache-control"], status: response.status() });
     });
     const response = await page.goto(`${baseUrl}/`);
-    await homeStarted(page);
+    await appStarted(page);
     await page.waitForLoadState("networkidle");
 
     expect(response?.status()).toBe(200);
@@ -416,15 +422,16 @@ describe("header", () => {
     const cta = banner.getByRole("button", { name: "Get Early Access" });
     expect(await cta.isVisible()).toBe(true);
 
-    const steps: { click: () => Promise<void>; id: string }[] = [
+    // The waitlist buttons bring the visitor to the hero with focus in its e-mail field.
+    const steps: { click: () => Promise<void>; id: string; focus?: FocusTarget }[] = [
       { click: () => nav.getByRole("button", { name: "Features" }).click(), id: SECTION_IDS.features },
-      { click: () => cta.click(), id: SECTION_IDS.hero },
+      { click: () => cta.click(), id: SECTION_IDS.hero, focus: "waitlist" },
       { click: () => nav.getByRole("button", { name: "How It Works" }).click(), id: SECTION_IDS.howItWorks },
       { click: () => nav.getByRole("button", { name: "Home" }).click(), id: SECTION_IDS.hero },
       { click: () => nav.getByRole("button", { name: "Features" }).click(), id: SECTION_IDS.features },
-      { click: () => nav.getByRole("button", { name: "Join Waitlist" }).click(), id: SECTION_IDS.hero },
+      { click: () => nav.getByRole("button", { name: "Join Waitlist" }).click(), id: SECTION_IDS.hero, focus: "waitlist" },
     ];
-    for (const step of steps) await useSectionButton(page, step.click, step.id);
+    for (const step of steps) await useSectionButton(page, step.click, step.id, step.focus);
     expect(hashOf(page)).toBe("#/");
   });
 
@@ -432,6 +439,7 @@ describe("header", () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const { page } = await openTab(ctx, "/privacy-policy");
     await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
+    await appStarted(page);
 
     await useSectionButton(page, () => page.getByRole("banner").getByRole("button", { name: "How It Works" }).click(), SECTION_IDS.howItWorks);
     expect(hashOf(page)).toBe("#/");
@@ -475,7 +483,7 @@ describe("header", () => {
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     expect(await nav.isVisible()).toBe(false);
     await toggle.click();
-    await useSectionButton(page, () => nav.getByRole("button", { name: "Join Waitlist" }).click(), SECTION_IDS.hero);
+    await useSectionButton(page, () => nav.getByRole("button", { name: "Join Waitlist" }).click(), SECTION_IDS.hero, "waitlist");
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
 
     // The Login link: the login page, with the menu closed.
@@ -566,15 +574,18 @@ describe("waitlist", () => {
     expect(await status.textContent()).toBe("");
     await expect.poll(() => focused(page)).toMatch(/^input#/);
 
-    // The same address again (as typed differently: the rule compares trimmed, lower-cased).
+    // The same address again (as typed differently: the rule compares trimmed, lower-cased):
+    // good news, told as a status, not as an error of the field.
     await input.fill(` ${email.toUpperCase()} `);
     const again = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Get Early Access" }).click();
     expect((await again).status()).toBe(409);
-    await alert.getByText("You're already on our waitlist! We'll be in touch soon.", { exact: true }).waitFor();
-    expect(await status.textContent()).toBe("");
-    expect(await input.getAttribute("aria-invalid")).toBe("true");
+    await status.getByText("You're already on our waitlist! We'll be in touch soon.", { exact: true }).waitFor();
+    expect(await alert.textContent()).toBe("");
+    expect(await input.getAttribute("aria-invalid")).toBeNull();
     expect(await input.isDisabled()).toBe(false);
+    await expect.poll(() => focused(page)).toMatch(/^input#/);
+    await expectNoAxeViolations(page, "the waitlist form telling an address is on the list already");
   });
 
   it("shows the generic failure when the server fails", async () => {
@@ -789,11 +800,55 @@ describe("contact form", () => {
   });
 });
 
+describe("contact form: the server's word on a field", () => {
+  it("shows what the server refuses at the field: an address without a dot in its domain, a name of spaces", async () => {
+    expectedConsole = [/status of 400/];
+    const ctx = await newContext({ viewport: DESKTOP });
+    const page = await openHome(ctx);
+    const form = page.getByRole("form", { name: "Contact Form" });
+    const name = form.getByRole("textbox", { name: "Name", exact: true });
+    const email = form.getByRole("textbox", { name: "Email", exact: true });
+    const message = form.getByRole("textbox", { name: "Message", exact: true });
+    /** The text of the element a field's aria-describedby names. */
+    const describedAs = (field: string) =>
+      page.evaluate<string | null>(`(() => {
+        const control = document.querySelector('form[aria-label="Contact Form"] [name="${field}"]');
+        const id = control.getAttribute("aria-describedby");
+        return id ? document.getElementById(id)?.textContent ?? null : null;
+      })()`);
+
+    // The browser's own check takes "ada@school"; the server's rule does not.
+    await name.fill("Ada Lovelace");
+    await email.fill("ada@school");
+    await message.fill("Is there a dot?");
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/forms/contact");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    expect((await answer).status()).toBe(400);
+    await expect.poll(() => describedAs("email")).toBe("Please enter a valid email address");
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await name.getAttribute("aria-invalid")).toBeNull();
+    expect(await form.getByRole("alert").textContent()).toBe("");
+    await expect.poll(() => focused(page)).toMatch(/-email$/);
+    expect(await email.inputValue()).toBe("ada@school");
+    await expectNoAxeViolations(page, "the contact form with a field refused by the server");
+
+    // A name of only spaces passes `required`; the server says what is wrong, at the name.
+    await name.fill("   ");
+    await email.fill(uniqueEmail("contact-fields"));
+    const second = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/forms/contact");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    expect((await second).status()).toBe(400);
+    await expect.poll(() => describedAs("name")).toBe("Name is required.");
+    expect(await email.getAttribute("aria-invalid")).toBeNull();
+    await expect.poll(() => focused(page)).toMatch(/-name$/);
+  });
+});
+
 describe("layout and motion", () => {
   it("never scrolls sideways from 320 to 1920 px (home, privacy, terms)", async () => {
     const ctx = await newContext({ viewport: { width: 320, height: 720 } });
     const { page } = await openTab(ctx, "/");
-    await homeStarted(page);
+    await appStarted(page);
     const pages = [
       { hash: "/", heading: HEADLINE },
       { hash: "/privacy-policy", heading: "Privacy Policy" },
@@ -845,6 +900,7 @@ describe("accessibility (axe-core)", () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const { page } = await openTab(ctx, "/login");
     await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    await appStarted(page);
     await expectNoAxeViolations(page, "the login page, step one");
 
     await page.getByLabel("Email address").fill(uniqueEmail("axe"));

@@ -131,7 +131,7 @@ async function openHome(tokenPrefix = PASSING_TOKEN_PREFIX): Promise<Tab> {
   );
   await page.goto(`${baseUrl()}/`);
   await expect
-    .poll(() => page.evaluate<boolean>(`document.querySelector(".demo__window")?.dataset.complete === "true" || document.querySelector(".demo__percent")?.textContent !== "0%"`), {
+    .poll(() => page.evaluate<boolean>(`document.getElementById("root")?.hasAttribute("data-started") === true`), {
       timeout: 10_000,
       message: "the home page's app never started",
     })

@@ -1,13 +1,17 @@
 /**
  * The site's routes (spec §2): the four pages, unknown paths sent home in place of the history
- * entry, and what a route change does (top of the page, focus on the new page's heading, the
- * tab's title), plus the home page's sections and claims.
+ * entry, section links (/#contact), what a route change does (top of the page, focus on the new
+ * page's heading, the tab's title), the skip link, the home page's sections and claims, and the
+ * page shell's share preview.
  */
 import { StrictMode } from "react";
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
+import { SECTION_IDS, brand, documentTitles } from "../../web/src/content";
+import { routeOfHash } from "../../web/src/routes";
+import indexHtml from "../../web/index.html?raw";
 
 vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
 
@@ -88,6 +92,102 @@ describe("routes", () => {
 
     await user.click(within(screen.getByRole("contentinfo")).getByRole("link", { name: "Privacy Policy" }));
     expect(document.title).toBe("Privacy Policy | Homework Helper");
+  });
+});
+
+/** Changes the address's hash as a link or the address bar would, and lets the page react. */
+async function followHash(hash: string) {
+  await act(async () => {
+    window.location.hash = hash;
+    // jsdom fires hashchange in a task of its own.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+describe("section links", () => {
+  it.each(Object.values(SECTION_IDS))("/#%s opens the home page at that section, its heading focused, the address then #/", (id) => {
+    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+    window.history.replaceState(null, "", `/#${id}`);
+    const entries = window.history.length;
+
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+
+    expect(screen.getByRole("heading", { level: 1, name: "Your Homework, Solved in Seconds" })).toBeTruthy();
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(scrolled.mock.contexts[0]).toBe(document.getElementById(id));
+    // On arrival, like the browser's own jump to a fragment: no animation.
+    expect(scrolled).toHaveBeenCalledWith({ behavior: "auto", block: "start" });
+    expect(document.activeElement).toBe(document.getElementById(`${id}-title`));
+    expect(window.location.hash).toBe("#/");
+    expect(window.history.length).toBe(entries);
+  });
+
+  it("follows a section link on the home page, smoothly", async () => {
+    renderAt("/");
+    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+
+    await followHash("#features");
+
+    expect(scrolled.mock.contexts[0]).toBe(document.getElementById("features"));
+    expect(scrolled).toHaveBeenCalledWith({ behavior: "smooth", block: "start" });
+    expect(document.activeElement).toBe(document.getElementById("features-title"));
+    expect(window.location.hash).toBe("#/");
+  });
+
+  it("follows a section link from another page: home, then the section", async () => {
+    renderAt("/privacy-policy");
+    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+
+    await followHash("#contact");
+
+    expect(heading("Your Homework, Solved in Seconds")).toBeTruthy();
+    expect(scrolled.mock.contexts.at(-1)).toBe(document.getElementById("contact"));
+    expect(document.activeElement).toBe(document.getElementById("contact-title"));
+    expect(window.location.hash).toBe("#/");
+  });
+
+  it("still sends an id that is no section home to the top", () => {
+    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+    window.history.replaceState(null, "", "/#pricing");
+    const entries = window.history.length;
+
+    render(<App />);
+
+    expect(heading("Your Homework, Solved in Seconds")).toBeTruthy();
+    expect(window.location.hash).toBe("#/");
+    expect(window.history.length).toBe(entries);
+    expect(scrolled).not.toHaveBeenCalled();
+  });
+
+  it("reads addresses with one rule for the router and the page loader", () => {
+    expect(["", "#", "#/", "#contact", "#how-it-works", "#main"].map(routeOfHash)).toEqual(["/", "/", "/", "/", "/", "/"]);
+    expect(["#/login", "#login", "#/contact", "#/privacy-policy", "#pricing"].map(routeOfHash)).toEqual([
+      "/login",
+      "/login",
+      "/contact",
+      "/privacy-policy",
+      "/pricing",
+    ]);
+  });
+});
+
+describe("skip link", () => {
+  it("is the first stop of the Tab key and moves focus to the page's main content, leaving the address alone", async () => {
+    const { user } = renderAt("/privacy-policy");
+
+    await user.tab();
+    const skip = screen.getByRole("link", { name: "Skip to content" });
+    expect(document.activeElement).toBe(skip);
+    expect(skip.getAttribute("href")).toBe("#main");
+
+    await user.keyboard("{Enter}");
+    expect(document.activeElement).toBe(screen.getByRole("main"));
+    expect(window.location.hash).toBe("#/privacy-policy");
+    expect(heading("Privacy Policy")).toBeTruthy();
   });
 });
 
@@ -182,5 +282,32 @@ describe("home page", () => {
     expect(within(footer).getByRole("link", { name: "Privacy Policy" }).getAttribute("href")).toBe("#/privacy-policy");
     expect(within(footer).getByRole("link", { name: "Terms of Service" }).getAttribute("href")).toBe("#/terms-of-service");
     expect(within(footer).getByText("© 2025 Homework Helper. All rights reserved.")).toBeTruthy();
+  });
+});
+
+describe("page shell (web/index.html) and its share preview", () => {
+  const shell = new DOMParser().parseFromString(indexHtml, "text/html");
+  const meta = (selector: string) => shell.querySelector(selector)?.getAttribute("content");
+
+  it("names the page as the app does, and describes it the same everywhere", () => {
+    const description = meta('meta[name="description"]');
+    expect(shell.title).toBe(documentTitles.home);
+    expect(meta('meta[property="og:title"]')).toBe(documentTitles.home);
+    expect(meta('meta[name="twitter:title"]')).toBe(documentTitles.home);
+    expect(meta('meta[property="og:description"]')).toBe(description);
+    expect(meta('meta[name="twitter:description"]')).toBe(description);
+    expect(meta('meta[property="og:site_name"]')).toBe(brand.name);
+    expect(meta('meta[property="og:image:alt"]')).toBe(`${brand.name}: ${brand.tagline}`);
+    expect(meta('meta[name="twitter:image:alt"]')).toBe(`${brand.name}: ${brand.tagline}`);
+    expect(meta('meta[property="og:type"]')).toBe("website");
+    expect(meta('meta[name="twitter:card"]')).toBe("summary_large_image");
+  });
+
+  it("gives root-relative addresses for the worker to make absolute (worker/routes/pages.ts)", () => {
+    expect(shell.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe("/");
+    expect(meta('meta[property="og:url"]')).toBe("/");
+    expect(meta('meta[property="og:image"]')).toBe("/og-image.png");
+    expect(meta('meta[name="twitter:image"]')).toBe("/og-image.png");
+    expect(shell.querySelector('link[rel="apple-touch-icon"]')?.getAttribute("href")).toBe("/apple-touch-icon.png");
   });
 });

@@ -3,7 +3,7 @@
  * worker validates with), and every state: idle, sending, success (fields cleared), error, and a
  * message that stays until the next submit.
  */
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { FormDefinition } from "../../worker/shared/forms";
@@ -178,6 +178,138 @@ describe("ContactForm", () => {
     answers[1]!.resolve(created());
     await within(view.status()).findByText(SUCCESS);
     expect(view.alert().textContent).toBe("");
+  });
+
+  describe("before and after the app starts", () => {
+    it("is a real form: the browser posts the fields and the honeypot to the API, the button enabled from the start", () => {
+      const view = renderContactForm();
+
+      expect(view.form.getAttribute("action")).toBe("/api/forms/contact");
+      expect(view.form.getAttribute("method")).toBe("post");
+      expect([...new FormData(view.form as HTMLFormElement).keys()]).toEqual(["name", "email", "message", "website"]);
+      expect((within(view.form).getByRole("button", { name: "Send Message" }) as HTMLButtonElement).disabled).toBe(false);
+    });
+
+    it("sends what the fields hold, even values that got there without any input event (typed before the app ran)", async () => {
+      const fetchSpy = mockFetch(async () => created());
+      const view = renderContactForm();
+
+      view.name().value = "Ada Lovelace";
+      view.email().value = "ada@example.com";
+      view.message().value = "Typed before the script arrived";
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.status()).findByText(SUCCESS);
+      expect(sentBody(fetchSpy)).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "Typed before the script arrived", website: "" });
+    });
+
+    it("clears every kind of field after a success, a select back to 'Please select'", async () => {
+      mockFetch(async () => created());
+      const form: FormDefinition = {
+        slug: "survey",
+        name: "Survey Form",
+        fields: [
+          { name: "grade", type: "select", required: true, options: ["Middle school", "High school"] },
+          { name: "exam", type: "date", required: false },
+        ],
+      };
+      const view = renderContactForm(form);
+      const select = within(view.form).getByRole("combobox", { name: "Grade" }) as HTMLSelectElement;
+      const date = within(view.form).getByLabelText("Exam") as HTMLInputElement;
+
+      await view.user.selectOptions(select, "High school");
+      date.value = "2025-10-26";
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.status()).findByText(SUCCESS);
+      expect(select.value).toBe("");
+      expect(date.value).toBe("");
+    });
+  });
+
+  describe("the server's word on a field (400)", () => {
+    /** The API's 400 (README "API"): the first field with a problem, and each field's first problem. */
+    const refused = (fields: Record<string, string>) =>
+      jsonResponse(400, {
+        error: { code: "validation_failed", message: Object.values(fields)[0], field: Object.keys(fields)[0], fields },
+      });
+
+    /** The message tied to a field by aria-describedby, when there is one. */
+    const description = (field: HTMLElement) => {
+      const id = field.getAttribute("aria-describedby");
+      return id ? document.getElementById(id)?.textContent : undefined;
+    };
+
+    it("shows an address the browser let through but the server did not at the Email field", async () => {
+      mockFetch(async () => refused({ email: "Please enter a valid email address" }));
+      const view = renderContactForm();
+
+      await view.user.type(view.name(), "Ada Lovelace");
+      // The browser's e-mail check takes this; the server's rule (a dot in the domain) does not.
+      await view.user.type(view.email(), "ada@school");
+      await view.user.type(view.message(), "Hello");
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await waitFor(() => expect(description(view.email())).toBe("Please enter a valid email address"));
+      expect(view.email().getAttribute("aria-invalid")).toBe("true");
+      // Next to the field it is about, and nowhere else.
+      expect(view.email().closest(".field")?.textContent).toContain("Please enter a valid email address");
+      expect(view.alert().textContent).toBe("");
+      expect(view.status().textContent).toBe("");
+      for (const other of [view.name(), view.message()]) {
+        expect(other.getAttribute("aria-invalid")).toBeNull();
+        expect(other.getAttribute("aria-describedby")).toBeNull();
+      }
+      // Focus goes to the field to correct, so its message is read with it; the values stay.
+      await waitFor(() => expect(document.activeElement).toBe(view.email()));
+      expect([view.name().value, view.email().value, view.message().value]).toEqual(["Ada Lovelace", "ada@school", "Hello"]);
+    });
+
+    it("marks each field the server names, focusing the first", async () => {
+      mockFetch(async () => refused({ name: "Name is required.", email: "Please enter a valid email address" }));
+      const view = renderContactForm();
+
+      await view.user.type(view.name(), "   ");
+      await view.user.type(view.email(), "ada@school");
+      await view.user.type(view.message(), "Hello");
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await waitFor(() => expect(description(view.name())).toBe("Name is required."));
+      expect(description(view.email())).toBe("Please enter a valid email address");
+      expect(view.message().getAttribute("aria-invalid")).toBeNull();
+      await waitFor(() => expect(document.activeElement).toBe(view.name()));
+    });
+
+    it("clears the fields' messages when the form is sent again", async () => {
+      const answers = [deferred<Response>(), deferred<Response>()];
+      let call = 0;
+      mockFetch(() => answers[call++]!.promise);
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+      answers[0]!.resolve(refused({ name: "Name is required." }));
+      await waitFor(() => expect(view.name().getAttribute("aria-invalid")).toBe("true"));
+
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+      expect(view.name().getAttribute("aria-invalid")).toBeNull();
+      expect(view.form.querySelector(".field__error")).toBeNull();
+      answers[1]!.resolve(created());
+      await within(view.status()).findByText(SUCCESS);
+    });
+
+    it("keeps 'Submission failed. Please try again later.' for a 400 about no field of the form, and logs it", async () => {
+      mockFetch(async () => refused({ website: "Website must be text." }));
+      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.alert()).findByText(FAILURE);
+      expect(view.form.querySelector('[aria-invalid="true"]')).toBeNull();
+      expect(consoleError).toHaveBeenCalled();
+    });
   });
 
   describe("the honeypot", () => {

@@ -13,6 +13,7 @@ describe("demo timeline", () => {
   it("starts each step after the previous one is typed and its delay has passed", () => {
     expect(small.lengths).toEqual([2, 3]);
     expect(small.stepStarts).toEqual([0, 1100]);
+    expect(small.finishedAt).toBe(1250);
     expect(small.duration).toBe(1750);
   });
 
@@ -58,6 +59,8 @@ describe("demo timeline", () => {
     expect(DEMO_LOOP_MS).toBe(15_000);
     expect(timeline.duration).toBeLessThanOrEqual(DEMO_LOOP_MS);
     const typedAt = timeline.duration - DEMO_STEP_DELAYS_MS[5];
+    // The demo starts from this moment (the finished solution the prerendered page shows).
+    expect(timeline.finishedAt).toBe(typedAt);
     expect(timeline.frameAt(typedAt)).toEqual(timeline.finalFrame);
     expect(timeline.frameAt(typedAt - 1).progress).toBeLessThan(100);
   });

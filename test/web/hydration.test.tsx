@@ -1,15 +1,16 @@
 /**
- * The browser hydrating the prerendered home page (web/src/main.tsx): React must find exactly
- * the markup the build rendered, even for a visitor with a stored session or who prefers reduced
- * motion, and only then show what depends on the browser.
+ * The browser hydrating a prerendered route (web/src/main.tsx): React must find exactly the
+ * markup the build rendered (web/src/entry-server.tsx), for every route, even for a visitor with
+ * a stored session or who prefers reduced motion, and only then show what depends on the
+ * browser. What a visitor typed into the prerendered forms before the app started must survive.
  */
-import { StrictMode } from "react";
-import { act } from "@testing-library/react";
+import { act, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { hydrateRoot, type Root } from "react-dom/client";
-import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { App } from "../../web/src/App";
-import { preferReducedMotion } from "./helpers";
+import { renderRoute } from "../../web/src/entry-server";
+import { Site } from "../../web/src/Site";
+import { jsonResponse, mockFetch, preferReducedMotion, sentBody } from "./helpers";
 
 vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
 
@@ -23,64 +24,83 @@ afterEach(() => {
   container = undefined;
 });
 
-/** Prerenders the home page as the build does, lets `prepare` set up the visitor's browser, hydrates. */
-async function hydrateHomePage(prepare: () => void = () => {}) {
-  const html = renderToString(
-    <StrictMode>
-      <App ssrPath="/" />
-    </StrictMode>,
-  );
-  prepare();
+/**
+ * Puts the route's prerendered HTML into the page as the start script does, lets `beforeApp` do
+ * what the visitor (or their browser) does before the app runs, and hydrates as main.tsx does.
+ */
+async function hydrateRoute(path: string, beforeApp: (container: HTMLElement) => void = () => {}) {
+  window.history.replaceState(null, "", path === "/" ? "/" : `/#${path}`);
   container = document.createElement("div");
-  container.innerHTML = html;
+  container.innerHTML = renderRoute(path);
   document.body.append(container);
+  const heading = container.querySelector("h1");
+  beforeApp(container);
   const recoverableErrors: unknown[] = [];
   const consoleError = vi.spyOn(console, "error");
+  const started = vi.fn();
   await act(async () => {
-    root = hydrateRoot(
-      container!,
-      <StrictMode>
-        <App />
-      </StrictMode>,
-      { onRecoverableError: (error) => recoverableErrors.push(error) },
-    );
+    root = hydrateRoot(container!, <Site ssrPath={path} onStarted={started} />, {
+      onRecoverableError: (error) => recoverableErrors.push(error),
+    });
   });
-  return { container, recoverableErrors, consoleError };
+  return { container, heading, recoverableErrors, consoleError, started };
 }
 
-describe("hydration of the prerendered home page", () => {
-  it("matches the prerendered markup", async () => {
-    const { recoverableErrors, consoleError } = await hydrateHomePage();
+describe("hydration of the prerendered routes", () => {
+  it.each(["/", "/privacy-policy", "/terms-of-service", "/login"])("matches the prerendered markup of %s", async (path) => {
+    const { container, heading, recoverableErrors, consoleError, started } = await hydrateRoute(path);
 
     expect(recoverableErrors).toEqual([]);
     expect(consoleError).not.toHaveBeenCalled();
+    // Hydrated, not rendered again: the prerendered nodes are the app's.
+    expect(heading).not.toBeNull();
+    expect(container.querySelector("h1")).toBe(heading);
+    expect(started).toHaveBeenCalled();
   });
 
-  it("enables the forms' submit buttons once hydrated (they are disabled in the prerendered HTML)", async () => {
-    const { container, recoverableErrors } = await hydrateHomePage();
+  it("keeps what the visitor typed before the app started, and sends it", async () => {
+    const fetchSpy = mockFetch(async () => jsonResponse(201, { email: "ada@example.com", joined_at: "2025-10-26T10:00:00.000Z" }));
+    const field = (container: HTMLElement, selector: string) => container.querySelector<HTMLInputElement | HTMLTextAreaElement>(selector)!;
+    const { container, recoverableErrors } = await hydrateRoute("/", (page) => {
+      // Typed into the prerendered page: DOM values, no React event.
+      field(page, 'form[aria-label="Join the Inner Circle"] input[name="email"]').value = "ada@example.com";
+      field(page, 'form[aria-label="Contact Form"] input[name="name"]').value = "Ada Lovelace";
+      field(page, 'form[aria-label="Contact Form"] textarea[name="message"]').value = "Typed before the script";
+    });
 
     expect(recoverableErrors).toEqual([]);
+    const hero = container.querySelector<HTMLFormElement>('form[aria-label="Join the Inner Circle"]')!;
+    expect(field(container, 'form[aria-label="Join the Inner Circle"] input[name="email"]').value).toBe("ada@example.com");
+    expect(field(container, 'form[aria-label="Contact Form"] input[name="name"]').value).toBe("Ada Lovelace");
+    expect(field(container, 'form[aria-label="Contact Form"] textarea[name="message"]').value).toBe("Typed before the script");
+
+    await userEvent.setup().click(within(hero).getByRole("button", { name: "Join the Inner Circle" }));
+    await within(within(hero).getByRole("status")).findByText("Success! You're on the list.");
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+  });
+
+  it("leaves the forms' submit buttons enabled throughout: the page's own post works before the app", async () => {
+    const { container } = await hydrateRoute("/");
+
     const submits = [...container.querySelectorAll<HTMLButtonElement>('form button[type="submit"]')];
     expect(submits).toHaveLength(3);
     expect(submits.every((button) => !button.disabled)).toBe(true);
   });
 
   it("matches for a signed-in visitor, then shows their e-mail", async () => {
-    const { container, recoverableErrors } = await hydrateHomePage(() =>
-      window.localStorage.setItem(
-        "hwh-auth",
-        JSON.stringify({ access_token: "a", refresh_token: "r", user: { email: "ada@example.com" } }),
-      ),
-    );
+    window.localStorage.setItem("hwh-auth", JSON.stringify({ access_token: "a", refresh_token: "r", user: { email: "ada@example.com" } }));
+    const { container, recoverableErrors } = await hydrateRoute("/");
 
     expect(recoverableErrors).toEqual([]);
     expect(container.querySelector(".site-header")?.textContent).toContain("ada@example.com");
   });
 
-  it("matches for reduced motion, then shows the finished demo", async () => {
-    const { container, recoverableErrors } = await hydrateHomePage(preferReducedMotion);
+  it("matches for reduced motion, and keeps the finished demo", async () => {
+    preferReducedMotion();
+    const { container, recoverableErrors } = await hydrateRoute("/");
 
     expect(recoverableErrors).toEqual([]);
     expect(container.querySelector("progress")?.getAttribute("value")).toBe("100");
+    expect(container.querySelector<HTMLElement>(".demo__window")?.dataset.complete).toBe("true");
   });
 });

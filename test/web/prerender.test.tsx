@@ -1,53 +1,100 @@
 // @vitest-environment node
 /**
- * The home page rendered the way the build prerenders it (web/src/entry-server.tsx): in Node,
- * with no window or document, which proves no component touches them while rendering. Its
- * markup must also suit the Content-Security-Policy (no inline style attributes or scripts).
+ * Every route rendered the way the build prerenders it (web/src/entry-server.tsx): in Node, with
+ * no window or document, which proves no component touches them while rendering. The markup must
+ * suit the Content-Security-Policy (no inline style attributes, scripts or handlers), and the
+ * home page must work before any script runs: forms that post, the demo's finished solution.
  */
-import { StrictMode } from "react";
-import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { App } from "../../web/src/App";
+import { PRERENDERED_ROUTES, renderNoScriptNote, renderRoute } from "../../web/src/entry-server";
+import { demo, noScript } from "../../web/src/content";
 
-const render = () =>
-  renderToString(
-    <StrictMode>
-      <App ssrPath="/" />
-    </StrictMode>,
-  );
+const ROUTES = [
+  { path: "/", heading: "Your Homework, <span" },
+  { path: "/privacy-policy", heading: "Privacy Policy" },
+  { path: "/terms-of-service", heading: "Terms of Service" },
+  { path: "/login", heading: "Sign In" },
+];
 
-describe("prerendered home page", () => {
-  it("renders without a browser", () => {
+/** The start tags of `tag` elements in `html`. */
+const tags = (html: string, tag: string) => html.match(new RegExp(`<${tag}\\b[^>]*>`, "g")) ?? [];
+
+describe("prerendered pages", () => {
+  it("are every route of the site", () => {
+    expect([...PRERENDERED_ROUTES].sort()).toEqual(ROUTES.map((route) => route.path).sort());
+  });
+
+  it.each(ROUTES)("$path renders without a browser: header, its heading, footer", ({ path, heading }) => {
     expect(typeof window).toBe("undefined");
-    const html = render();
+    const html = renderRoute(path);
 
-    expect(html).toContain("Your Homework, <span");
-    for (const id of ["hero", "features", "how-it-works", "advanced-ai", "subjects", "contact", "early-access"]) {
-      expect(html).toContain(`id="${id}"`);
-    }
-    // Nobody is signed in as far as the server knows; the demo is on its first frame.
+    expect(html).toContain('<header class="site-header');
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(html).toContain("<footer");
+    // Nobody is signed in as far as the server knows.
     expect(html).toContain('href="#/login"');
-    expect(html).toContain('value="0"');
   });
 
-  it("cannot be submitted before the script takes over, and would never put the data in the address", () => {
-    const html = render();
-    const forms = html.match(/<form[^>]*>/g) ?? [];
-    expect(forms).toHaveLength(3);
-    expect(forms.every((form) => form.includes('method="post"'))).toBe(true);
-    const submits = html.match(/<button type="submit"[^>]*>/g) ?? [];
-    expect(submits).toHaveLength(3);
-    expect(submits.every((button) => button.includes('disabled=""'))).toBe(true);
+  it.each(ROUTES)("$path is the same every time (nothing depends on the clock or chance)", ({ path }) => {
+    expect(renderRoute(path)).toBe(renderRoute(path));
   });
 
-  it("is the same every time (nothing depends on the clock or chance)", () => {
-    expect(render()).toBe(render());
-  });
-
-  it("has no inline styles or scripts for the Content-Security-Policy to block", () => {
-    const html = render();
+  it.each(ROUTES)("$path has no inline styles, scripts or handlers for the Content-Security-Policy to block", ({ path }) => {
+    const html = renderRoute(path);
     expect(html).not.toMatch(/\sstyle=/);
     expect(html).not.toMatch(/<script|<style/);
     expect(html).not.toMatch(/\son[a-z]+=/);
+  });
+});
+
+describe("prerendered home page", () => {
+  const html = renderRoute("/");
+
+  it("has every section", () => {
+    for (const id of ["hero", "features", "how-it-works", "advanced-ai", "subjects", "contact", "early-access"]) {
+      expect(html).toContain(`id="${id}"`);
+    }
+  });
+
+  it("has forms that work before the script takes over: they post to the API, their buttons enabled", () => {
+    const forms = tags(html, "form");
+    expect(forms).toHaveLength(3);
+    expect(forms.map((form) => /action="([^"]*)"/.exec(form)?.[1])).toEqual(["/api/waitlist", "/api/forms/contact", "/api/waitlist"]);
+    // Posted, so the data never goes into the address.
+    expect(forms.every((form) => form.includes('method="post"'))).toBe(true);
+    const submits = tags(html, "button").filter((button) => button.includes('type="submit"'));
+    expect(submits).toHaveLength(3);
+    expect(submits.some((button) => button.includes("disabled"))).toBe(false);
+  });
+
+  it("names every field as the API reads it, the waitlist's placement as a hidden `source`", () => {
+    const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
+    const names = forms.flatMap((form) => tags(form, "(?:input|textarea|select)").map((field) => /name="([^"]*)"/.exec(field)?.[1]));
+    expect(names).toEqual(["email", "source", "website", "name", "email", "message", "website", "email", "source", "website"]);
+    expect(tags(html, "input").filter((input) => input.includes('type="hidden"'))).toEqual([
+      '<input type="hidden" name="source" value="hero"/>',
+      '<input type="hidden" name="source" value="cta"/>',
+    ]);
+  });
+
+  it("shows the demo's finished solution: every step typed, 100%", () => {
+    expect(html).toContain('data-complete="true"');
+    expect(html).toContain('value="100"');
+    expect(html).toMatch(/<span class="demo__percent">100(<!-- -->)?%<\/span>/);
+    // Nothing is left untyped (the untyped rest of a step is invisible).
+    expect(html.match(/<span class="demo__rest"><\/span>/g)).toHaveLength(demo.steps.length);
+    expect(html).not.toMatch(/<span class="demo__rest">[^<]/);
+    for (const step of demo.steps) expect(html).toContain(`<span class="demo__typed">${step.text}</span>`);
+  });
+});
+
+describe("the note for browsers without JavaScript", () => {
+  it("says that signing in needs JavaScript, inside <noscript>, in markup the CSP allows", () => {
+    const html = renderNoScriptNote();
+    expect(html).toBe(
+      `<noscript><aside class="noscript-note" aria-label="${noScript.label}"><p>${noScript.signIn.replace(/'/g, "&#x27;")}</p></aside></noscript>`,
+    );
+    expect(noScript.signIn).toMatch(/sign(ing)? in/i);
+    expect(noScript.signIn).toMatch(/JavaScript/);
   });
 });

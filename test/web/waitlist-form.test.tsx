@@ -124,21 +124,44 @@ describe("WaitlistForm", () => {
     },
   );
 
-  it("says so when the address is already on the list (409)", async () => {
+  it("tells an address already on the list (409) as good news: a status, not an error", async () => {
     mockFetch(async () => apiError(409, "already_joined", "You're already on our waitlist! We'll be in touch soon."));
     const { user, form, input, alert, status } = renderForm();
 
     await user.type(input(), "ada@example.com");
     await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
 
-    await within(alert()).findByText("You're already on our waitlist! We'll be in touch soon.");
-    expect(status().textContent).toBe("");
-    // Back to a usable form, the address kept for correction, focus on it.
+    await within(status()).findByText("You're already on our waitlist! We'll be in touch soon.");
+    // Not the red error style, not an invalid field.
+    expect(status().querySelector(".message--error")).toBeNull();
+    expect(alert().textContent).toBe("");
+    expect(input().getAttribute("aria-invalid")).toBeNull();
+    expect(input().getAttribute("aria-describedby")).not.toContain(alert().id);
+    // Back to a usable form, the address kept, focus on it, for another address if need be.
     expect((input() as HTMLInputElement).disabled).toBe(false);
     expect((input() as HTMLInputElement).value).toBe("ada@example.com");
     // Focus moves in an effect, which may run just after the text is in the page.
     await waitFor(() => expect(document.activeElement).toBe(input()));
     expect(within(form).getByRole("button", { name: "Join the Inner Circle" })).toBeTruthy();
+  });
+
+  it("clears the 'already on the list' status when the next address is sent", async () => {
+    const answers = [deferred<Response>(), deferred<Response>()];
+    let call = 0;
+    mockFetch(() => answers[call++]!.promise);
+    const { user, form, input, status } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+    answers[0]!.resolve(apiError(409, "already_joined", "You're already on our waitlist! We'll be in touch soon."));
+    await within(status()).findByText("You're already on our waitlist! We'll be in touch soon.");
+
+    await user.clear(input());
+    await user.type(input(), "grace@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+    expect(status().textContent).toBe("");
+    answers[1]!.resolve(joined());
+    await within(status()).findByText("Success! You're on the list.");
   });
 
   it("shows the server's message for a 400", async () => {
@@ -149,6 +172,26 @@ describe("WaitlistForm", () => {
     await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
 
     await within(alert()).findByText("Please enter a valid email address");
+  });
+
+  it("shows the server's message for the e-mail field when a 400 names it", async () => {
+    mockFetch(async () =>
+      jsonResponse(400, {
+        error: {
+          code: "validation_failed",
+          message: "The request is not valid.",
+          field: "email",
+          fields: { email: "Please enter a valid email address" },
+        },
+      }),
+    );
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("Please enter a valid email address");
+    expect(input().getAttribute("aria-invalid")).toBe("true");
   });
 
   it("shows 'Something went wrong. Please try again.' for a 500, and logs it", async () => {
@@ -191,6 +234,35 @@ describe("WaitlistForm", () => {
     await within(status()).findByText("Success! You're on the list.");
     expect(alert().textContent).toBe("");
     expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
+  describe("before and after the app starts", () => {
+    it("is a real form: the browser posts the e-mail, the placement and the honeypot to the API", () => {
+      const { form, input } = renderForm({ label: "Get Early Access", source: "cta" });
+
+      expect(form.getAttribute("action")).toBe("/api/waitlist");
+      expect(form.getAttribute("method")).toBe("post");
+      expect(input().getAttribute("name")).toBe("email");
+      const source = form.querySelector<HTMLInputElement>('input[name="source"]');
+      expect(source?.type).toBe("hidden");
+      expect(source?.value).toBe("cta");
+      expect(honeypotOf(form).name).toBe("website");
+      // Nothing waits for the app: the button works from the first paint.
+      expect((within(form).getByRole("button", { name: "Get Early Access" }) as HTMLButtonElement).disabled).toBe(false);
+      const fields = [...new FormData(form as HTMLFormElement).keys()];
+      expect(fields).toEqual(["email", "source", "website"]);
+    });
+
+    it("sends what the field holds, even a value that got there without any input event (typed before the app ran)", async () => {
+      const fetchSpy = mockFetch(async () => joined());
+      const { user, form, input, status } = renderForm();
+
+      (input() as HTMLInputElement).value = "ada@example.com";
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      await within(status()).findByText("Success! You're on the list.");
+      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+    });
   });
 
   describe("the honeypot", () => {

@@ -2,8 +2,25 @@ import type { FormDefinition } from "@shared/forms";
 import { HONEYPOT_FIELD, TURNSTILE_FIELD } from "@shared/public-forms";
 import { contactForm, waitlistForm } from "./content";
 
-/** What a submission came to: done, or the message to show the visitor. */
-export type SubmitOutcome = { ok: true } | { ok: false; message: string };
+/** Where the waitlist forms post: the JSON call below, and the browser itself before the app runs. */
+export const WAITLIST_ENDPOINT = "/api/waitlist";
+
+/** Where a form of the shared definitions posts (JSON from the app, or the browser's own post). */
+export function formEndpoint(form: Pick<FormDefinition, "slug">): string {
+  return `/api/forms/${encodeURIComponent(form.slug)}`;
+}
+
+/** What a waitlist join came to: joined (or known already, which is good news too), or the message to show. */
+export type WaitlistOutcome = { ok: true; alreadyJoined: boolean } | { ok: false; message: string };
+
+/**
+ * What a form submission came to: sent, or what to show. `fieldErrors` holds the server's
+ * message for each field it refused (a 400), to be shown at that field; `message` is for the
+ * form as a whole.
+ */
+export type SubmitOutcome =
+  | { ok: true }
+  | { ok: false; message: string; fieldErrors: Readonly<Record<string, string>> };
 
 /**
  * What every public form sends besides its own fields (worker/shared/public-forms.ts): the
@@ -14,51 +31,65 @@ export type PublicFormExtras = { honeypot: string; turnstileToken?: string };
 /** The site's words for the refusals any public form can get (content.ts). */
 type RefusalMessages = { rateLimited: string; notVerified: string; verificationUnavailable: string };
 
-/** The API's error shape {"error":{"code","message"}}, as far as it is there. */
-type ApiErrorBody = { code?: string; message?: string };
+/**
+ * The API's error shape {"error":{"code","message","field","fields"}}, as far as it is there;
+ * `fields` holds each refused field's message (README "API").
+ */
+type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<string, string>> };
 
 /**
- * POST /api/waitlist (README "API"): 201 joined; 400 carries the server's validation message;
- * 409 is the duplicate of spec §5; a refusal (too many attempts, Turnstile) gets its own words;
- * anything else, or no answer at all, is the generic failure of spec §8, logged for whoever
- * looks at the console.
+ * POST /api/waitlist (README "API"): 201 joined; 409 is the duplicate of spec §5, which means the
+ * address is on the list: good news, not a failure; 400 carries the server's message for the
+ * e-mail; a refusal (too many attempts, Turnstile) gets its own words; anything else, or no
+ * answer at all, is the generic failure of spec §8, logged for whoever looks at the console.
  */
-export async function joinWaitlist(email: string, source: string, extras: PublicFormExtras): Promise<SubmitOutcome> {
+export async function joinWaitlist(email: string, source: string, extras: PublicFormExtras): Promise<WaitlistOutcome> {
   const messages = waitlistForm.messages;
   let response: Response;
   try {
-    response = await postJson("/api/waitlist", { email, source, ...extraFields(extras) });
+    response = await postJson(WAITLIST_ENDPOINT, { email, source, ...extraFields(extras) });
   } catch (error) {
     console.error("Joining the waitlist failed: no answer from the server.", error);
     return { ok: false, message: messages.failure };
   }
-  if (response.ok) return { ok: true };
-  if (response.status === 409) return { ok: false, message: messages.duplicate };
+  if (response.ok) return { ok: true, alreadyJoined: false };
+  if (response.status === 409) return { ok: true, alreadyJoined: true };
   const error = await errorBody(response);
   const refusal = refusalMessage(response.status, error, messages);
   if (refusal) return { ok: false, message: refusal };
-  if (response.status === 400 && error.message) return { ok: false, message: error.message };
+  const message = error.fields.email ?? error.message;
+  if (response.status === 400 && message) return { ok: false, message };
   console.error(`Joining the waitlist failed: HTTP ${response.status}.`, error.message);
   return { ok: false, message: messages.failure };
 }
 
 /**
- * POST /api/forms/:form with the form's values. A refusal (too many attempts, Turnstile) gets
- * its own words; every other failure is spec §8's one message, logged.
+ * POST /api/forms/:form with the form's values. A 400 that names fields of this form gives
+ * each its message, to be shown at the field; a refusal (too many attempts, Turnstile) gets its
+ * own words; every other failure is spec §8's one message, logged.
  */
 export async function submitForm(form: FormDefinition, values: Record<string, string>, extras: PublicFormExtras): Promise<SubmitOutcome> {
   const messages = contactForm.messages;
+  const failed = (message: string, fieldErrors: Readonly<Record<string, string>> = {}): SubmitOutcome => ({ ok: false, message, fieldErrors });
   try {
-    const response = await postJson(`/api/forms/${encodeURIComponent(form.slug)}`, { ...values, ...extraFields(extras) });
+    const response = await postJson(formEndpoint(form), { ...values, ...extraFields(extras) });
     if (response.ok) return { ok: true };
     const error = await errorBody(response);
     const refusal = refusalMessage(response.status, error, messages);
-    if (refusal) return { ok: false, message: refusal };
+    if (refusal) return failed(refusal);
+    // Only the fields the visitor can see and correct: anything else is the site's own mistake.
+    const fieldErrors = Object.fromEntries(
+      form.fields.flatMap((field) => {
+        const text = error.fields[field.name];
+        return text ? [[field.name, text]] : [];
+      }),
+    );
+    if (response.status === 400 && Object.keys(fieldErrors).length > 0) return failed("", fieldErrors);
     console.error(`Sending the ${form.name} failed: HTTP ${response.status}.`, error.message);
   } catch (error) {
     console.error(`Sending the ${form.name} failed: no answer from the server.`, error);
   }
-  return { ok: false, message: messages.failure };
+  return failed(messages.failure);
 }
 
 /**
@@ -86,19 +117,30 @@ function postJson(url: string, body: unknown): Promise<Response> {
   });
 }
 
-/** The code and message of the API's error shape, each when it is a non-empty string. */
+/** The code, message and field messages of the API's error shape, each kept only when it is a non-empty string. */
 async function errorBody(response: Response): Promise<ApiErrorBody> {
+  const none: ApiErrorBody = { fields: {} };
   try {
     const body: unknown = await response.json();
-    if (typeof body !== "object" || body === null || !("error" in body)) return {};
-    const { error } = body;
-    if (typeof error !== "object" || error === null) return {};
-    const text = (key: string) => {
-      const value: unknown = (error as Record<string, unknown>)[key];
-      return typeof value === "string" && value !== "" ? value : undefined;
+    if (!isRecord(body) || !isRecord(body.error)) return none;
+    const { code, message, fields } = body.error;
+    return {
+      code: nonEmpty(code),
+      message: nonEmpty(message),
+      fields: isRecord(fields)
+        ? Object.fromEntries(
+            Object.entries(fields).flatMap(([name, value]) => {
+              const text = nonEmpty(value);
+              return text ? [[name, text]] : [];
+            }),
+          )
+        : {},
     };
-    return { code: text("code"), message: text("message") };
   } catch {
-    return {};
+    return none;
   }
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);

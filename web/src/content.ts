@@ -72,9 +72,16 @@ export type BrandContent = {
 };
 
 /** A header button that scrolls the home page to one of its sections. */
-export type SectionLink = { label: string; target: SectionId };
+export type SectionLink = {
+  label: string;
+  target: SectionId;
+  /** What takes focus there: the section's heading (the default), or its e-mail field (the waitlist buttons). */
+  focus?: "heading" | "email";
+};
 
 export type HeaderContent = {
+  /** The first link of every page, shown when focused: it moves focus to the page's content. */
+  skipLink: string;
   /** Accessible name of the brand link, which leads home. */
   homeLinkLabel: string;
   loginLink: string;
@@ -220,6 +227,13 @@ export type HoneypotContent = {
   label: string;
 };
 
+export type NoScriptContent = {
+  /** Accessible name of the note's landmark (components/NoScriptNote.tsx). */
+  label: string;
+  /** Shown only when the browser runs no JavaScript. */
+  signIn: string;
+};
+
 export type LegalSection = {
   heading: string;
   paragraphs: readonly string[];
@@ -247,14 +261,36 @@ export type LoginContent = {
   sending: string;
   verifying: string;
   resend: string;
+  /** Step two's own way to have a new code sent to the same address, without leaving the step. */
+  sendNewCode: string;
+  /** Under the send button while a rate limit runs; `wait` comes from `waitFor`. */
+  newCodeCountdown: (wait: string) => string;
+  /** A wait in words a student reads at a glance: seconds up to 90, then minutes, then hours. */
+  waitFor: (seconds: number) => string;
   backToHome: string;
+  /** /login while signed in: who is signed in and a Logout button instead of the form. */
+  signedInView: { title: string; text: (email: string) => string; logout: string };
   messages: {
     emailRequired: string;
+    /** The address fails the waitlist's e-mail rule (checked before sending), or the server's. */
+    emailInvalid: string;
     codeRequired: string;
+    /** Fewer digits than the code has: nothing is sent, so no guess is spent on it. */
+    codeIncomplete: string;
     codeSent: string;
     codeRequestFailed: string;
     verificationFailed: string;
     signedIn: string;
+    /** The code is wrong, expired, used, or has had too many guesses (otp_expired). */
+    codeRejected: string;
+    /** A code went to this address a moment ago (over_email_send_rate_limit): use it or wait. */
+    codeAlreadySent: string;
+    /** Too many code requests from this device (over_request_rate_limit on /otp); a countdown follows. */
+    tooManyCodeRequests: string;
+    /** Too many verifications from this device (over_request_rate_limit on /verify). */
+    tooManyAttempts: (wait: string) => string;
+    loggedOut: string;
+    logoutFailed: string;
   };
 };
 
@@ -278,6 +314,7 @@ export const documentTitles: DocumentTitles = {
 };
 
 export const header: HeaderContent = {
+  skipLink: "Skip to content",
   homeLinkLabel: `${brand.name}: home`,
   loginLink: "Login",
   logoutButton: "Logout",
@@ -286,11 +323,11 @@ export const header: HeaderContent = {
   menuButton: "Menu",
   sections: [
     { label: "Home", target: SECTION_IDS.hero },
-    { label: "Join Waitlist", target: SECTION_IDS.hero },
+    { label: "Join Waitlist", target: SECTION_IDS.hero, focus: "email" },
     { label: "Features", target: SECTION_IDS.features },
     { label: "How It Works", target: SECTION_IDS.howItWorks },
   ],
-  cta: { label: "Get Early Access", target: SECTION_IDS.hero },
+  cta: { label: "Get Early Access", target: SECTION_IDS.hero, focus: "email" },
 };
 
 export const hero: HeroContent = {
@@ -439,8 +476,9 @@ export const waitlistForm: WaitlistFormContent = {
   emailLabel: "Email address",
   emailPlaceholder: "Enter your email",
   loading: "Joining...",
-  successTitle: "Success! You're on the list.",
-  successDetail: "We'll notify you when the product launches!",
+  // The worker's words, so the page the server answers a form post with says the same.
+  successTitle: WAITLIST_MESSAGES.successTitle,
+  successDetail: WAITLIST_MESSAGES.successDetail,
   addAnother: "Add another email",
   note: "Join thousands of students already on our waitlist. No spam, ever.",
   messages: { ...WAITLIST_MESSAGES, ...PUBLIC_FORM_ERRORS },
@@ -455,6 +493,11 @@ export const contactForm: ContactFormContent = {
 
 export const honeypot: HoneypotContent = {
   label: "Leave this field empty",
+};
+
+export const noScript: NoScriptContent = {
+  label: "JavaScript is off",
+  signIn: "JavaScript is turned off in this browser, and signing in needs it. You can still join the waitlist and send us a message.",
 };
 
 const LEGAL_LAST_UPDATED = "October 26, 2025";
@@ -579,13 +622,34 @@ export const login: LoginContent = {
   sending: "Sending...",
   verifying: "Verifying...",
   resend: "Resend code or change email",
+  sendNewCode: "Send a new code",
+  newCodeCountdown: (wait) => `You can ask for a new code in ${wait}.`,
+  waitFor: (seconds) => {
+    const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+    if (seconds <= 90) return count(Math.max(1, Math.ceil(seconds)), "second");
+    if (seconds <= 90 * 60) return count(Math.ceil(seconds / 60), "minute");
+    return count(Math.ceil(seconds / 3600), "hour");
+  },
   backToHome: "Back to Home",
+  signedInView: {
+    title: "Already signed in",
+    text: (email) => `You're signed in as ${email}.`,
+    logout: "Logout",
+  },
   messages: {
     emailRequired: "Please enter your email address.",
+    emailInvalid: "That doesn't look like an email address. Please check it (it should look like name@example.com).",
     codeRequired: "Please enter the verification code.",
+    codeIncomplete: `Please enter all ${LOGIN_CODE_LENGTH} digits of the code.`,
     codeSent: "Verification code sent to your email!",
     codeRequestFailed: "Failed to send verification code. Please try again.",
     verificationFailed: "Invalid verification code. Please try again.",
     signedIn: "Successfully logged in! Redirecting...",
+    codeRejected: "That code is wrong or has expired. Check the newest email from us, or ask for a new code.",
+    codeAlreadySent: "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
+    tooManyCodeRequests: "You've asked for a lot of codes from this device. Please wait a little.",
+    tooManyAttempts: (wait) => `Too many tries from this device. Please wait ${wait} and try again.`,
+    loggedOut: "You're logged out. You can sign in again below.",
+    logoutFailed: "Logging out didn't work. Please check your connection and try again.",
   },
 };

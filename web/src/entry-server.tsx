@@ -1,16 +1,27 @@
-import { StrictMode } from "react";
-import { renderToString } from "react-dom/server";
-import { App } from "./App";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
+import { NoScriptNote } from "./components/NoScriptNote";
+import { HOME_ANCHORS, ROUTES } from "./routes";
+import { Site } from "./Site";
 
 /**
- * The home page as HTML, rendered at build time (web/build.ts) into index.html so its content
- * shows before any script runs; main.tsx then hydrates it. Wrapped exactly like the client's
- * tree, so hydration finds the same markup.
+ * What the build (web/build.ts) puts into index.html: every route rendered to HTML, so a page
+ * shows before any script runs. The home page goes into #root (every visitor without
+ * JavaScript sees it, whatever the address), the others into inert templates that the start
+ * script moves into #root when the address asks for them; main.tsx then hydrates that route.
  */
-export function renderHomePage(): string {
-  return renderToString(
-    <StrictMode>
-      <App ssrPath="/" />
-    </StrictMode>,
-  );
+
+/** The routes prerendered at build time: every route of the site. */
+export const PRERENDERED_ROUTES: readonly string[] = Object.values(ROUTES);
+
+/** The home page's anchors ("#contact"): the start script reads the address as routes.ts does. */
+export { HOME_ANCHORS };
+
+/** One route as HTML, rendered exactly as main.tsx hydrates it. */
+export function renderRoute(path: string): string {
+  return renderToString(<Site ssrPath={path} />);
+}
+
+/** The note for browsers without JavaScript, as static HTML (React never hydrates it). */
+export function renderNoScriptNote(): string {
+  return renderToStaticMarkup(<NoScriptNote />);
 }

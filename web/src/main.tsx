@@ -1,25 +1,37 @@
-import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { App } from "./App";
+import { routeOfHash } from "./routes";
+import { Site } from "./Site";
 import "./styles.css";
 
 /**
  * Starts the app. In the built site this file is not a script tag of its own: index.html's small
- * inline start script (web/build.ts) imports it after the first paint. The home page arrives
- * prerendered: hydrating it is only right when the home page is what this address shows, and any
- * other route renders from scratch.
+ * inline start script (web/build.ts) imports it after the first paint, having put the prerendered
+ * HTML of the address's route into #root and named that route in data-prerendered. Hydrating it
+ * is only right when that route is still what the address shows (the visitor may have followed
+ * a link meanwhile); otherwise, or for an address with no prerendered route, the app renders
+ * from scratch.
+ *
+ * Once the app runs, #root is marked data-started: the page looks the same before and after, so
+ * this is how a browser test (or a benchmark) knows the page now responds as the app. A form
+ * submitted before that (held by the start script) is submitted again then.
  */
 const container = document.getElementById("root")!;
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-const route = location.hash.replace(/^#/, "") || "/";
+// The route as the router reads the address (a home page anchor such as "#contact" is "/"), the
+// same rule as the start script's.
+const route = routeOfHash(location.hash);
+const markStarted = () => {
+  container.dataset.started = "";
+  // A form the visitor sent before the app ran (the start script held it): send it now.
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[data-pending-submit]")) {
+    delete form.dataset.pendingSubmit;
+    form.requestSubmit();
+  }
+};
 
 if (container.dataset.prerendered === route && container.hasChildNodes()) {
-  hydrateRoot(container, app);
+  hydrateRoot(container, <Site ssrPath={route} onStarted={markStarted} />);
 } else {
   container.replaceChildren();
-  createRoot(container).render(app);
+  delete container.dataset.prerendered;
+  createRoot(container).render(<Site onStarted={markStarted} />);
 }

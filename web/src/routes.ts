@@ -1,3 +1,5 @@
+import { SECTION_IDS } from "./content";
+
 /** The site's routes (spec §2); every other path redirects home. */
 export const ROUTES = {
   home: "/",
@@ -6,8 +8,38 @@ export const ROUTES = {
   login: "/login",
 } as const;
 
+/** The id of the page's <main>: the skip link's target, and focused when a page has no heading to focus. */
+export const MAIN_ID = "main";
+
 const KNOWN_PATHS: ReadonlySet<string> = new Set(Object.values(ROUTES));
 
 export function isKnownRoute(path: string): boolean {
   return KNOWN_PATHS.has(path);
+}
+
+/**
+ * The ids a plain fragment may name on the home page: its sections and <main> (the skip link's
+ * target). They are the site's section links: /#contact is the home page at its contact section.
+ */
+export const HOME_ANCHORS: readonly string[] = [...Object.values(SECTION_IDS), MAIN_ID];
+
+const HOME_ANCHOR_SET: ReadonlySet<string> = new Set(HOME_ANCHORS);
+
+/**
+ * The home page anchor a hash names ("#contact" -> "contact"), or null. Only a bare id counts:
+ * "#/contact" is a path, and an unknown one.
+ */
+export function anchorOfHash(hash: string): string | null {
+  const id = hash.replace(/^#/, "");
+  return HOME_ANCHOR_SET.has(id) ? id : null;
+}
+
+/**
+ * The route a hash shows: "#/login" and "#login" are "/login" (wouter's hash location reads them
+ * so), "" and "#" are "/", and a home page anchor ("#contact") is "/", the page that holds it.
+ * Whatever loads or hydrates a page must read the address with this rule.
+ */
+export function routeOfHash(hash: string): string {
+  if (anchorOfHash(hash) !== null) return ROUTES.home;
+  return "/" + hash.replace(/^#?\/?/, "");
 }

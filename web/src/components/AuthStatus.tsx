@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
@@ -6,22 +6,40 @@ import { header } from "../content";
 
 /**
  * The header's sign-in area (spec §2): the user's e-mail and a Logout button when signed in,
- * otherwise a Login link. Logging out ends this device's session only and goes home.
+ * otherwise a Login link (a quieter button than Get Early Access, the page's main action).
+ * Logging out ends this device's session only and goes home; `onLoggedOut` then lets the header
+ * close its menu.
  */
-export function AuthStatus() {
+export function AuthStatus({ onLoggedOut }: { onLoggedOut?: () => void }) {
   const { email } = useAuth();
   const [, navigate] = useLocation();
   const [loggingOut, setLoggingOut] = useState(false);
+  const loginRef = useRef<HTMLAnchorElement>(null);
+  const focusLoginWhenShown = useRef(false);
+
+  // The Logout button that had focus is gone: focus moves to the Login link that replaced it,
+  // where it is on screen (the full header; in the phone menu, which closes, the header puts it
+  // on the menu toggle), and only if nothing else took it meanwhile.
+  useEffect(() => {
+    if (email !== null || !focusLoginWhenShown.current) return;
+    focusLoginWhenShown.current = false;
+    const link = loginRef.current;
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if (link && focusLost && link.getClientRects().length > 0) link.focus();
+  }, [email]);
 
   async function logout() {
     setLoggingOut(true);
     try {
       const client = await getAuthClient();
+      focusLoginWhenShown.current = true;
       // "local" removes the stored session before asking the server to revoke it, so the device
       // is signed out even when the request fails; auth-js then announces SIGNED_OUT to all tabs.
       await client.signOut({ scope: "local" });
       navigate("/");
+      onLoggedOut?.();
     } catch (error) {
+      focusLoginWhenShown.current = false;
       console.error("Logout failed.", error);
     } finally {
       setLoggingOut(false);
@@ -31,7 +49,7 @@ export function AuthStatus() {
   if (email === null) {
     return (
       <div className="auth-status">
-        <Link href="/login" className="button button--primary">
+        <Link ref={loginRef} href="/login" className="button auth-status__login">
           {header.loginLink}
         </Link>
       </div>
@@ -44,7 +62,7 @@ export function AuthStatus() {
         <span className="visually-hidden">{header.signedInAs} </span>
         {email}
       </span>
-      <button type="button" className="button" onClick={logout} disabled={loggingOut}>
+      <button type="button" className="button auth-status__logout" onClick={logout} disabled={loggingOut}>
         {header.logoutButton}
       </button>
     </div>

@@ -7,13 +7,21 @@ import {
   type FieldDefinition,
   type FormDefinition,
 } from "@shared/forms";
-import { submitForm } from "../api";
-import { useInteractive } from "../hooks/interactive";
+import { formEndpoint, submitForm } from "../api";
 import { contactForm } from "../content";
 import { useTurnstile } from "../turnstile/use-turnstile";
+import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
 
-type Status = { state: "idle" } | { state: "sending" } | { state: "success" } | { state: "error"; message: string };
+/**
+ * `error` carries a message for the whole form, or the server's message for each field it
+ * refused (a 400), shown at the field, or both.
+ */
+type Status =
+  | { state: "idle" }
+  | { state: "sending" }
+  | { state: "success" }
+  | { state: "error"; message: string; fieldErrors: Readonly<Record<string, string>> };
 
 /** Spec §2 and §9: the message box is 4 rows high. */
 const TEXTAREA_ROWS = 4;
@@ -21,26 +29,33 @@ const TEXTAREA_ROWS = 4;
 /** Lets browsers fill in the fields they know. */
 const AUTOCOMPLETE: Readonly<Record<string, string>> = { name: "name", email: "email" };
 
-const emptyValues = (form: FormDefinition): Record<string, string> =>
-  Object.fromEntries(form.fields.map((field) => [field.name, ""]));
+const NO_FIELD_ERRORS: Readonly<Record<string, string>> = {};
+
+/** The id of a field's control, under the form's own id prefix (useId). */
+const controlId = (formIds: string, field: FieldDefinition) => `${formIds}-${field.name}`;
 
 /**
  * A form rendered from its shared definition (worker/shared/forms.ts, which the worker validates
  * submissions against), by default the contact form. Spec §5: only the browser's own checks run
- * here (required fields, the e-mail type). idle -> sending -> success (fields cleared) or error;
- * the message stays until the next submit. Like every public form it carries the honeypot and,
- * when the page has a Turnstile site key, a Turnstile widget started by the visitor's first focus
- * or input.
+ * here (required fields, the e-mail type); what the server refuses beyond them (an address
+ * without a dot in its domain, a name of spaces only) is shown at the field it concerns.
+ * idle -> sending -> success (fields cleared) or error; the messages stay until the next submit.
+ * Like every public form it carries the honeypot and, when the page has a Turnstile site key, a
+ * Turnstile widget started by the visitor's first focus or input.
+ *
+ * It is a real form from the first paint: before the app runs, the browser posts it to the API
+ * itself and the worker answers with a page. Once the app runs it sends JSON and shows the states
+ * in place. The fields are uncontrolled, so what was typed before the app started stays (see
+ * ./form-data.ts); a success clears them with the form's reset.
  */
 export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) {
-  const [values, setValues] = useState<Record<string, string>>(() => emptyValues(form));
   const [status, setStatus] = useState<Status>({ state: "idle" });
-  const interactive = useInteractive();
+  const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
-  const honeypotRef = useRef<HTMLInputElement>(null);
   const turnstile = useTurnstile();
   const mounted = useRef(false);
   const ids = useId();
+  const fieldErrors = status.state === "error" ? status.fieldErrors : NO_FIELD_ERRORS;
 
   useEffect(() => {
     mounted.current = true;
@@ -49,35 +64,45 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
     };
   }, []);
 
-  // The submit button is disabled while sending, which drops focus when it had it: give it back.
+  // The submit button is disabled while sending, which drops focus when it had it. A field the
+  // server refused takes it, so its message is read with it; otherwise the button gets it back.
   useEffect(() => {
-    if ((status.state === "success" || status.state === "error") && (document.activeElement === null || document.activeElement === document.body)) {
-      submitRef.current?.focus();
+    if (status.state === "error") {
+      const refused = form.fields.find((field) => status.fieldErrors[field.name]);
+      const control = refused && formRef.current?.elements.namedItem(refused.name);
+      if (control instanceof HTMLElement) {
+        control.focus();
+        return;
+      }
     }
-  }, [status]);
+    if (status.state !== "success" && status.state !== "error") return;
+    if (document.activeElement === null || document.activeElement === document.body) submitRef.current?.focus();
+  }, [status, form]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status.state === "sending") return;
+    const data = new FormData(event.currentTarget);
+    const values = Object.fromEntries(form.fields.map((field) => [field.name, fieldText(data, field.name)]));
     setStatus({ state: "sending" });
     // Sending already: a token may take a moment (Turnstile's script, or a challenge, still running).
     const turnstileToken = await turnstile.token();
-    const outcome = await submitForm(form, values, { honeypot: honeypotRef.current?.value ?? "", turnstileToken });
+    const outcome = await submitForm(form, values, { honeypot: honeypotText(data), turnstileToken });
     turnstile.reset();
     if (!mounted.current) return;
     if (outcome.ok) {
-      setValues(emptyValues(form));
+      formRef.current?.reset();
       setStatus({ state: "success" });
     } else {
-      setStatus({ state: "error", message: outcome.message });
+      setStatus({ state: "error", message: outcome.message, fieldErrors: outcome.fieldErrors });
     }
   }
 
-  const setValue = (name: string, value: string) => setValues((current) => ({ ...current, [name]: value }));
-
   return (
     <form
+      ref={formRef}
       className="contact-form"
+      action={formEndpoint(form)}
       method="post"
       aria-label={form.name}
       onSubmit={submit}
@@ -86,29 +111,14 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
       aria-busy={status.state === "sending"}
     >
       {form.fields.map((field) => (
-        <div className="field" key={field.name}>
-          <label htmlFor={`${ids}-${field.name}`}>
-            {fieldLabel(field)}
-            {field.required && (
-              <span className="field__required" aria-hidden="true">
-                *
-              </span>
-            )}
-          </label>
-          <FieldControl
-            id={`${ids}-${field.name}`}
-            field={field}
-            value={values[field.name] ?? ""}
-            onChange={(value) => setValue(field.name, value)}
-          />
-        </div>
+        <FormField key={field.name} id={controlId(ids, field)} field={field} error={fieldErrors[field.name]} />
       ))}
-      <Honeypot inputRef={honeypotRef} />
+      <Honeypot />
       {/* The widget and the button share one grid cell: an empty or invisible widget (the usual
           case) then adds no gap to the form. */}
       <div className="contact-form__actions">
         <div ref={turnstile.containerRef} className="turnstile" />
-        <button ref={submitRef} type="submit" className="button button--primary" disabled={status.state === "sending" || !interactive}>
+        <button ref={submitRef} type="submit" className="button button--primary" disabled={status.state === "sending"}>
           {status.state === "sending" ? contactForm.sending : contactForm.submit}
         </button>
       </div>
@@ -123,20 +133,42 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
   );
 }
 
-type FieldControlProps = {
-  id: string;
-  field: FieldDefinition;
-  value: string;
-  onChange: (value: string) => void;
-};
+/**
+ * One field: its label (an asterisk for a required one, which `required` announces), its
+ * control, and the server's message about it under it, tied to the control by
+ * aria-describedby and marked aria-invalid.
+ */
+function FormField({ id, field, error }: { id: string; field: FieldDefinition; error: string | undefined }) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {fieldLabel(field)}
+        {field.required && (
+          <span className="field__required" aria-hidden="true">
+            *
+          </span>
+        )}
+      </label>
+      <FieldControl id={id} field={field} invalid={error ? errorId : undefined} />
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
-function FieldControl({ id, field, value, onChange }: FieldControlProps) {
+/** `invalid`: the id of the message saying what is wrong with the value, when something is. */
+function FieldControl({ id, field, invalid }: { id: string; field: FieldDefinition; invalid: string | undefined }) {
   const common = {
     id,
     name: field.name,
     required: field.required,
-    value,
     className: "input",
+    "aria-invalid": invalid ? true : undefined,
+    "aria-describedby": invalid,
   };
   switch (field.type) {
     case "textarea":
@@ -146,12 +178,12 @@ function FieldControl({ id, field, value, onChange }: FieldControlProps) {
           rows={TEXTAREA_ROWS}
           placeholder={fieldPlaceholder(field)}
           maxLength={field.maxLength ?? DEFAULT_MAX_LENGTH.textarea}
-          onChange={(event) => onChange(event.target.value)}
         />
       );
     case "select":
+      // The placeholder option is the default, so the form's reset brings it back.
       return (
-        <select {...common} onChange={(event) => onChange(event.target.value)}>
+        <select {...common} defaultValue="">
           <option value="" disabled>
             {contactForm.selectPlaceholder}
           </option>
@@ -170,7 +202,6 @@ function FieldControl({ id, field, value, onChange }: FieldControlProps) {
           placeholder={fieldPlaceholder(field)}
           maxLength={field.maxLength ?? DEFAULT_MAX_LENGTH[field.type]}
           autoComplete={AUTOCOMPLETE[field.name]}
-          onChange={(event) => onChange(event.target.value)}
         />
       );
   }

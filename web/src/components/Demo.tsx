@@ -19,12 +19,15 @@ const sameFrame = (a: DemoFrame, b: DemoFrame) => a.step === b.step && a.chars =
  * Nothing around it ever moves: every step's full text is always laid out, and what is not
  * typed yet is only invisible (visibility: hidden), so line breaks and height are those of the
  * finished solution from the first frame. The first render (the prerender and hydration) is the
- * run's first frame; the animation starts in an effect. Screen readers get the whole solution as
- * text instead of the animation.
+ * finished solution, so the page shows the demo's point before any script runs, and without
+ * JavaScript at all. The animation starts in an effect, from the moment in a run when the
+ * solution is complete: the page does not jump, the solution stays for the rest of that run (as
+ * at the end of every run) and the demo types from the start when the run ends. Screen readers
+ * get the whole solution as text instead of the animation.
  */
 export function Demo() {
   const reducedMotion = usePrefersReducedMotion();
-  const [frame, setFrame] = useState<DemoFrame>(() => timeline.frameAt(0));
+  const [frame, setFrame] = useState<DemoFrame>(timeline.finalFrame);
 
   useEffect(() => {
     if (reducedMotion) {
@@ -32,8 +35,10 @@ export function Demo() {
       return;
     }
     // Times come from the clock, not from counting timeouts, so late timers (busy main thread,
-    // background tab) never stretch the loop: every frame is the one due at this moment.
-    const startedAt = performance.now();
+    // background tab) never stretch the loop: every frame is the one due at this moment. The run
+    // is taken to have begun so long ago that its solution has just been completed: what the
+    // first render shows.
+    const startedAt = performance.now() - timeline.finishedAt;
     let timer: number | undefined;
     const tick = () => {
       const t = (performance.now() - startedAt) % DEMO_LOOP_MS;

@@ -1,32 +1,41 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validate } from "@shared/text";
 import { waitlistSchema } from "@shared/waitlist";
-import { joinWaitlist } from "../api";
-import { useInteractive } from "../hooks/interactive";
+import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
 import { waitlistForm } from "../content";
 import { useTurnstile } from "../turnstile/use-turnstile";
+import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
 
 /** Where the form sits on the page; sent to the API as `source`. */
 export type WaitlistSource = "hero" | "cta";
 
-type Status = { state: "idle" } | { state: "loading" } | { state: "success" } | { state: "error"; message: string };
+/** `known`: the address was on the list already (spec §5's duplicate), which is good news. */
+type Status =
+  | { state: "idle" }
+  | { state: "loading" }
+  | { state: "success" }
+  | { state: "known" }
+  | { state: "error"; message: string };
 
 type FocusTarget = "input" | "addAnother";
 
 /**
  * The waitlist form (spec §2, §4, §5, §8): idle -> loading -> success or error; "Add another
- * email" goes back to idle with the field empty. The e-mail is checked with the server's own
- * rule before anything is sent. Like every public form it carries the honeypot and, when the
- * page has a Turnstile site key, a Turnstile widget started by the visitor's first focus or input.
+ * email" goes back to idle with the field empty. An address already on the list is told so as
+ * news, not as an error. The e-mail is checked with the server's own rule before anything is
+ * sent. Like every public form it carries the honeypot and, when the page has a Turnstile site
+ * key, a Turnstile widget started by the visitor's first focus or input.
+ *
+ * It is a real form from the first paint: before the app runs, the browser posts it to the API
+ * itself (the e-mail, the placement as `source`, the honeypot), and the worker answers with a
+ * page. Once the app runs it sends JSON and shows the states in place. The e-mail field is
+ * uncontrolled, so what was typed before the app started stays (see ./form-data.ts).
  */
 export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { label?: string; source: WaitlistSource }) {
-  const [email, setEmail] = useState("");
   const [status, setStatus] = useState<Status>({ state: "idle" });
-  const interactive = useInteractive();
   const inputRef = useRef<HTMLInputElement>(null);
   const addAnotherRef = useRef<HTMLButtonElement>(null);
-  const honeypotRef = useRef<HTMLInputElement>(null);
   const turnstile = useTurnstile();
   const focusTarget = useRef<FocusTarget | null>(null);
   const mounted = useRef(false);
@@ -42,8 +51,8 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
     };
   }, []);
 
-  // Focus goes where the visitor can carry on: the field to correct after an error (a disabled
-  // field loses focus while the request runs), "Add another email" once the field is gone.
+  // Focus goes where the visitor can carry on: the field after an error or a known address (a
+  // disabled field loses focus while the request runs), "Add another email" once the field is gone.
   useEffect(() => {
     const target = focusTarget.current;
     focusTarget.current = null;
@@ -59,7 +68,9 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status.state === "loading") return;
-    const input = validate(waitlistSchema, { email, source });
+    // Read before the field is disabled: a disabled field is left out of the form's data.
+    const data = new FormData(event.currentTarget);
+    const input = validate(waitlistSchema, { email: fieldText(data, "email"), source });
     if (!input.ok) {
       // The source is this placement's constant: only the e-mail can be wrong, unless the page is.
       show({ state: "error", message: input.fieldErrors.email ?? waitlistForm.messages.failure }, "input");
@@ -68,15 +79,16 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
     show({ state: "loading" }, null);
     // Loading already: a token may take a moment (Turnstile's script, or a challenge, still running).
     const turnstileToken = await turnstile.token();
-    const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotRef.current?.value ?? "", turnstileToken });
+    const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotText(data), turnstileToken });
     turnstile.reset();
     if (!mounted.current) return;
-    if (outcome.ok) show({ state: "success" }, "addAnother");
-    else show({ state: "error", message: outcome.message }, "input");
+    if (!outcome.ok) show({ state: "error", message: outcome.message }, "input");
+    else if (outcome.alreadyJoined) show({ state: "known" }, "input");
+    else show({ state: "success" }, "addAnother");
   }
 
+  // The field comes back new, and so empty, in place of the success message.
   function addAnother() {
-    setEmail("");
     show({ state: "idle" }, "input");
   }
 
@@ -87,6 +99,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   return (
     <form
       className="waitlist"
+      action={WAITLIST_ENDPOINT}
       method="post"
       aria-label={label}
       onSubmit={submit}
@@ -96,13 +109,14 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       aria-busy={loading}
     >
       {/* The live regions stay in the page so what is put into them is announced. */}
-      <div className="waitlist__success" role="status">
+      <div className="waitlist__status" role="status">
         {success && (
           <>
             <p className="waitlist__success-title">{waitlistForm.successTitle}</p>
             <p>{waitlistForm.successDetail}</p>
           </>
         )}
+        {status.state === "known" && <p className="waitlist__known">{waitlistForm.messages.duplicate}</p>}
       </div>
       {success ? (
         <button ref={addAnotherRef} type="button" className="button button--link" onClick={addAnother}>
@@ -122,18 +136,18 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
             autoComplete="email"
             inputMode="email"
             placeholder={waitlistForm.emailPlaceholder}
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
             disabled={loading}
             aria-invalid={errorText !== "" || undefined}
             aria-describedby={errorText ? `${errorId} ${noteId}` : noteId}
           />
-          <button type="submit" className="button button--primary waitlist__submit" disabled={loading || !interactive}>
+          <button type="submit" className="button button--primary waitlist__submit" disabled={loading}>
             {loading ? waitlistForm.loading : label}
           </button>
         </div>
       )}
-      <Honeypot inputRef={honeypotRef} />
+      {/* What the browser posts as `source` before the app runs; the app sends the prop itself. */}
+      <input type="hidden" name="source" value={source} />
+      <Honeypot />
       <div ref={turnstile.containerRef} className="turnstile" />
       <p className="message message--error waitlist__error" role="alert" id={errorId}>
         {errorText}

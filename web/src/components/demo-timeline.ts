@@ -36,6 +36,8 @@ export type DemoTimeline = {
   lengths: readonly number[];
   /** When each step starts, in ms from the start of the run. */
   stepStarts: readonly number[];
+  /** When the last step is fully typed: from then on the finished solution shows until the run ends. */
+  finishedAt: number;
   /** When the script is complete including the last step's delay. */
   duration: number;
   /** What is shown at `t` ms into a run (0 <= t < loopMs). */
@@ -99,6 +101,7 @@ export function createDemoTimeline(texts: readonly string[], timing: DemoTiming)
   return {
     lengths,
     stepStarts,
+    finishedAt: stepStarts[last]! + lengths[last]! * msPerChar,
     duration,
     frameAt,
     nextChangeAfter,

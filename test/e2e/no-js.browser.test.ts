@@ -1,0 +1,147 @@
+/**
+ * The site in a Chromium profile with JavaScript turned off (issue 9, §1 and §2): the home page
+ * is complete and accessible as the build prerendered it, the demo shows its finished solution
+ * (not an empty window at 0%), a note says that signing in needs JavaScript, and the waitlist
+ * and contact forms work: the browser posts them, the server answers with a page that says what
+ * happened and leads back.
+ */
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { contactForm, demo, noScript, waitlistForm } from "../../web/src/content";
+import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
+import { uniqueEmail, waitForMail } from "./support";
+
+const baseUrl = inject("baseUrl");
+const { newContext, newTab, openTab, watches } = useBrowser(baseUrl);
+
+/** Console lines the running test expects (Chromium logs a 4xx answer to a form post). */
+let expectedConsole: RegExp[] = [];
+
+afterEach(() => {
+  for (const watch of watches()) {
+    expect(watch.errors, "uncaught errors in the page").toEqual([]);
+    expect(watch.foreignRequests, "requests to other origins").toEqual([]);
+    expect(cspViolations(watch), "Content-Security-Policy violations").toEqual([]);
+    expect(
+      watch.console.filter((line) => !expectedConsole.some((pattern) => pattern.test(line))),
+      "console errors and warnings",
+    ).toEqual([]);
+  }
+  expectedConsole = [];
+});
+
+const DESKTOP = { width: 1280, height: 720 };
+
+async function openHomeWithoutJs(viewport = DESKTOP): Promise<Page> {
+  const ctx = await newContext({ viewport, javaScriptEnabled: false });
+  const { page } = await openTab(ctx, "/");
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  return page;
+}
+
+/** The page the server answers a form post with: its message, and the way back to the site. */
+async function expectFormPage(page: Page, path: string, message: string): Promise<void> {
+  await page.waitForURL(`${baseUrl}${path}`);
+  await page.getByText(message, { exact: true }).waitFor();
+  const back = page.getByRole("link", { name: FORM_PAGE_TEXT.backLink });
+  expect(await back.isVisible()).toBe(true);
+  expect(await back.getAttribute("href")).toMatch(/^\//);
+}
+
+describe("without JavaScript", () => {
+  it("shows the demo's finished solution: every step typed, 100%", async () => {
+    const page = await openHomeWithoutJs();
+    const window = page.locator(".demo__window");
+
+    expect(await window.isVisible()).toBe(true);
+    expect(await window.getAttribute("data-complete")).toBe("true");
+    expect(await page.locator(".demo__percent").textContent()).toBe("100%");
+    expect(await page.locator(".demo__meter").getAttribute("value")).toBe("100");
+    expect(await page.locator(".demo__typed").allTextContents()).toEqual(demo.steps.map((step) => step.text));
+    expect(await page.locator(".demo__rest").allTextContents()).toEqual(demo.steps.map(() => ""));
+    // Every step is on screen (a pending step is invisible).
+    for (const step of await page.locator(".demo__step").all()) expect(await step.isVisible()).toBe(true);
+  });
+
+  it("says that signing in needs JavaScript, at the top of the page", async () => {
+    const page = await openHomeWithoutJs();
+    const note = page.getByText(noScript.signIn, { exact: true });
+
+    expect(await note.isVisible()).toBe(true);
+    const noteBox = await note.boundingBox();
+    const headerBox = await page.getByRole("banner").boundingBox();
+    expect(noteBox!.y + noteBox!.height).toBeLessThanOrEqual(headerBox!.y + 1);
+    // The Login link is still there; the note says what it needs.
+    expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).count()).toBe(1);
+  });
+
+  it("finds no accessibility violations (axe-core)", async () => {
+    // axe-core needs JavaScript, and with JavaScript off a page runs none, not even through the
+    // DevTools protocol. So the page is served as a browser without JavaScript reads it: the
+    // start script left out, the <noscript> note's content in the page; JavaScript stays on for axe.
+    const ctx = await newContext({ viewport: DESKTOP });
+    const { page } = await newTab(ctx);
+    await page.route(`${baseUrl}/`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/<script>[\s\S]*?<\/script>/g, "").replace(/<\/?noscript>/g, "");
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto(`${baseUrl}/`);
+    await page.getByText(noScript.signIn, { exact: true }).waitFor();
+    expect(await page.locator("script").count()).toBe(0);
+
+    const violations = await axeViolations(page);
+    expect(violations, `axe-core on the home page without JavaScript:\n${describeViolations(violations)}`).toEqual([]);
+  });
+
+  it("joins the waitlist: the browser posts the form, the server's page says so and leads back", async () => {
+    const page = await openHomeWithoutJs();
+    const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
+    const email = uniqueEmail("nojs");
+
+    await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/waitlist");
+    await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
+    expect((await answer).status()).toBe(201);
+    await expectFormPage(page, "/api/waitlist", waitlistForm.successTitle);
+    expect(await page.getByRole("main").textContent()).toContain(waitlistForm.successDetail);
+
+    // Stored and notified, like a join made by the app.
+    await waitForMail(baseUrl, (m) => m.title === "New Waitlist Submission" && m.body_html.includes(email), {
+      what: `waitlist notification for ${email}`,
+    });
+
+    await page.getByRole("link", { name: FORM_PAGE_TEXT.backLink }).click();
+    await page.getByRole("form", { name: waitlistForm.defaultLabel }).waitFor();
+  });
+
+  it("tells a malformed address on the server's page, with the API's words and status", async () => {
+    expectedConsole = [/status of 400/];
+    const page = await openHomeWithoutJs();
+    const form = page.getByRole("form", { name: waitlistForm.ctaLabel });
+
+    await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill("ada@school");
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/waitlist");
+    await form.getByRole("button", { name: waitlistForm.ctaLabel }).click();
+    expect((await answer).status()).toBe(400);
+    await expectFormPage(page, "/api/waitlist", waitlistForm.messages.emailInvalid);
+  });
+
+  it("sends the contact form: the browser posts it, the server's page confirms", async () => {
+    const page = await openHomeWithoutJs();
+    const form = page.getByRole("form", { name: "Contact Form" });
+    const address = uniqueEmail("nojs-contact");
+
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill("Ada Lovelace");
+    await form.getByRole("textbox", { name: "Email", exact: true }).fill(address);
+    await form.getByRole("textbox", { name: "Message", exact: true }).fill("Sent without JavaScript");
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/forms/contact");
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    expect((await answer).status()).toBe(201);
+    await expectFormPage(page, "/api/forms/contact", contactForm.messages.success);
+    await waitForMail(baseUrl, (m) => m.title === "[Contact Form] New submission" && m.body_html.includes(address), {
+      what: `contact notification from ${address}`,
+    });
+  });
+});
