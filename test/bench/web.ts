@@ -216,15 +216,19 @@ async function measureFormUsable(baseUrl: string, run: number): Promise<FormUsab
     await page.goto(`${baseUrl}/`, { waitUntil: "commit", timeout: 60_000 });
     const form = page.locator('form[aria-label="Join the Inner Circle"]');
     await form.locator('input[type="email"]').fill(`bench-usable-${Date.now()}-${run}@bench.example`, { timeout: 60_000 });
+    // The first paint of this load (relative to its navigation), read before the submit may
+    // navigate away to the server's answer page.
+    let firstPaintMs = NaN;
+    for (let tries = 0; Number.isNaN(firstPaintMs) && tries < 100; tries += 1) {
+      firstPaintMs = Number(await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"));
+      if (Number.isNaN(firstPaintMs)) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     // Whether the app had taken over when the visitor pressed the button (main.tsx marks #root
     // data-started once it runs).
     const hydratedBeforeSubmit = await page.evaluate("document.getElementById('root')?.hasAttribute('data-started') === true");
     await form.locator('button[type="submit"]').click({ timeout: 60_000 });
     await accepted;
     const acceptedMs = Date.now() - started;
-    // The first paint of this load, from the page's own timeline (relative to its navigation).
-    await page.waitForLoadState("load", { timeout: 60_000 }).catch(() => undefined);
-    const firstPaintMs = Number(await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"));
     return { firstPaintMs, acceptedMs, hydratedBeforeSubmit: hydratedBeforeSubmit === true };
   } finally {
     await browser.close();

@@ -1,3 +1,4 @@
+import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { routeOfHash } from "./routes";
 import { Site } from "./Site";
@@ -29,7 +30,11 @@ const markStarted = () => {
 };
 
 if (container.dataset.prerendered === route && container.hasChildNodes()) {
-  hydrateRoot(container, <Site ssrPath={route} onStarted={markStarted} />);
+  // As a transition, hydration is time-sliced: the page is brought to life in short slices
+  // between the visitor's input and the browser's frames, not one long task.
+  startTransition(() => {
+    hydrateRoot(container, <Site ssrPath={route} onStarted={markStarted} />);
+  });
 } else {
   container.replaceChildren();
   delete container.dataset.prerendered;
