@@ -1,3 +1,5 @@
+import { normalizeEmail } from "./shared/text";
+
 /**
  * Every setting the worker reads, in one typed object. Plain settings are [vars] in
  * wrangler.toml; secrets come from `wrangler secret put` or .dev.vars. The names are the
@@ -20,6 +22,8 @@ export type AppConfig = {
   siteUrl: string;
   /** Who receives the notification e-mails (COMPANY_EMAIL, comma-separated). */
   companyEmails: string[];
+  /** Who may use the operator console and /api/admin (OPERATOR_EMAILS), normalised like sign-in addresses. */
+  operatorEmails: ReadonlySet<string>;
   mail: {
     apiUrl: string;
     /** Empty when not configured: the dev mailbox (in development) or a loud failure. */
@@ -107,6 +111,12 @@ export function readConfig(env: Settings): AppConfig {
       .split(",")
       .map((address) => address.trim())
       .filter(Boolean),
+    operatorEmails: new Set(
+      (env.OPERATOR_EMAILS ?? "")
+        .split(",")
+        .map(normalizeEmail)
+        .filter(Boolean),
+    ),
     mail: {
       apiUrl: (env.MAIL_API_URL ?? "").trim(),
       token: (env.MAIL_PROVIDER_TOKEN ?? "").trim(),

@@ -1,7 +1,8 @@
 /**
  * `npm start` runs this first: creates .dev.vars from .dev.vars.example when it does not exist,
  * writes ENVIRONMENT=development into it when it names no environment (the worker treats
- * anything else as production), and gives every empty sign-in secret (AUTH_JWT_SECRET,
+ * anything else as production) and OPERATOR_EMAILS=operator@example.com when it names no
+ * operator (the console's local sign-in), and gives every empty sign-in secret (AUTH_JWT_SECRET,
  * AUTH_ADMIN_KEY) a random value, so sign-in works locally without anyone inventing or
  * committing a secret. Existing values are never changed. Runs on Node 22 (type stripping),
  * from the repository root.
@@ -25,6 +26,11 @@ for (const name of GENERATED_SECRETS) {
     text = `${text.trimEnd()}\n${name}=${randomBytes(32).toString("hex")}\n`;
     filled.push(name);
   }
+}
+// Locally, one signs in to the operator console as this address and reads the code in the dev mailbox.
+if (!/^OPERATOR_EMAILS=/m.test(text)) {
+  text = `${text.trimEnd()}\nOPERATOR_EMAILS=operator@example.com\n`;
+  filled.push("OPERATOR_EMAILS (operator@example.com)");
 }
 if (!/^ENVIRONMENT=/m.test(text)) {
   text = `ENVIRONMENT=development\n${text}`;
