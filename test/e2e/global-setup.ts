@@ -46,6 +46,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       logFile: process.env.E2E_WRANGLER_LOG || undefined,
       vars: {
         ENVIRONMENT: "development",
+        // The operator console's browser test signs in as this address (code from the dev mailbox).
+        OPERATOR_EMAILS: "operator@example.com",
         MAIL_PROVIDER_TOKEN: "",
         AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
         AUTH_ADMIN_KEY: adminKey,
