@@ -122,6 +122,9 @@ const cspHash = (text: string) => `sha256-${createHash("sha256").update(text, "u
  *   the history and the logs. Such a submit is held instead (the form is marked
  *   data-pending-submit) and main.tsx sends it again once the app runs, so the visitor's press is
  *   not lost. Forms with an action (waitlist, contact) post to the API as they should.
+ * - A button that only navigates (data-go="/": the sign-in page's back-to-home) goes there when
+ *   pressed before the app runs: the address changes, and main.tsx renders that route from
+ *   scratch when it starts, instead of the press doing nothing.
  * - With prerendered HTML in #root it lets the browser paint first: the requestAnimationFrame
  *   callback runs just before the next paint, the timeout right after it (a background tab paints
  *   nothing and gets no frames, so it starts at once). With nothing to show, it starts at once.
@@ -146,6 +149,10 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   for (const template of templates) template.remove();
   delete html.dataset.routePending;
+  document.addEventListener("click", (event) => {
+    const button = root.dataset.started === undefined && event.target.closest && event.target.closest("button[data-go]");
+    if (button) location.hash = button.dataset.go;
+  });
   document.addEventListener("submit", (event) => {
     if (event.target.hasAttribute("action") || root.dataset.started !== undefined) return;
     event.preventDefault();

@@ -156,6 +156,22 @@ describe("forms before the app has started", () => {
     await page.getByRole("heading", { name: login.codeStep.title }).waitFor();
     expect(new URL(page.url()).search).toBe("");
   });
+
+  it("the sign-in page's back-to-home button, pressed before the app started, goes home once it runs", async () => {
+    const ctx = await newContext();
+    const { page } = await newTab(ctx);
+    const script = await holdAppScript(page);
+    await page.goto(`${baseUrl}/#/login`, { waitUntil: "commit" });
+
+    await page.getByRole("button", { name: login.backToHome }).click();
+    expect(new URL(page.url()).hash).toBe("#/");
+    expect(await started(page)).toBe(false);
+
+    script.release();
+    await page.getByRole("heading", { name: "Your Homework, Solved in Seconds" }).waitFor();
+    await page.getByRole("heading", { name: login.emailStep.title }).waitFor({ state: "detached" });
+    expect(new URL(page.url()).hash).toBe("#/");
+  });
 });
 
 describe("deep links", () => {

@@ -179,7 +179,7 @@ describe("Turnstile (when both keys are set)", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input as RequestInfo, init);
       if (request.url !== TURNSTILE.TURNSTILE_VERIFY_URL) throw new Error(`unexpected outbound request to ${request.url}`);
-      const form = new URLSearchParams(await request.text());
+      const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
       calls.push(form);
       if (mode === "down") return new Response("bad gateway", { status: 502 });
       return Response.json(form.get("response") === "good" ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] });

@@ -108,7 +108,8 @@ export function validJson<T extends v.GenericSchema>(schema: T, errors: BodyErro
 
 /** The body as an object: the JSON object, or the form's fields. Reads from Hono's body cache. */
 async function bodyObject(c: Context, format: BodyFormat, errors: BodyErrors): Promise<Record<string, unknown>> {
-  if (format === "form") return formFields(await c.req.text(), errors);
+  // As bytes, decoded here: workerd warns on .text() of a body it does not take for text.
+  if (format === "form") return formFields(new TextDecoder().decode(await c.req.arrayBuffer()), errors);
   let value: unknown;
   try {
     value = await c.req.json();

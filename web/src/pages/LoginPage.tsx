@@ -410,7 +410,8 @@ export function LoginPage() {
           {errorText}
         </p>
 
-        <button type="button" className="button button--link login__home" onClick={() => navigate("/")}>
+        {/* data-go: the start script follows it when the button is pressed before the app runs. */}
+        <button type="button" className="button button--link login__home" data-go="/" onClick={() => navigate("/")}>
           {login.backToHome}
         </button>
       </div>
