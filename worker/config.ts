@@ -50,6 +50,8 @@ export type AppConfig = {
   };
   /** Per-client limits of the public forms (POST /api/waitlist, POST /api/forms/:form, per form). */
   publicLimits: { waitlist: RequestLimit; forms: RequestLimit };
+  /** Per-client limit of the operator API (every /api/admin/* route together), credentials or not. */
+  operatorLimit: RequestLimit;
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
@@ -138,6 +140,7 @@ export function readConfig(env: Settings): AppConfig {
       waitlist: { max: integerSetting("WAITLIST_RATE_LIMIT", 10, 1, 1_000_000), windowSeconds: publicWindow },
       forms: { max: integerSetting("FORMS_RATE_LIMIT", 5, 1, 1_000_000), windowSeconds: publicWindow },
     },
+    operatorLimit: { max: integerSetting("OPERATOR_RATE_LIMIT", 300, 1, 1_000_000), windowSeconds: authWindow },
     turnstile: {
       enabled: siteKey !== "" && secretKey !== "",
       siteKey,

@@ -528,6 +528,23 @@ describe("waitlist", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("sends the landing address's campaign and the linking site's host with the join, also after a visit to another page", async () => {
+    const ctx = await newContext({ viewport: DESKTOP });
+    const { page } = await newTab(ctx);
+    await page.goto(`${baseUrl}/?utm_source=e2e-newsletter&utm_campaign=launch#/`, { referer: "https://news.example/story" });
+    await appStarted(page);
+    // To a legal page and back: the home page is rendered again by the app, not served.
+    await page.getByRole("link", { name: "Privacy Policy" }).first().click();
+    await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
+    await page.goBack();
+    const form = page.getByRole("form", { name: "Join the Inner Circle" });
+    await form.getByRole("textbox", { name: "Email address" }).fill(uniqueEmail("attributed"));
+    const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
+    await form.getByRole("button", { name: "Join the Inner Circle" }).click();
+    expect((await request).postDataJSON()).toMatchObject({ utm_source: "e2e-newsletter", utm_campaign: "launch", referrer_host: "news.example" });
+    await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
+  });
+
   it("joins with 'Get Early Access', then reports the same address as already on the list", async () => {
     expectedConsole = [/status of 409/];
     const ctx = await newContext({ viewport: DESKTOP });

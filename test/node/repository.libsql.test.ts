@@ -40,6 +40,7 @@ describe("libSQL migrations", () => {
     await migrateLibsql(url);
     const tables = await client.execute("select name from sqlite_master where type = 'table' and name like 'hwh_%' order by name");
     expect(tables.rows.map((row) => row.name)).toEqual([
+      "hwh_audit_log",
       "hwh_auth_codes",
       "hwh_auth_refresh_tokens",
       "hwh_auth_sessions",

@@ -120,6 +120,8 @@ export type DevServerOptions = {
   tempPrefix?: string;
   /** How long to wait for GET /api/health to answer 200. */
   startupTimeoutMs?: number;
+  /** Runs on the migrated database (its --persist-to directory) before the server starts: seeding. */
+  beforeStart?: (persistDir: string, logFile: string) => Promise<void>;
 };
 
 export type DevServer = {
@@ -161,6 +163,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await applyMigrations(workDir, logFile).catch((error: unknown) => {
       throw new Error(`${(error as Error).message} Its log:\n${tail(logFile)}`);
     });
+    await options.beforeStart?.(workDir, logFile);
     const port = await freePort();
     child = await spawnWrangler(workDir, logFile, port, options);
     const baseUrl = `http://${HOST}:${port}`;

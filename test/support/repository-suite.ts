@@ -257,4 +257,70 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       expect((await repo.insertFormSubmission("Contact Form", { name: "y" }, first())).budgetUsed).toBeNull();
     });
   });
+
+  describe(`operator data on ${driver}`, () => {
+    it("stats: totals, 24 hours and 7 days, breakdowns with (none), 30 days by day, messages by form, undelivered", async () => {
+      const repo = await fresh();
+      const day = 86_400_000;
+      await repo.joinWaitlist({ email: "a@x.test", source: "hero", utm_source: "news", referrer_host: "news.example" }, first(-1000));
+      await repo.joinWaitlist({ email: "b@x.test", source: "cta", utm_source: "news", utm_campaign: "launch" }, first(-3 * day));
+      await repo.joinWaitlist({ email: "c@x.test", source: null }, first(-40 * day));
+      await repo.insertFormSubmission("Contact Form", { email: "a@x.test" }, first());
+
+      const stats = await repo.admin.stats(t0);
+      expect(stats.waitlist).toMatchObject({
+        total: 3,
+        last24h: 1,
+        last7d: 2,
+        bySource: { hero: 1, cta: 1, "(none)": 1 },
+        byUtmSource: { news: 2, "(none)": 1 },
+        byUtmCampaign: { launch: 1, "(none)": 2 },
+        byReferrerHost: { "news.example": 1, "(none)": 2 },
+      });
+      expect(stats.waitlist.byDay).toHaveLength(30);
+      expect(stats.waitlist.byDay.at(-1)).toEqual({ date: "2026-03-01", count: 1 });
+      expect(stats.waitlist.byDay.at(-2)).toEqual({ date: "2026-02-28", count: 0 });
+      expect(stats.waitlist.byDay[0]!.date).toBe("2026-01-31");
+      expect(stats.waitlist.byDay.find((d) => d.date === "2026-02-26")).toEqual({ date: "2026-02-26", count: 1 });
+      expect(stats.submissions).toEqual({ total: 1, byForm: { contact: 1 } });
+      expect(stats.notifications).toEqual({ undelivered: 4, oldestUndeliveredAt: at(-40 * day).toISOString() });
+    });
+
+    it("lists newest first, searches, and continues after a cursor (created_at, then id)", async () => {
+      const repo = await fresh();
+      for (const [i, email] of ["one@x.test", "two@x.test", "three@x.test"].entries()) await join(repo, email, i === 2 ? 1 : 0);
+      const all = await repo.admin.listWaitlist({ q: "", limit: 10, after: null });
+      expect(all.map((e) => e.email)).toEqual(["three@x.test", "two@x.test", "one@x.test"]);
+      const after = await repo.admin.listWaitlist({ q: "", limit: 10, after: { createdAt: all[1]!.createdAt, id: all[1]!.id } });
+      expect(after.map((e) => e.email)).toEqual(["one@x.test"]);
+      expect((await repo.admin.listWaitlist({ q: "TW", limit: 10, after: null })).map((e) => e.email)).toEqual(["two@x.test"]);
+
+      await repo.insertFormSubmission("Contact Form", { name: "Ada", message: "About Maths" }, first());
+      await repo.insertFormSubmission("Other", { name: "Ada", message: "About maths" }, first());
+      const found = await repo.admin.listSubmissions("Contact Form", { q: "maths", limit: 10, after: null });
+      expect(found.map((s) => s.formData.message)).toEqual(["About Maths"]);
+    });
+
+    it("requeues every undelivered notification and erases a person with the audit record in the same batch", async () => {
+      const repo = await fresh();
+      const { entry } = await join(repo, "gone@x.test");
+      await failed(entry, 3_600_000, repo);
+      await join(repo, "kept@x.test");
+      await repo.insertFormSubmission("Contact Form", { email: "GONE@x.test", message: "delete me" }, first());
+      await repo.insertFormSubmission("Contact Form", { email: "kept@x.test", message: "gone@x.test is my friend" }, first());
+      expect(await repo.admin.requeueUndelivered()).toBe(4);
+
+      const person = await repo.admin.person("gone@x.test");
+      expect(person.waitlist?.email).toBe("gone@x.test");
+      expect(person.submissions).toHaveLength(1);
+
+      const counts = await repo.admin.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 });
+      expect(counts).toEqual({ waitlist: 1, submissions: 1, users: 0 });
+      expect(await repo.admin.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, pendingCode: null });
+      expect((await repo.admin.person("kept@x.test")).submissions).toHaveLength(1);
+      const [record] = await repo.admin.auditTrail(1);
+      expect(record).toMatchObject({ action: "person.erased", operator: "op@x.test", subjectHash: "h".repeat(64), details: { waitlist: 1, submissions: 1, users: 0 } });
+      expect((await repo.joinWaitlist({ email: "gone@x.test", source: null }, first(5))).outcome).toBe("joined");
+    });
+  });
 }

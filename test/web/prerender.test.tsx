@@ -70,10 +70,15 @@ describe("prerendered home page", () => {
   it("names every field as the API reads it, the waitlist's placement as a hidden `source`", () => {
     const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
     const names = forms.flatMap((form) => tags(form, "(?:input|textarea|select)").map((field) => /name="([^"]*)"/.exec(field)?.[1]));
-    expect(names).toEqual(["email", "source", "website", "name", "email", "message", "website", "email", "source", "website"]);
+    const waitlist = ["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "website"];
+    expect(names).toEqual([...waitlist, "name", "email", "message", "website", ...waitlist]);
+    // The attribution fields are empty as built: the worker fills them in for a visit that has any.
+    const attribution = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"].map((name) => `<input type="hidden" name="${name}" value=""/>`);
     expect(tags(html, "input").filter((input) => input.includes('type="hidden"'))).toEqual([
       '<input type="hidden" name="source" value="hero"/>',
+      ...attribution,
       '<input type="hidden" name="source" value="cta"/>',
+      ...attribution,
     ]);
   });
 

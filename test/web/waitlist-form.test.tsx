@@ -250,7 +250,7 @@ describe("WaitlistForm", () => {
       // Nothing waits for the app: the button works from the first paint.
       expect((within(form).getByRole("button", { name: "Get Early Access" }) as HTMLButtonElement).disabled).toBe(false);
       const fields = [...new FormData(form as HTMLFormElement).keys()];
-      expect(fields).toEqual(["email", "source", "website"]);
+      expect(fields).toEqual(["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "website"]);
     });
 
     it("sends what the field holds, even a value that got there without any input event (typed before the app ran)", async () => {
@@ -348,5 +348,41 @@ describe("WaitlistForm", () => {
       await within(alert()).findByText("Something went wrong. Please try again.");
       expect(consoleError).toHaveBeenCalled();
     });
+  });
+});
+
+describe("WaitlistForm attribution (issue 10)", () => {
+  it("has a hidden field for each attribution value, and sends those that hold something with the join", async () => {
+    const fetchSpy = mockFetch(() => Promise.resolve(joined()));
+    const { user, form, input } = renderForm();
+    const hidden = (name: string) => form.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`)!;
+    for (const name of ["utm_source", "utm_medium", "utm_campaign", "referrer_host"]) expect(hidden(name).value).toBe("");
+    // As the worker writes them into the page it serves.
+    hidden("utm_source").value = "newsletter";
+    hidden("referrer_host").value = "news.example";
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button"));
+
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", utm_source: "newsletter", referrer_host: "news.example", website: "" });
+  });
+
+  it("keeps the landing page's values for a form rendered later (after a visit to another page of the site)", async () => {
+    // The page as served: a form whose hidden fields the worker filled, before the app's script runs.
+    document.body.insertAdjacentHTML("beforeend", '<div id="served"><input type="hidden" name="utm_campaign" value="spring"></div>');
+    vi.resetModules();
+    const { WaitlistForm: Fresh } = await import("../../web/src/components/WaitlistForm");
+    document.getElementById("served")!.remove();
+    const fetchSpy = mockFetch(() => Promise.resolve(joined()));
+    const user = userEvent.setup();
+    render(<Fresh source="cta" label="Get Early Access" />);
+    const form = screen.getByRole("form", { name: "Get Early Access" });
+
+    await user.type(within(form).getByRole("textbox"), "ada@example.com");
+    await user.click(within(form).getByRole("button"));
+
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    expect(sentBody(fetchSpy)).toMatchObject({ source: "cta", utm_campaign: "spring" });
   });
 });

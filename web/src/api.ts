@@ -43,11 +43,16 @@ type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<s
  * e-mail; a refusal (too many attempts, Turnstile) gets its own words; anything else, or no
  * answer at all, is the generic failure of spec §8, logged for whoever looks at the console.
  */
-export async function joinWaitlist(email: string, source: string, extras: PublicFormExtras): Promise<WaitlistOutcome> {
+export async function joinWaitlist(
+  email: string,
+  source: string,
+  extras: PublicFormExtras,
+  attribution: Readonly<Record<string, string>> = {},
+): Promise<WaitlistOutcome> {
   const messages = waitlistForm.messages;
   let response: Response;
   try {
-    response = await postJson(WAITLIST_ENDPOINT, { email, source, ...extraFields(extras) });
+    response = await postJson(WAITLIST_ENDPOINT, { email, source, ...attribution, ...extraFields(extras) });
   } catch (error) {
     console.error("Joining the waitlist failed: no answer from the server.", error);
     return { ok: false, message: messages.failure };

@@ -68,6 +68,15 @@ export async function mailboxHash(secret: string, mailbox: string): Promise<stri
 }
 
 /**
+ * How the audit trail names the person an operator's action was about (an erasure): keyed with
+ * the server secret, so the trail never holds the address, yet the same address always gives
+ * the same hash (a later request about it can be matched to the record).
+ */
+export async function subjectHash(secret: string, email: string): Promise<string> {
+  return toHex(await hmac(secret, "audit-subject", email));
+}
+
+/**
  * The refresh token that replaces `token` when it is used. Deriving it (rather than drawing it)
  * lets two requests racing with the same token both be given the same successor, while only
  * digests are stored: computing it needs the token itself and the server secret.

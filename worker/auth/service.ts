@@ -5,6 +5,7 @@ import { describeError, log } from "../log";
 import { signInCodeEmail } from "../mail/content";
 import { signAccessToken, verifyAccessToken } from "./access-token";
 import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
+import { clientAddress } from "../http/client";
 import { mailboxCaps } from "./mailbox";
 import { codeHash, randomCode, randomToken, secretsEqual, sha256Hex, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
@@ -17,6 +18,18 @@ import { APP_METADATA, userJson, type UserJson } from "./user";
 
 /** Where a request came from: the issuer (this origin's /auth/v1) and the client. */
 export type RequestOrigin = { issuer: string; ip: string | null; userAgent: string | null };
+
+/**
+ * Where a request comes from: the issuer is this origin's /auth/v1, as in GoTrue; the client is
+ * the address Cloudflare reports (clients cannot set CF-Connecting-IP through Cloudflare).
+ */
+export function requestOrigin(request: Request): RequestOrigin {
+  return {
+    issuer: `${new URL(request.url).origin}/auth/v1`,
+    ip: clientAddress(request.headers),
+    userAgent: request.headers.get("user-agent"),
+  };
+}
 
 export type SessionJson = {
   access_token: string;

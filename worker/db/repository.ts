@@ -1,10 +1,12 @@
 import { and, count, desc, eq, inArray, is, isNull, lte, min, or, sql } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { createAdminRepository } from "./admin-repository";
 import { createAuthRepository } from "./auth-repository";
 import type { Database } from "./database";
 import * as schema from "./schema";
 import { devMailbox, formSubmissions, rateLimits, waitlist } from "./schema";
 import type { DevMail, FormSubmission, WaitlistEntry } from "./schema";
+import type { Attribution } from "../shared/waitlist";
 
 /**
  * The only code that talks to the database. It takes a drizzle database of either driver
@@ -113,6 +115,9 @@ export function createRepository(db: Database) {
     /** Users, codes, sessions and refresh tokens of sign-in. */
     auth: createAuthRepository(db),
 
+    /** The operator API's lists, stats, data-access requests and erasure. */
+    admin: createAdminRepository(db),
+
     /**
      * The health check's one database call: a batch of `select <every column> from <table>
      * limit 0` for every table of the schema, then the undelivered notifications. A missing
@@ -143,19 +148,34 @@ export function createRepository(db: Database) {
      * updated_at moves, its backoff is cleared and, when nobody is sending it right now, its
      * attempts start over with this one.
      */
-    async joinWaitlist(input: { email: string; source: string | null }, claim: FirstClaim): Promise<JoinResult> {
+    async joinWaitlist(input: { email: string; source: string | null } & Partial<Attribution>, claim: FirstClaim): Promise<JoinResult> {
       const at = iso(claim.now);
       const mine = newClaim(claim);
       // SQLite evaluates every SET expression against the row as it was, so all three agree.
       const free = sql`(${waitlist.notifyLockedUntil} is null or ${waitlist.notifyLockedUntil} <= ${at})`;
       const upsert = db
         .insert(waitlist)
-        .values({ email: input.email, source: input.source, createdAt: at, updatedAt: at, notifyAttempts: 1, ...mine })
+        .values({
+          email: input.email,
+          source: input.source,
+          utmSource: input.utm_source ?? null,
+          utmMedium: input.utm_medium ?? null,
+          utmCampaign: input.utm_campaign ?? null,
+          referrerHost: input.referrer_host ?? null,
+          createdAt: at,
+          updatedAt: at,
+          notifyAttempts: 1,
+          ...mine,
+        })
         .onConflictDoUpdate({
           target: waitlist.email,
           set: {
             updatedAt: at,
             source: sql`coalesce(excluded.source, ${waitlist.source})`,
+            utmSource: sql`coalesce(excluded.utm_source, ${waitlist.utmSource})`,
+            utmMedium: sql`coalesce(excluded.utm_medium, ${waitlist.utmMedium})`,
+            utmCampaign: sql`coalesce(excluded.utm_campaign, ${waitlist.utmCampaign})`,
+            referrerHost: sql`coalesce(excluded.referrer_host, ${waitlist.referrerHost})`,
             notifyNextAttemptAt: null,
             notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,
             notifyLockedUntil: sql`case when ${free} then excluded.notify_locked_until else ${waitlist.notifyLockedUntil} end`,

@@ -31,11 +31,20 @@ export const waitlist = table(
     email: text("email").notNull().unique(),
     /** Which placement of the form the visitor used (e.g. "hero", "cta"), if the page said. */
     source: text("source"),
+    /** Attribution sent with the join (worker/shared/waitlist.ts): the landing address's campaign, the linking host. */
+    utmSource: text("utm_source"),
+    utmMedium: text("utm_medium"),
+    utmCampaign: text("utm_campaign"),
+    referrerHost: text("referrer_host"),
     ...deliveryColumns(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt)],
+  (t) => [
+    index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
+    // The operator console's lists and the stats: newest first, and by day.
+    index(`${TABLE_PREFIX}_waitlist_created_idx`).on(t.createdAt, t.id),
+  ],
 );
 
 export const formSubmissions = table(
@@ -48,7 +57,10 @@ export const formSubmissions = table(
     ...deliveryColumns(),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index(`${TABLE_PREFIX}_form_submissions_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt)],
+  (t) => [
+    index(`${TABLE_PREFIX}_form_submissions_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
+    index(`${TABLE_PREFIX}_form_submissions_form_created_idx`).on(t.formName, t.createdAt, t.id),
+  ],
 );
 
 /** E-mails kept instead of sent when no provider token is configured outside production. */
@@ -74,7 +86,26 @@ export const rateLimits = table("rate_limits", {
   count: integer("count").notNull(),
 });
 
+/**
+ * What operators did that changed or erased data (the operator API, worker/routes/admin.ts).
+ * A record names the operator and the action, and identifies the person only by a keyed hash
+ * of the address (HMAC with the server's secret): the audit trail of an erasure must not keep
+ * what was erased, yet the same address always gives the same hash.
+ */
+export const auditLog = table("audit_log", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** e.g. "person.erased", "notifications.retried". */
+  action: text("action").notNull(),
+  /** The operator's e-mail address, or "admin-key" for a script using AUTH_ADMIN_KEY. */
+  operator: text("operator").notNull(),
+  subjectHash: text("subject_hash"),
+  /** Counts and the like, as a JSON object; never an address. */
+  details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
 export type WaitlistEntry = typeof waitlist.$inferSelect;
+export type AuditRecord = typeof auditLog.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { ApiError, errorResponse } from "../http/errors";
 import type { FormPostEnv } from "../http/form-page";
 import { describeError, log } from "../log";
+import { adminRoutes } from "./admin";
 import { devMailboxRoutes } from "./dev-mailbox";
 import { formRoutes } from "./forms";
 import { healthRoutes } from "./health";
@@ -40,6 +41,7 @@ export const apiRoutes = jsonApp()
   .route("/health", healthRoutes)
   .route("/waitlist", waitlistRoutes)
   .route("/forms", formRoutes)
+  .route("/admin", adminRoutes)
   .all("*", notFound);
 
 /** /dev/*: only when ENVIRONMENT is exactly "development"; anywhere else nothing is here. */

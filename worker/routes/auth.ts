@@ -10,6 +10,7 @@ import {
   readPagination,
   refreshSession,
   requestCode,
+  requestOrigin,
   requireAdmin,
   signOut,
   verifyCode,
@@ -19,7 +20,6 @@ import { userJson } from "../auth/user";
 import type { AppConfig } from "../config";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
-import { clientAddress } from "../http/client";
 import { limitPerClient } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import { BRAND_NAME } from "../shared/brand";
@@ -51,17 +51,7 @@ authRoutes.onError((error, c) => {
   return authErrorResponse(c, new AuthError(500, "unexpected_failure", "Something went wrong. Please try again."));
 });
 
-/**
- * The issuer is this origin's /auth/v1, as in GoTrue; the client is the address Cloudflare
- * reports (clients cannot set CF-Connecting-IP through Cloudflare).
- */
-function origin(c: Context<AppEnv>): RequestOrigin {
-  return {
-    issuer: `${new URL(c.req.url).origin}/auth/v1`,
-    ip: clientAddress(c.req.raw.headers),
-    userAgent: c.req.header("user-agent") ?? null,
-  };
-}
+const origin = (c: Context<AppEnv>): RequestOrigin => requestOrigin(c.req.raw);
 
 /**
  * The per-client limit of a sign-in route (AUTH_RATE_LIMIT_*), in GoTrue's 429; when the counter

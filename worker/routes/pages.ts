@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { API_VERSION, API_VERSION_HEADER, AuthError, authErrorResponse } from "../auth/errors";
 import type { AppEnv } from "../deps";
 import { TURNSTILE_META } from "../shared/public-forms";
+import { ATTRIBUTION_FIELDS, landingAttribution } from "../shared/waitlist";
 import { withTurnstile } from "../shared/security-headers";
 
 /**
@@ -24,7 +25,10 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
  *   SITE_URL when it is set (production: a preview or workers.dev address then still names the
  *   real site), otherwise the origin the page was requested at;
  * - when Turnstile is configured, adds its site key (a <meta> the forms read), and the response
- *   gets a policy that allows Turnstile's origin.
+ *   gets a policy that allows Turnstile's origin;
+ * - writes the visit's attribution (the address's utm_* parameters, the linking page's host)
+ *   into the waitlist forms' hidden fields, which send it with a join. Such a page is the
+ *   visitor's own: it is marked private (no shared cache keeps it) and gets no ETag.
  *
  * The page stays cheap to revalidate: its ETag is the built file's, tagged with a digest of what
  * the pass puts in (origin, site key), and a conditional request is asked of the assets with the
@@ -35,8 +39,10 @@ async function page(c: Context<AppEnv>): Promise<Response> {
   const origin = siteUrl || new URL(c.req.url).origin;
   const siteKey = turnstile.enabled ? turnstile.siteKey.replace(/[^\w-]/g, "") : "";
   const variant = await digest(`${origin}\n${siteKey}`);
+  const attribution = landingAttribution(new URL(c.req.url), c.req.header("Referer") ?? null);
+  const attributed = ATTRIBUTION_FIELDS.some((name) => attribution[name] !== null);
 
-  const response = await c.env.ASSETS.fetch(assetRequest(c.req.raw, variant));
+  const response = await c.env.ASSETS.fetch(attributed ? unconditional(c.req.raw) : assetRequest(c.req.raw, variant));
   if (response.status === 304) return withPageHeaders(response, response.body, variant, siteKey !== "");
   if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
 
@@ -57,8 +63,33 @@ async function page(c: Context<AppEnv>): Promise<Response> {
       },
     });
   }
+  if (attributed) {
+    for (const name of ATTRIBUTION_FIELDS) {
+      const value = attribution[name];
+      if (value === null) continue;
+      rewriter.on(`form input[type="hidden"][name="${name}"]`, {
+        element(input) {
+          // setAttribute escapes the value for the attribute.
+          input.setAttribute("value", value);
+        },
+      });
+    }
+  }
   const rewritten = rewriter.transform(response);
-  return withPageHeaders(rewritten, rewritten.body, variant, siteKey !== "");
+  const answer = withPageHeaders(rewritten, rewritten.body, variant, siteKey !== "");
+  if (attributed) {
+    answer.headers.delete("ETag");
+    answer.headers.set("Cache-Control", "private, no-cache");
+  }
+  return answer;
+}
+
+/** The request without its conditions: a page with the visit's own attribution is always sent whole. */
+function unconditional(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("If-None-Match");
+  headers.delete("If-Modified-Since");
+  return new Request(request, { headers });
 }
 
 /** The response with the page's ETag (tagged with `variant`) and, with Turnstile, its policy. */

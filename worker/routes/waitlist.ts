@@ -17,7 +17,7 @@ const WAITLIST_PAGE: FormPage = {
 };
 
 /**
- * POST /api/waitlist {email, source?}: spec §5 and §7, as JSON or as a browser's form post
+ * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?}: spec §5 and §7, as JSON or as a browser's form post
  * (answered with a page). Per client at most WAITLIST_RATE_LIMIT joins per window; a filled
  * honeypot is answered as a success and dropped; Turnstile, when configured, is checked before
  * anything is stored. The entry is stored (and its notification claimed) in one statement; the
@@ -38,7 +38,8 @@ export const waitlistRoutes = new Hono<FormPostEnv>()
 
       let result;
       try {
-        result = await repo.joinWaitlist({ email: input.email, source: input.source }, firstClaim(deps));
+        const { email, source, utm_source, utm_medium, utm_campaign, referrer_host } = input;
+        result = await repo.joinWaitlist({ email, source, utm_source, utm_medium, utm_campaign, referrer_host }, firstClaim(deps));
       } catch (error) {
         throw new ApiError(500, "internal_error", WAITLIST_MESSAGES.failure, {}, {}, { cause: error });
       }

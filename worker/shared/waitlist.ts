@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { PUBLIC_FORM_EXTRAS } from "./public-forms";
-import { emailField, strictFields } from "./text";
+import { cleanText, emailField, hasForbiddenCharacters, strictFields } from "./text";
 
 /** Spec §5 and §8: the waitlist's messages, shown by the web app and returned by the API. */
 export const WAITLIST_MESSAGES = {
@@ -20,10 +20,80 @@ const SOURCE_MESSAGE = "Source must be 1 to 40 letters, digits, hyphens or under
 /** The waitlist e-mail rule of spec §5 (cleaned, NFC, lower-cased), with its messages. */
 export const waitlistEmail = emailField({ required: WAITLIST_MESSAGES.emailRequired, invalid: WAITLIST_MESSAGES.emailInvalid });
 
-/** POST /api/waitlist's body: the e-mail, the optional placement, and the public-form extras. */
+/**
+ * Where a sign-up came from, sent with the join: the landing address's campaign parameters
+ * (utm_source, utm_medium, utm_campaign) and the host of the page that linked to the site. The
+ * worker writes the landing page's values into hidden fields of the waitlist forms
+ * (worker/routes/pages.ts); the forms send them as they send the e-mail.
+ */
+export const ATTRIBUTION_FIELDS = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"] as const;
+export type AttributionField = (typeof ATTRIBUTION_FIELDS)[number];
+export type Attribution = Record<AttributionField, string | null>;
+
+/** The longest campaign value kept: a longer one is cut, never refused (a visitor's join must not fail on a link's tail). */
+export const ATTRIBUTION_MAX_LENGTH = 100;
+/** A host name as browsers write it: lower-case letters, digits, hyphens and dots (IDN hosts in punycode). */
+const HOST_SHAPE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * A campaign parameter as stored: cleaned like every text (NFC, trimmed), characters no field
+ * may hold dropped, cut to ATTRIBUTION_MAX_LENGTH; nothing left is null.
+ */
+export function campaignValue(value: string): string | null {
+  const kept = [...cleanText(value)].filter((char) => !hasForbiddenCharacters(char)).join("");
+  const cut = [...kept].slice(0, ATTRIBUTION_MAX_LENGTH).join("").trim();
+  return cut === "" ? null : cut;
+}
+
+/** A referrer host as stored: lower-cased, a host name's shape, or null. */
+export function hostValue(value: string): string | null {
+  const host = value.trim().toLowerCase().replace(/\.$/, "");
+  return HOST_SHAPE.test(host) ? host : null;
+}
+
+const campaignField = (name: string) =>
+  v.optional(v.pipe(v.nullable(v.string(`${name} must be text.`)), v.transform((value) => (value === null ? null : campaignValue(value)))), null);
+
+const REFERRER_HOST_MESSAGE = "referrer_host must be a host name, such as www.example.com.";
+const referrerHostField = v.optional(
+  v.pipe(
+    v.nullable(v.string(REFERRER_HOST_MESSAGE)),
+    v.check((value) => value === null || value.trim() === "" || hostValue(value) !== null, REFERRER_HOST_MESSAGE),
+    v.transform((value) => (value === null ? null : hostValue(value))),
+  ),
+  null,
+);
+
+/**
+ * The attribution of a visit to the site's page, for the waitlist forms' hidden fields: the
+ * page address's campaign parameters, and the host of the page that linked to it (the request's
+ * Referer), unless that is the site itself (a reload, or a page of the site).
+ */
+export function landingAttribution(pageUrl: URL, referer: string | null): Attribution {
+  const param = (name: string) => {
+    const value = pageUrl.searchParams.get(name);
+    return value === null ? null : campaignValue(value);
+  };
+  let referrerHost: string | null = null;
+  try {
+    if (referer) {
+      const from = new URL(referer);
+      if ((from.protocol === "https:" || from.protocol === "http:") && from.host !== pageUrl.host) referrerHost = hostValue(from.hostname);
+    }
+  } catch {
+    referrerHost = null;
+  }
+  return { utm_source: param("utm_source"), utm_medium: param("utm_medium"), utm_campaign: param("utm_campaign"), referrer_host: referrerHost };
+}
+
+/** POST /api/waitlist's body: the e-mail, the optional placement and attribution, and the public-form extras. */
 export const waitlistSchema = strictFields({
   email: waitlistEmail,
   source: v.optional(v.nullable(v.pipe(v.string(SOURCE_MESSAGE), v.regex(SOURCE_SHAPE, SOURCE_MESSAGE))), null),
+  utm_source: campaignField("utm_source"),
+  utm_medium: campaignField("utm_medium"),
+  utm_campaign: campaignField("utm_campaign"),
+  referrer_host: referrerHostField,
   ...PUBLIC_FORM_EXTRAS,
 });
 

@@ -1,11 +1,26 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validate } from "@shared/text";
-import { waitlistSchema } from "@shared/waitlist";
+import { ATTRIBUTION_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
 import { waitlistForm } from "../content";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
+
+/**
+ * The landing page's attribution (utm_source, utm_medium, utm_campaign, referrer_host): the
+ * worker writes it into the hidden fields of the page it serves (worker/routes/pages.ts). Read
+ * once, before the app renders, so a form rendered later (after a visit to another page of the
+ * site) carries it too, and hydration finds the values the page holds.
+ */
+const landing: Record<string, string> = Object.fromEntries(
+  ATTRIBUTION_FIELDS.map((name) => [name, typeof document === "undefined" ? "" : (document.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? "")]),
+);
+
+/** The attribution fields that hold something: only those are sent. */
+function attributionOf(data: FormData): Record<string, string> {
+  return Object.fromEntries(ATTRIBUTION_FIELDS.map((name) => [name, fieldText(data, name)]).filter(([, value]) => value !== ""));
+}
 
 /** Where the form sits on the page; sent to the API as `source`. */
 export type WaitlistSource = "hero" | "cta";
@@ -79,7 +94,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
     show({ state: "loading" }, null);
     // Loading already: a token may take a moment (Turnstile's script, or a challenge, still running).
     const turnstileToken = await turnstile.token();
-    const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotText(data), turnstileToken });
+    const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotText(data), turnstileToken }, attributionOf(data));
     turnstile.reset();
     if (!mounted.current) return;
     if (!outcome.ok) show({ state: "error", message: outcome.message }, "input");
@@ -147,6 +162,9 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       )}
       {/* What the browser posts as `source` before the app runs; the app sends the prop itself. */}
       <input type="hidden" name="source" value={source} />
+      {ATTRIBUTION_FIELDS.map((name) => (
+        <input key={name} type="hidden" name={name} defaultValue={landing[name]} />
+      ))}
       <Honeypot />
       <div ref={turnstile.containerRef} className="turnstile" />
       <p className="message message--error waitlist__error" role="alert" id={errorId}>

@@ -1,0 +1,417 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { subjectHash } from "../../worker/auth/secrets";
+import { csvCell, csvRow } from "../../worker/http/csv";
+import { ADMIN_PAGE, STATS_DAYS, type AdminPage, type AdminStats, type AdminSubmission, type AdminWaitlistEntry, type PersonRecord } from "../../worker/shared/admin";
+import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
+import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
+
+const OPERATOR = "operator@example.com";
+const ADMIN_KEY = "test-admin-key-0123456789abcdef-0123456789";
+const JWT_SECRET = "test-jwt-secret-0123456789abcdef0123456789abcdef";
+/** The operator list every call of this file runs with, unless a test says otherwise. */
+const OPERATORS: EnvOverrides = { OPERATOR_EMAILS: `Someone@Else.test, ${OPERATOR.toUpperCase()}` };
+
+type ErrorBody = { error: { code: string; message: string } };
+
+/** A call to /api/admin with a bearer token (or none). */
+function admin(path: string, token: string | null, init: RequestInit = {}, overrides: EnvOverrides = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (token !== null) headers.set("Authorization", `Bearer ${token}`);
+  return call(`/api/admin${path}`, { ...init, headers }, { ...OPERATORS, ...overrides });
+}
+
+/** The body as sent, byte order mark included (Response.text() drops it). */
+async function exactText(response: Response): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(await response.arrayBuffer());
+}
+
+async function json<T>(response: Response, status = 200): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+let operatorToken: string;
+async function operator(): Promise<string> {
+  operatorToken ??= (await signIn(OPERATOR)).access_token;
+  return operatorToken;
+}
+
+/** Every route of the operator API, with a request that would succeed for an operator. */
+const ROUTES: { method: string; path: string }[] = [
+  { method: "GET", path: "/stats" },
+  { method: "GET", path: "/waitlist" },
+  { method: "GET", path: "/waitlist.csv" },
+  { method: "GET", path: "/submissions?form=contact" },
+  { method: "GET", path: "/submissions.csv?form=contact" },
+  { method: "POST", path: "/notifications/retry" },
+  { method: "GET", path: "/people/nobody%40example.com" },
+  { method: "DELETE", path: "/people/nobody%40example.com" },
+];
+
+async function join(email: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const response = await postJson("/api/waitlist", { email, source: "hero", ...extra });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+async function sendContact(email: string, message = "Hello"): Promise<void> {
+  const response = await postJson("/api/forms/contact", { name: "Ada", email, message });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+describe("who may use /api/admin", () => {
+  for (const route of ROUTES) {
+    it(`${route.method} ${route.path}: 401 without credentials or with a token that is not valid, 403 for a non-operator, 200 for an operator and for the admin key`, async () => {
+      const request = (token: string | null, overrides: EnvOverrides = {}) => admin(route.path, token, { method: route.method }, overrides);
+
+      const none = await request(null);
+      expect((await json<ErrorBody>(none, 401)).error.code).toBe("not_signed_in");
+      expect(none.headers.get("WWW-Authenticate")).toBe('Bearer realm="operator"');
+      expect(none.headers.get("Cache-Control")).toBe("no-store");
+      expect((await json<ErrorBody>(await request("not-a-token"), 401)).error.code).toBe("not_signed_in");
+
+      const student = (await signIn(uniqueEmail("student"))).access_token;
+      const refused = await request(student);
+      expect((await json<ErrorBody>(refused, 403)).error.code).toBe("not_operator");
+      expect(refused.headers.get("Cache-Control")).toBe("no-store");
+
+      const ok = await request(await operator());
+      expect(ok.status, await ok.clone().text()).toBe(200);
+      expect(ok.headers.get("Cache-Control")).toBe("no-store");
+      expect((await request(ADMIN_KEY)).status).toBe(200);
+    });
+  }
+
+  it("checks OPERATOR_EMAILS at every request: removing the address revokes the same token at once", async () => {
+    const token = await operator();
+    expect((await admin("/stats", token)).status).toBe(200);
+    expect((await json<ErrorBody>(await admin("/stats", token, {}, { OPERATOR_EMAILS: "" }), 403)).error.code).toBe("not_operator");
+  });
+
+  it("refuses a token after its session was signed out (401)", async () => {
+    const email = uniqueEmail("operator");
+    const operators = { OPERATOR_EMAILS: email };
+    const session = await signIn(email);
+    expect((await admin("/stats", session.access_token, {}, operators)).status).toBe(200);
+    expect((await authCall("POST", "/logout", undefined, { token: session.access_token })).status).toBe(204);
+    expect((await json<ErrorBody>(await admin("/stats", session.access_token, {}, operators), 401)).error.code).toBe("not_signed_in");
+  });
+
+  it("does not take a weak admin key, even when it is the configured one", async () => {
+    const weak = { AUTH_ADMIN_KEY: "admin" };
+    expect((await json<ErrorBody>(await admin("/stats", "admin", {}, weak), 401)).error.code).toBe("not_signed_in");
+  });
+
+  it("counts every request of a client against OPERATOR_RATE_LIMIT, with the right credentials or without", async () => {
+    const ip = uniqueClientIp();
+    const limit = { OPERATOR_RATE_LIMIT: "3" };
+    const from = (token: string | null) => admin("/stats", token, { headers: { "CF-Connecting-IP": ip } }, limit);
+    expect((await from(null)).status).toBe(401);
+    expect((await from(ADMIN_KEY)).status).toBe(200);
+    expect((await from(ADMIN_KEY)).status).toBe(200);
+    const over = await from(ADMIN_KEY);
+    expect((await json<ErrorBody>(over, 429)).error.code).toBe("rate_limited");
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+
+  it("answers other methods with 405 and Allow, once the caller is an operator", async () => {
+    const response = await admin("/stats", ADMIN_KEY, { method: "POST" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("GET");
+    expect((await admin("/people/a%40b.co", ADMIN_KEY, { method: "PUT" })).headers.get("Allow")).toBe("GET, DELETE");
+  });
+});
+
+describe("GET /api/admin/stats", () => {
+  beforeEach(async () => {
+    await env.DB.batch([env.DB.prepare("delete from hwh_waitlist"), env.DB.prepare("delete from hwh_form_submissions")]);
+  });
+
+  it("counts the waitlist (total, 24 hours, 7 days, per source, campaign and referrer, per day for 30 days), the messages per form and the undelivered notifications", async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * 86_400_000).toISOString();
+    const insert = env.DB.prepare(
+      "insert into hwh_waitlist (email, source, utm_source, utm_medium, utm_campaign, referrer_host, email_sent, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind("a@x.test", "hero", "newsletter", "email", "launch", null, 1, ago(0.1), ago(0.1)),
+      insert.bind("b@x.test", "cta", "newsletter", "email", "launch", "news.example", 1, ago(2), ago(2)),
+      insert.bind("c@x.test", "hero", "tiktok", null, null, "www.tiktok.com", 0, ago(3), ago(3)),
+      insert.bind("d@x.test", null, null, null, null, null, 1, ago(40), ago(40)),
+    ]);
+    await sendContact(uniqueEmail("stats"));
+
+    const stats = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+
+    expect(stats.waitlist).toMatchObject({
+      total: 4,
+      last24h: 1,
+      last7d: 3,
+      bySource: { hero: 2, cta: 1, "(none)": 1 },
+      byUtmSource: { newsletter: 2, tiktok: 1, "(none)": 1 },
+      byUtmMedium: { email: 2, "(none)": 2 },
+      byUtmCampaign: { launch: 2, "(none)": 2 },
+      byReferrerHost: { "news.example": 1, "www.tiktok.com": 1, "(none)": 2 },
+    });
+    expect(stats.waitlist.byDay).toHaveLength(STATS_DAYS);
+    expect(stats.waitlist.byDay.at(-1)!.date).toBe(new Date().toISOString().slice(0, 10));
+    expect(stats.waitlist.byDay.reduce((sum, day) => sum + day.count, 0)).toBe(3);
+    expect(stats.waitlist.byDay.find((day) => day.date === ago(2).slice(0, 10))?.count).toBeGreaterThanOrEqual(1);
+    expect(stats.submissions).toEqual({ total: 1, byForm: { contact: 1 } });
+    // The contact message was delivered to the dev mailbox; c@x.test never was.
+    expect(stats.notifications).toEqual({ undelivered: 1, oldestUndeliveredAt: ago(3) });
+  });
+
+  it("answers zeros for an empty database", async () => {
+    const stats = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    expect(stats.waitlist.total).toBe(0);
+    expect(stats.waitlist.byDay.every((day) => day.count === 0)).toBe(true);
+    expect(stats.notifications).toEqual({ undelivered: 0, oldestUndeliveredAt: null });
+  });
+});
+
+describe("GET /api/admin/waitlist", () => {
+  it("lists entries newest first with their attribution and delivery, searches case-insensitively, and pages with next_cursor", async () => {
+    const tag = `page${crypto.randomUUID().slice(0, 8)}`;
+    const emails: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const email = `${tag}-${i}@example.com`;
+      emails.push(email);
+      await join(email, { utm_source: "newsletter", utm_campaign: "launch", referrer_host: "News.Example" });
+    }
+    const first = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag.toUpperCase()}&limit=2`, ADMIN_KEY));
+    expect(first.items.map((entry) => entry.email)).toEqual([emails[4], emails[3]]);
+    expect(first.items[0]).toMatchObject({
+      source: "hero",
+      utm_source: "newsletter",
+      utm_medium: null,
+      utm_campaign: "launch",
+      referrer_host: "news.example",
+      email_sent: true,
+      notify_attempts: 1,
+    });
+    expect(first.items[0]!.email_sent_at).toEqual(expect.any(String));
+    expect(first.next_cursor).toEqual(expect.any(String));
+
+    const second = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=2&cursor=${first.next_cursor}`, ADMIN_KEY));
+    expect(second.items.map((entry) => entry.email)).toEqual([emails[2], emails[1]]);
+    const last = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=2&cursor=${second.next_cursor}`, ADMIN_KEY));
+    expect(last.items.map((entry) => entry.email)).toEqual([emails[0]]);
+    expect(last.next_cursor).toBeNull();
+  });
+
+  it("takes entries that share one created_at apart by id, none skipped, none twice", async () => {
+    const tag = `same${crypto.randomUUID().slice(0, 8)}`;
+    const at = new Date().toISOString();
+    const insert = env.DB.prepare("insert into hwh_waitlist (email, created_at, updated_at) values (?, ?, ?)");
+    await env.DB.batch([0, 1, 2, 3].map((i) => insert.bind(`${tag}-${i}@example.com`, at, at)));
+    const seen: string[] = [];
+    let cursor: string | null = "";
+    while (cursor !== null) {
+      const page: AdminPage<AdminWaitlistEntry> = await json(await admin(`/waitlist?q=${tag}&limit=1${cursor ? `&cursor=${cursor}` : ""}`, ADMIN_KEY));
+      seen.push(...page.items.map((entry) => entry.email));
+      cursor = page.next_cursor;
+    }
+    expect(seen).toEqual([3, 2, 1, 0].map((i) => `${tag}-${i}@example.com`));
+  });
+
+  it("refuses a limit out of range, a cursor it did not give and an overlong search with 400", async () => {
+    for (const query of ["limit=0", `limit=${ADMIN_PAGE.maxLimit + 1}`, "limit=ten", "cursor=bm9wZQ", "cursor=%%%", `q=${"a".repeat(255)}`]) {
+      expect((await json<ErrorBody>(await admin(`/waitlist?${query}`, ADMIN_KEY), 400)).error.code, query).toBe("invalid_request");
+    }
+  });
+
+  it("treats % and _ in a search as the characters they are", async () => {
+    const page = await json<AdminPage<AdminWaitlistEntry>>(await admin("/waitlist?q=%25_%25", ADMIN_KEY));
+    expect(page.items).toEqual([]);
+  });
+});
+
+describe("CSV cells", () => {
+  it("guards what a spreadsheet would run as a formula (=, +, -, @, tab, carriage return at the start) with a leading '", () => {
+    for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}1+1`)).toMatch(/^"?'/);
+    expect(csvCell("=1+1")).toBe("'=1+1");
+    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\rx")).toBe(`"'\rx"`);
+    expect(csvCell("a=b")).toBe("a=b");
+  });
+
+  it("quotes a cell with a comma, a quote or a line break (quotes doubled), and writes nothing for null", () => {
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell("two\nlines")).toBe('"two\nlines"');
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell(12)).toBe("12");
+    expect(csvCell(false)).toBe("false");
+    expect(csvRow(["a", null, "b,c"])).toBe('a,,"b,c"\r\n');
+  });
+});
+
+describe("GET /api/admin/waitlist.csv", () => {
+  it("exports every entry as RFC 4180 CSV with a header row, quoting and a guard against formulas", async () => {
+    const hostile = [
+      { email: uniqueEmail("csv-formula"), utm_source: "=HYPERLINK(\"http://evil\")", utm_medium: "+1", utm_campaign: "-2,3" },
+      { email: uniqueEmail("csv-at"), utm_source: "@SUM(A1)", utm_medium: "quote\"inside", utm_campaign: "two\nlines" },
+    ];
+    for (const entry of hostile) await join(entry.email, entry);
+    const response = await admin("/waitlist.csv", ADMIN_KEY);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const text = await exactText(response);
+    expect(text.startsWith("\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host,email_sent,email_sent_at,created_at,updated_at\r\n")).toBe(true);
+    expect(text.endsWith("\r\n")).toBe(true);
+    const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
+    expect(line(hostile[0]!.email)).toContain(`,hero,"'=HYPERLINK(""http://evil"")",'+1,"'-2,3",,true,`);
+    // Control characters (the line break) are dropped from campaign values when they are stored.
+    expect(line(hostile[1]!.email)).toContain(`,hero,'@SUM(A1),"quote""inside",twolines,,true,`);
+  });
+
+  it("streams more entries than one read takes (1,000), each exactly once", async () => {
+    await env.DB.exec("delete from hwh_waitlist");
+    const insert = env.DB.prepare("insert into hwh_waitlist (email, created_at, updated_at) values (?, ?, ?)");
+    const base = Date.now() - 3_600_000;
+    const rows = Array.from({ length: 2_345 }, (_, i) => {
+      const at = new Date(base + Math.floor(i / 3) * 1000).toISOString();
+      return insert.bind(`bulk-${i}@example.com`, at, at);
+    });
+    for (let i = 0; i < rows.length; i += 500) await env.DB.batch(rows.slice(i, i + 500));
+    const text = await (await admin("/waitlist.csv", ADMIN_KEY)).text();
+    const lines = text.split("\r\n").slice(1, -1);
+    expect(lines).toHaveLength(2_345);
+    expect(new Set(lines.map((row) => row.split(",")[1])).size).toBe(2_345);
+  });
+});
+
+describe("GET /api/admin/submissions", () => {
+  it("lists a form's messages newest first with their fields and delivery, searchable, paged", async () => {
+    const tag = `msg${crypto.randomUUID().slice(0, 8)}`;
+    const senders = [uniqueEmail("sender"), uniqueEmail("sender")];
+    await sendContact(senders[0]!, `First ${tag}`);
+    await sendContact(senders[1]!, `Second ${tag.toUpperCase()}`);
+    const first = await json<AdminPage<AdminSubmission>>(await admin(`/submissions?form=contact&q=${tag}&limit=1`, ADMIN_KEY));
+    expect(first.items).toHaveLength(1);
+    expect(first.items[0]).toMatchObject({ form: "contact", fields: { name: "Ada", email: senders[1], message: `Second ${tag.toUpperCase()}` }, email_sent: true });
+    const second = await json<AdminPage<AdminSubmission>>(await admin(`/submissions?form=contact&q=${tag}&limit=1&cursor=${first.next_cursor}`, ADMIN_KEY));
+    expect(second.items[0]!.fields.email).toBe(senders[0]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it("answers 404 for a form the site does not have", async () => {
+    expect((await json<ErrorBody>(await admin("/submissions?form=nope", ADMIN_KEY), 404)).error.code).toBe("unknown_form");
+    expect((await admin("/submissions.csv?form=nope", ADMIN_KEY)).status).toBe(404);
+  });
+
+  it("exports a form's messages as CSV, one column per field of the form, guarded and quoted", async () => {
+    const email = uniqueEmail("csv-message");
+    const response = await postJson("/api/forms/contact", { name: "=cmd|' /C calc'!A0", email, message: "Line one\nLine \"two\"" });
+    expect(response.status).toBe(201);
+    const text = await exactText(await admin("/submissions.csv?form=contact", ADMIN_KEY));
+    expect(text.startsWith("\uFEFFid,created_at,name,email,message,email_sent,email_sent_at\r\n")).toBe(true);
+    expect(text).toContain(`,'=cmd|' /C calc'!A0,${email},"Line one\nLine ""two""",true,`);
+  });
+});
+
+describe("POST /api/admin/notifications/retry", () => {
+  it("makes every undelivered notification due now, answers how many, and records who did it", async () => {
+    await env.DB.exec("delete from hwh_waitlist");
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const at = new Date().toISOString();
+    const insert = env.DB.prepare("insert into hwh_waitlist (email, email_sent, notify_next_attempt_at, created_at, updated_at) values (?, ?, ?, ?, ?)");
+    await env.DB.batch([insert.bind("w1@x.test", 0, later, at, at), insert.bind("w2@x.test", 0, later, at, at), insert.bind("done@x.test", 1, null, at, at)]);
+
+    expect(await json(await admin("/notifications/retry", await operator(), { method: "POST" }))).toEqual({ requeued: 2 });
+    const waiting = await env.DB.prepare("select count(*) as n from hwh_waitlist where email_sent = 0 and notify_next_attempt_at is null").first<{ n: number }>();
+    expect(waiting!.n).toBe(2);
+    const [record] = await testRepository().admin.auditTrail(1);
+    expect(record).toMatchObject({ action: "notifications.retried", operator: OPERATOR, details: { requeued: 2 } });
+  });
+});
+
+describe("/api/admin/people/:email", () => {
+  async function storeEverything(email: string) {
+    await join(email, { utm_source: "newsletter" });
+    await sendContact(email.toUpperCase(), "Please delete my data");
+    await sendContact(email, "Second message");
+    const session = await signIn(email);
+    return session;
+  }
+
+  it("GET answers everything stored about the address in one document", async () => {
+    const email = uniqueEmail("person");
+    const other = uniqueEmail("bystander");
+    await sendContact(other, `mentions ${email} in the text only`);
+    await storeEverything(email);
+
+    const person = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(` ${email.toUpperCase()} `)}`, ADMIN_KEY));
+    expect(person.email).toBe(email);
+    expect(person.waitlist).toMatchObject({ email, utm_source: "newsletter" });
+    expect(person.submissions.map((s) => s.fields.message).sort()).toEqual(["Please delete my data", "Second message"]);
+    expect(person.user).toMatchObject({ email, email_confirmed_at: expect.any(String) });
+    expect(person.user!.sessions).toHaveLength(1);
+    expect(person.user!.sessions[0]).toMatchObject({ created_at: expect.any(String) });
+    expect(JSON.stringify(person)).not.toMatch(/code_hash|token_hash/);
+  });
+
+  it("GET answers nulls and an empty list for an address nothing is stored about, and 400 for what is no address", async () => {
+    const person = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(uniqueEmail("unknown"))}`, ADMIN_KEY));
+    expect(person).toMatchObject({ waitlist: null, submissions: [], user: null, pending_code: null });
+    expect((await json<ErrorBody>(await admin("/people/not-an-address", ADMIN_KEY), 400)).error.code).toBe("invalid_request");
+  });
+
+  it("DELETE erases all of it (entry, submissions, user, sessions, refresh tokens, codes), answers the counts, and the address can join again as new", async () => {
+    const email = uniqueEmail("erase");
+    const bystander = uniqueEmail("bystander");
+    await join(bystander);
+    await sendContact(bystander, `about ${email}`);
+    const session = await storeEverything(email);
+    const userId = session.user.id;
+    const sessionId = String(jwtPayload(session.access_token).session_id);
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(1);
+    // A code asked for after signing in (past the cooldown): pending, to be erased too.
+    await env.DB.prepare("update hwh_auth_codes set sent_at = ? where email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
+    expect((await authCall("POST", "/otp", { email, create_user: true, data: {} })).status).toBe(200);
+    expect(await countAuthRows("hwh_auth_codes", "email = ? and code_hash is not null", email)).toBe(1);
+
+    const counts = await json(await admin(`/people/${encodeURIComponent(email)}`, await operator(), { method: "DELETE" }));
+    expect(counts).toEqual({ waitlist: 1, submissions: 2, users: 1 });
+
+    const after = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
+    expect(after).toMatchObject({ waitlist: null, submissions: [], user: null, pending_code: null });
+    expect(await countAuthRows("hwh_auth_sessions", "user_id = ?", userId)).toBe(0);
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", session.user.id === userId ? sessionId : "")).toBe(0);
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+    expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
+    // The session's tokens are dead.
+    expect((await authCall("GET", "/user", undefined, { token: session.access_token })).status).toBeGreaterThanOrEqual(401);
+    // Nobody else's data went with it.
+    const kept = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(bystander)}`, ADMIN_KEY));
+    expect(kept.waitlist).not.toBeNull();
+    expect(kept.submissions).toHaveLength(1);
+
+    // Joining again is a new entry (201), not a duplicate.
+    await join(email);
+    // Erasing again finds nothing more than that entry.
+    expect(await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }))).toEqual({ waitlist: 1, submissions: 0, users: 0 });
+  });
+
+  it("writes an audit record of each erasure: operator, time, counts and a keyed hash of the address, never the address", async () => {
+    const email = uniqueEmail("audited");
+    await join(email);
+    const before = Date.now();
+    await json(await admin(`/people/${encodeURIComponent(email)}`, await operator(), { method: "DELETE" }));
+    await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }));
+
+    const [byKey, byOperator] = await testRepository().admin.auditTrail(2);
+    const hash = await subjectHash(JWT_SECRET, email);
+    expect(byOperator).toMatchObject({ action: "person.erased", operator: OPERATOR, subjectHash: hash, details: { waitlist: 1, submissions: 0, users: 0 } });
+    expect(byKey).toMatchObject({ action: "person.erased", operator: "admin-key", subjectHash: hash, details: { waitlist: 0, submissions: 0, users: 0 } });
+    expect(Date.parse(byOperator!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const everything = JSON.stringify(await env.DB.prepare("select * from hwh_audit_log").all());
+    expect(everything).not.toContain(email);
+    expect(everything).not.toContain(email.split("@")[0]);
+  });
+});

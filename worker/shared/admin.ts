@@ -1,0 +1,110 @@
+/**
+ * The operator API under /api/admin (worker/routes/admin.ts) as its one caller, the console
+ * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
+ * (snake_case, like the database columns and GoTrue's JSON).
+ */
+import type { Attribution } from "./waitlist";
+
+/** Where the operator API lives. */
+export const ADMIN_API = "/api/admin";
+
+/** Rows per page of a list: `limit` when the request gives none, and the most it may ask for. */
+export const ADMIN_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+
+/** How many days the sign-ups chart of the stats covers (today included). */
+export const STATS_DAYS = 30;
+
+export { ATTRIBUTION_FIELDS, ATTRIBUTION_MAX_LENGTH, type Attribution, type AttributionField } from "./waitlist";
+/** What every notified record says about its notification e-mail. */
+export type DeliveryStatus = {
+  email_sent: boolean;
+  email_sent_at: string | null;
+  notify_attempts: number;
+  notify_last_error: string | null;
+};
+
+export type AdminWaitlistEntry = {
+  id: number;
+  email: string;
+  source: string | null;
+  created_at: string;
+  updated_at: string;
+} & Attribution &
+  DeliveryStatus;
+
+export type AdminSubmission = {
+  id: number;
+  /** The form's slug, e.g. "contact". */
+  form: string;
+  /** The fields as submitted (validated), by the form definition's field names. */
+  fields: Record<string, unknown>;
+  created_at: string;
+} & DeliveryStatus;
+
+/** One page of a list, newest first; `next_cursor` asks for the following page (null: no more). */
+export type AdminPage<T> = { items: T[]; next_cursor: string | null };
+
+export type AdminStats = {
+  waitlist: {
+    total: number;
+    last24h: number;
+    last7d: number;
+    /** Counts by the form's placement ("hero", "cta"); entries without one under "(none)". */
+    bySource: Record<string, number>;
+    byUtmSource: Record<string, number>;
+    byUtmMedium: Record<string, number>;
+    byUtmCampaign: Record<string, number>;
+    byReferrerHost: Record<string, number>;
+    /** The last STATS_DAYS days (UTC dates, oldest first, today last), days without sign-ups as 0. */
+    byDay: { date: string; count: number }[];
+  };
+  submissions: { total: number; byForm: Record<string, number> };
+  notifications: { undelivered: number; oldestUndeliveredAt: string | null };
+};
+
+/** The key of a breakdown's entries that have no value (no utm_source, no placement...). */
+export const NO_VALUE = "(none)";
+
+export type AdminSession = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  refreshed_at: string | null;
+  user_agent: string | null;
+  ip: string | null;
+};
+
+export type AdminUser = {
+  id: string;
+  email: string;
+  email_confirmed_at: string | null;
+  last_sign_in_at: string | null;
+  user_metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  sessions: AdminSession[];
+};
+
+/** GET /api/admin/people/:email: everything stored about one address. */
+export type PersonRecord = {
+  email: string;
+  waitlist: AdminWaitlistEntry | null;
+  submissions: AdminSubmission[];
+  user: AdminUser | null;
+  /** A sign-in code waiting to be used (its time only; the code is never shown). */
+  pending_code: { sent_at: string; expires_at: string } | null;
+};
+
+/** DELETE /api/admin/people/:email: how many records were erased. */
+export type ErasureCounts = { waitlist: number; submissions: number; users: number };
+
+/** POST /api/admin/notifications/retry. */
+export type RetryResult = { requeued: number };
+
+/** Error codes of the operator API besides the API's usual ones (invalid_request, rate_limited...). */
+export const ADMIN_ERRORS = {
+  /** 401: no credentials, or a token that is not valid (expired, signed out). */
+  notSignedIn: "not_signed_in",
+  /** 403: a valid token of an address that is not in OPERATOR_EMAILS. */
+  notOperator: "not_operator",
+} as const;
