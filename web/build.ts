@@ -19,9 +19,10 @@
  *    the prerendered markup may hold no inline style or script of its own (checked here).
  * 5. `_headers` (security and caching headers for the static files) is written from
  *    worker/shared/security-headers.ts, with those hashes.
+ * 6. The operator console (/admin/) is built on its own (buildConsole below).
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "vite";
@@ -64,6 +65,55 @@ export async function buildSite(outDir: string): Promise<void> {
   const styleHashes = inlineStylesheets(outDir);
   const scriptHashes = deferAppScript(outDir, homeAnchors);
   writeFileSync(path.join(outDir, "_headers"), staticHeadersFile({ styles: styleHashes, scripts: scriptHashes }));
+
+  await buildConsole(outDir);
+}
+
+/** The operator console's page: web/admin/index.html, built to admin/index.html (served at /admin/). */
+const CONSOLE_PAGE = path.join(WEB, "admin/index.html");
+
+/**
+ * 6. The operator console, by a Vite build of its own into the same directory, after the site's:
+ *    its own entry (web/src/admin/main.tsx), chunks and stylesheet, so no chunk is shared with
+ *    the site and the site's files are not changed by a byte (a chunk both import, such as
+ *    auth-js, is built twice; with the same content it gets the same name). It writes
+ *    admin/index.html and new files under assets/, and nothing else: index.html is checked to
+ *    be untouched. The page is served as it was built (no inline script or style, which the
+ *    site's CSP would refuse: Vite's module script and stylesheet link only).
+ */
+async function buildConsole(outDir: string): Promise<void> {
+  const siteFiles = snapshot(outDir);
+  await build({
+    configFile,
+    logLevel: "warn",
+    build: {
+      outDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      rollupOptions: { input: { admin: CONSOLE_PAGE } },
+    },
+  });
+  for (const [file, content] of siteFiles) {
+    if (!readFileSync(path.join(outDir, file)).equals(content)) throw new Error(`The console's build changed the site's ${file}.`);
+  }
+  const html = readFileSync(path.join(outDir, "admin/index.html"), "utf8");
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
+  if (scripts.length !== 1 || !/^<script type="module" crossorigin src="\/assets\/[^"]+\.js">$/.test(scripts[0]!)) {
+    throw new Error(`admin/index.html should have one module script from /assets, found: ${scripts.join(" ") || "none"}.`);
+  }
+  if (/<style|\sstyle=|\son[a-z]+=/i.test(html)) throw new Error("admin/index.html holds inline style or script, which the CSP would block.");
+  if (!/<meta name="robots" content="noindex, nofollow"/.test(html)) throw new Error("admin/index.html must say noindex, nofollow.");
+}
+
+/** Every file under `dir` (relative path -> content). */
+function snapshot(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, full), readFileSync(full));
+  }
+  return files;
 }
 
 /** What web/src/entry-server.tsx exports. */

@@ -316,7 +316,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
 
       const counts = await repo.admin.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 });
       expect(counts).toEqual({ waitlist: 1, submissions: 1, users: 0 });
-      expect(await repo.admin.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, pendingCode: null });
+      expect(await repo.admin.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, signInCode: null });
       expect((await repo.admin.person("kept@x.test")).submissions).toHaveLength(1);
       const [record] = await repo.admin.auditTrail(1);
       expect(record).toMatchObject({ action: "person.erased", operator: "op@x.test", subjectHash: "h".repeat(64), details: { waitlist: 1, submissions: 1, users: 0 } });

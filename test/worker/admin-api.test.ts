@@ -352,12 +352,14 @@ describe("/api/admin/people/:email", () => {
     expect(person.user).toMatchObject({ email, email_confirmed_at: expect.any(String) });
     expect(person.user!.sessions).toHaveLength(1);
     expect(person.user!.sessions[0]).toMatchObject({ created_at: expect.any(String) });
-    expect(JSON.stringify(person)).not.toMatch(/code_hash|token_hash/);
+    // The code that signed in is used: its record is shown (times only), no longer usable.
+    expect(person.sign_in_code).toMatchObject({ sent_at: expect.any(String), usable: false });
+    expect(JSON.stringify(person)).not.toMatch(/code_hash|codeHash|token_hash/);
   });
 
   it("GET answers nulls and an empty list for an address nothing is stored about, and 400 for what is no address", async () => {
     const person = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(uniqueEmail("unknown"))}`, ADMIN_KEY));
-    expect(person).toMatchObject({ waitlist: null, submissions: [], user: null, pending_code: null });
+    expect(person).toMatchObject({ waitlist: null, submissions: [], user: null, sign_in_code: null });
     expect((await json<ErrorBody>(await admin("/people/not-an-address", ADMIN_KEY), 400)).error.code).toBe("invalid_request");
   });
 
@@ -374,12 +376,14 @@ describe("/api/admin/people/:email", () => {
     await env.DB.prepare("update hwh_auth_codes set sent_at = ? where email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
     expect((await authCall("POST", "/otp", { email, create_user: true, data: {} })).status).toBe(200);
     expect(await countAuthRows("hwh_auth_codes", "email = ? and code_hash is not null", email)).toBe(1);
+    const before = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
+    expect(before.sign_in_code).toMatchObject({ sent_at: expect.any(String), expires_at: expect.any(String), usable: true });
 
     const counts = await json(await admin(`/people/${encodeURIComponent(email)}`, await operator(), { method: "DELETE" }));
     expect(counts).toEqual({ waitlist: 1, submissions: 2, users: 1 });
 
     const after = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
-    expect(after).toMatchObject({ waitlist: null, submissions: [], user: null, pending_code: null });
+    expect(after).toMatchObject({ waitlist: null, submissions: [], user: null, sign_in_code: null });
     expect(await countAuthRows("hwh_auth_sessions", "user_id = ?", userId)).toBe(0);
     expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", session.user.id === userId ? sessionId : "")).toBe(0);
     expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);

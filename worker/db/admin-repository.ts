@@ -48,7 +48,8 @@ export type PersonData = {
   waitlist: WaitlistEntry | null;
   submissions: FormSubmission[];
   user: (AuthUser & { sessions: AuthSession[] }) | null;
-  pendingCode: { sentAt: string; expiresAt: string } | null;
+  /** The address's sign-in code record; `live` while its code has not been used or worn out. */
+  signInCode: { sentAt: string; expiresAt: string; live: boolean } | null;
 };
 
 export function createAdminRepository(db: Database) {
@@ -155,14 +156,18 @@ export function createAdminRepository(db: Database) {
           .innerJoin(authUsers, eq(authUsers.id, authSessions.userId))
           .where(eq(authUsers.email, email))
           .orderBy(desc(authSessions.createdAt)),
-        db.select({ sentAt: authCodes.sentAt, expiresAt: authCodes.expiresAt }).from(authCodes).where(eq(authCodes.email, email)).limit(1),
+        db
+          .select({ sentAt: authCodes.sentAt, expiresAt: authCodes.expiresAt, live: sql<number>`${authCodes.codeHash} is not null` })
+          .from(authCodes)
+          .where(eq(authCodes.email, email))
+          .limit(1),
       ]);
       const user = users[0];
       return {
         waitlist: entries[0] ?? null,
         submissions,
         user: user ? { ...user, sessions: sessions.map((row) => row.session) } : null,
-        pendingCode: codes[0] ?? null,
+        signInCode: codes[0] ? { sentAt: codes[0].sentAt, expiresAt: codes[0].expiresAt, live: Boolean(codes[0].live) } : null,
       };
     },
 

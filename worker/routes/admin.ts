@@ -276,7 +276,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
   .get("/people/:email", async (c) => {
     const email = personEmail(c);
     const found = await c.get("deps").repo.admin.person(email);
-    const user = found.user;
+    const { user, signInCode: code } = found;
     return c.json({
       email,
       waitlist: found.waitlist ? waitlistJson(found.waitlist) : null,
@@ -293,7 +293,9 @@ export const adminRoutes = new Hono<OperatorEnv>()
             sessions: user.sessions.map(sessionJson),
           }
         : null,
-      pending_code: found.pendingCode ? { sent_at: found.pendingCode.sentAt, expires_at: found.pendingCode.expiresAt } : null,
+      sign_in_code: code
+        ? { sent_at: code.sentAt, expires_at: code.expiresAt, usable: code.live && code.expiresAt > c.get("deps").now().toISOString() }
+        : null,
     } satisfies PersonRecord);
   })
 

@@ -91,8 +91,11 @@ export type PersonRecord = {
   waitlist: AdminWaitlistEntry | null;
   submissions: AdminSubmission[];
   user: AdminUser | null;
-  /** A sign-in code waiting to be used (its time only; the code is never shown). */
-  pending_code: { sent_at: string; expires_at: string } | null;
+  /**
+   * The record of the last sign-in code sent to the address (times only; the code is never
+   * shown): `usable` while it can still be used, false once it was used, worn out or expired.
+   */
+  sign_in_code: { sent_at: string; expires_at: string; usable: boolean } | null;
 };
 
 /** DELETE /api/admin/people/:email: how many records were erased. */

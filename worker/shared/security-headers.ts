@@ -67,6 +67,12 @@ export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 /** Pages keep their URL across deploys: browsers and the edge must ask again every time (ETag). */
 export const REVALIDATE_CACHE = "public, max-age=0, must-revalidate";
 
+/** Headers of the operator console's page (/admin/): never indexed, never served stale. */
+export const ADMIN_HEADERS: Record<string, string> = {
+  "X-Robots-Tag": "noindex, nofollow",
+  "Cache-Control": REVALIDATE_CACHE,
+};
+
 /**
  * The `_headers` file of the built site (Cloudflare's format: a path pattern, then indented
  * headers), with the hashes of the inline styles and scripts the pages carry.
@@ -82,6 +88,10 @@ export function staticHeadersFile(inline: InlineHashes = {}): string {
     block("/", { "Cache-Control": REVALIDATE_CACHE }),
     block("/index.html", { "Cache-Control": REVALIDATE_CACHE }),
     block("/assets/*", { "Cache-Control": IMMUTABLE_CACHE }),
+    // The operator console (web/admin/index.html, built to admin/index.html): kept out of search
+    // engines, and revalidated like the site's page. "/admin" only redirects to "/admin/".
+    block("/admin", ADMIN_HEADERS),
+    block("/admin/*", ADMIN_HEADERS),
     "",
   ].join("\n\n");
 }

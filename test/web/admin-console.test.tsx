@@ -1,0 +1,673 @@
+/**
+ * The operator console (web/src/admin) against a stand-in for auth-js and a mocked fetch: the
+ * views (checking, signed out, session ended, not authorised, could not start, the console),
+ * the figures, chart and breakdowns, search and keyset paging, "Retry now", the CSV downloads,
+ * erasure with its typed confirmation, and the words shown for each failure.
+ */
+import type { AdminPage, AdminStats, AdminSubmission, AdminWaitlistEntry, PersonRecord } from "@shared/admin";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AdminApp } from "../../web/src/admin/AdminApp";
+import { admin, LOGIN_URL } from "../../web/src/admin/content";
+import { apiError, deferred, jsonResponse } from "./helpers";
+
+type Session = { access_token: string; user: { email: string } };
+type Listener = (event: string, session: Session | null) => void;
+
+/** auth-js as the console uses it: the stored session, a refresh, sign-out, and its events. */
+const auth = vi.hoisted(() => {
+  const listeners = new Set<Listener>();
+  const state: { session: Session | null; refreshed: Session | null } = { session: null, refreshed: null };
+  const emit = (event: string, session: Session | null) => {
+    for (const listener of [...listeners]) listener(event, session);
+  };
+  const client = {
+    getSession: vi.fn(async () => ({ data: { session: state.session }, error: null })),
+    refreshSession: vi.fn(async () => {
+      state.session = state.refreshed;
+      return state.refreshed
+        ? { data: { session: state.refreshed, user: state.refreshed.user }, error: null }
+        : { data: { session: null, user: null }, error: { name: "AuthApiError", message: "Invalid Refresh Token" } };
+    }),
+    signOut: vi.fn(async (_options: { scope: string }) => {
+      state.session = null;
+      emit("SIGNED_OUT", null);
+      return { error: null };
+    }),
+    onAuthStateChange(listener: Listener) {
+      listeners.add(listener);
+      return { data: { subscription: { unsubscribe: () => listeners.delete(listener) } } };
+    },
+  };
+  return { client, state, listeners, emit };
+});
+
+vi.mock("../../web/src/auth/client", () => ({
+  AUTH_STORAGE_KEY: "hwh-auth",
+  getAuthClient: async () => auth.client,
+  onAuthClientLoaded: () => () => {},
+}));
+
+const OPERATOR = "operator@example.com";
+const TOKEN = "operator-access-token";
+const session = (email = OPERATOR, token = TOKEN): Session => ({ access_token: token, user: { email } });
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+function days(counts: number[]): AdminStats["waitlist"]["byDay"] {
+  const start = Date.UTC(2026, 0, 1);
+  return counts.map((count, index) => ({ date: new Date(start + index * 86_400_000).toISOString().slice(0, 10), count }));
+}
+
+function stats(overrides: { total?: number; undelivered?: number } = {}): AdminStats {
+  const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
+  return {
+    waitlist: {
+      total: overrides.total ?? 1234,
+      last24h: 5,
+      last7d: 42,
+      bySource: { hero: 800, cta: 400, "(none)": 34 },
+      byUtmSource: { newsletter: 300, "(none)": 934 },
+      byUtmMedium: { email: 300 },
+      byUtmCampaign: { "spring-launch": 120 },
+      byReferrerHost: { "news.example.org": 77 },
+      byDay,
+    },
+    submissions: { total: 9, byForm: { contact: 9 } },
+    notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
+  };
+}
+
+function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry> = {}): AdminWaitlistEntry {
+  return {
+    id,
+    email,
+    source: "hero",
+    created_at: "2026-01-30T10:00:00.000Z",
+    updated_at: "2026-01-30T10:00:00.000Z",
+    utm_source: "newsletter",
+    utm_medium: null,
+    utm_campaign: "spring-launch",
+    referrer_host: "news.example.org",
+    email_sent: true,
+    email_sent_at: "2026-01-30T10:00:05.000Z",
+    notify_attempts: 1,
+    notify_last_error: null,
+    ...overrides,
+  };
+}
+
+function message(id: number, name: string, email: string, text: string, sent = true): AdminSubmission {
+  return {
+    id,
+    form: "contact",
+    fields: { name, email, message: text },
+    created_at: "2026-01-29T09:30:00.000Z",
+    email_sent: sent,
+    email_sent_at: sent ? "2026-01-29T09:30:02.000Z" : null,
+    notify_attempts: sent ? 1 : 2,
+    notify_last_error: sent ? null : "provider answered 502",
+  };
+}
+
+const page = <T,>(items: T[], next: string | null = null): AdminPage<T> => ({ items, next_cursor: next });
+
+// ---------------------------------------------------------------------------------------------
+// The API stand-in: every request is recorded; answers come from `routes`, by "METHOD /path".
+
+type Call = { method: string; url: URL; authorization: string | null };
+type Handler = (call: Call) => Response | Promise<Response>;
+
+let calls: Call[] = [];
+let routes: Record<string, Handler> = {};
+
+function defaultRoutes(): Record<string, Handler> {
+  return {
+    "GET /api/admin/stats": () => jsonResponse(200, stats()),
+    "GET /api/admin/waitlist": () => jsonResponse(200, page([entry(1, "ada@example.com"), entry(2, "grace@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 2, notify_last_error: "timeout" })])),
+    "GET /api/admin/submissions": () => jsonResponse(200, page([message(7, "Alan", "alan@example.com", "Hello there"), message(8, "Barbara", "barbara@example.com", "Is it free?", false)])),
+  };
+}
+
+beforeEach(() => {
+  calls = [];
+  routes = defaultRoutes();
+  auth.state.session = session();
+  auth.state.refreshed = null;
+  auth.client.getSession.mockClear();
+  auth.client.refreshSession.mockClear();
+  auth.client.signOut.mockClear();
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new URL(String(input), "http://localhost");
+    const method = init?.method ?? "GET";
+    const headers = new Headers(init?.headers);
+    const call = { method, url, authorization: headers.get("Authorization") };
+    calls.push(call);
+    const handler = routes[`${method} ${url.pathname}`] ?? Object.entries(routes).find(([key]) => key.endsWith("*") && `${method} ${url.pathname}`.startsWith(key.slice(0, -1)))?.[1];
+    if (!handler) return apiError(404, "not_found", `No route for ${method} ${url.pathname}`);
+    return handler(call);
+  });
+});
+
+// jsdom has no object URLs: the download tests put stand-ins in, removed after each test.
+const { createObjectURL, revokeObjectURL } = URL;
+
+afterEach(() => {
+  auth.listeners.clear();
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
+});
+
+const callsTo = (method: string, path: string) => calls.filter((call) => call.method === method && call.url.pathname === path);
+
+async function openConsole() {
+  const user = userEvent.setup();
+  render(<AdminApp />);
+  await screen.findByRole("heading", { level: 1, name: admin.title });
+  // The lists have loaded.
+  await screen.findByRole("cell", { name: "alan@example.com" });
+  await screen.findByRole("rowheader", { name: "ada@example.com" });
+  return user;
+}
+
+const section = (name: string) => screen.getByRole("region", { name });
+
+// ---------------------------------------------------------------------------------------------
+
+describe("who may see the console", () => {
+  it("says it is checking, then shows the sign-in link when nobody is signed in (and asks the API nothing)", async () => {
+    auth.state.session = null;
+    render(<AdminApp />);
+    expect(screen.getByRole("status").textContent).toBe(admin.checking);
+
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    const link = screen.getByRole("link", { name: admin.signedOut.link });
+    expect(link.getAttribute("href")).toBe(LOGIN_URL);
+    expect(screen.getByText(admin.signedOut.text)).toBeTruthy();
+    expect(screen.queryByText(admin.signedOut.sessionEnded)).toBeNull();
+    expect(calls).toEqual([]);
+    expect(document.title).toBe(`${admin.signedOut.title} · ${admin.documentTitle}`);
+  });
+
+  it("a 401 (after one refresh that fails) ends the session: the signed-out view says so", async () => {
+    routes["GET /api/admin/stats"] = () => apiError(401, "not_signed_in", "Sign in first.");
+    render(<AdminApp />);
+
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    expect(screen.getByText(admin.signedOut.sessionEnded)).toBeTruthy();
+    expect(screen.getByRole("link", { name: admin.signedOut.link }).getAttribute("href")).toBe(LOGIN_URL);
+    expect(auth.client.refreshSession).toHaveBeenCalledTimes(1);
+    expect(auth.client.signOut).toHaveBeenCalledWith({ scope: "local" });
+    expect(callsTo("GET", "/api/admin/stats")).toHaveLength(1);
+  });
+
+  it("a 401 whose refresh gives a new token is asked again with it", async () => {
+    auth.state.refreshed = session(OPERATOR, "fresh-token");
+    routes["GET /api/admin/stats"] = ({ authorization }) =>
+      authorization === "Bearer fresh-token" ? jsonResponse(200, stats()) : apiError(401, "not_signed_in", "Expired.");
+    render(<AdminApp />);
+
+    await screen.findByRole("heading", { level: 1, name: admin.title });
+    expect(callsTo("GET", "/api/admin/stats").map((call) => call.authorization)).toEqual([`Bearer ${TOKEN}`, "Bearer fresh-token"]);
+    expect(auth.client.signOut).not.toHaveBeenCalled();
+  });
+
+  it("a 403 not_operator shows 'Not authorised' with who is signed in, and signing out from it", async () => {
+    auth.state.session = session("student@example.com");
+    routes["GET /api/admin/stats"] = () => apiError(403, "not_operator", "Not an operator.");
+    const user = userEvent.setup();
+    render(<AdminApp />);
+
+    await screen.findByRole("heading", { level: 1, name: admin.notAuthorised.title });
+    expect(screen.getByText(admin.notAuthorised.text("student@example.com"))).toBeTruthy();
+    expect(screen.queryByRole("table")).toBeNull();
+    expect(screen.queryByText(String(1234))).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: admin.signOut }));
+    const heading = await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    expect(auth.client.signOut).toHaveBeenCalledWith({ scope: "local" });
+    expect(document.activeElement).toBe(heading);
+  });
+
+  it("a 429 on the first call says so, and Try again opens the console", async () => {
+    let first = true;
+    routes["GET /api/admin/stats"] = () => {
+      if (!first) return jsonResponse(200, stats());
+      first = false;
+      return apiError(429, "rate_limited", "Too many requests.");
+    };
+    const user = userEvent.setup();
+    render(<AdminApp />);
+
+    await screen.findByRole("heading", { level: 1, name: admin.failed.title });
+    expect(screen.getByRole("alert").textContent).toBe(admin.errors.tooMany);
+    await user.click(screen.getByRole("button", { name: admin.tryAgain }));
+    await screen.findByRole("heading", { level: 1, name: admin.title });
+  });
+
+  it("no answer at all (network) says to check the connection", async () => {
+    routes["GET /api/admin/stats"] = () => Promise.reject(new TypeError("Failed to fetch"));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    render(<AdminApp />);
+    await screen.findByRole("heading", { level: 1, name: admin.failed.title });
+    expect(screen.getByRole("alert").textContent).toBe(admin.errors.network);
+  });
+
+  it("signing out in another tab shows the signed-out view", async () => {
+    await openConsole();
+    act(() => auth.emit("SIGNED_OUT", null));
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+  });
+
+  it("signing in in another tab carries on from the signed-out view", async () => {
+    auth.state.session = null;
+    render(<AdminApp />);
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    auth.state.session = session();
+    act(() => auth.emit("SIGNED_IN", session()));
+    await screen.findByRole("heading", { level: 1, name: admin.title });
+  });
+
+  it("also follows the stored session's storage events (a background tab may hear auth-js's relay late)", async () => {
+    auth.state.session = null;
+    render(<AdminApp />);
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    auth.state.session = session();
+    const stored = JSON.stringify({ access_token: TOKEN, user: { email: OPERATOR } });
+    act(() => {
+      window.dispatchEvent(new StorageEvent("storage", { key: "other-key", newValue: "x" }));
+    });
+    expect(screen.getByRole("heading", { level: 1, name: admin.signedOut.title })).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new StorageEvent("storage", { key: "hwh-auth", oldValue: null, newValue: stored }));
+    });
+    await screen.findByRole("heading", { level: 1, name: admin.title });
+
+    auth.state.session = null;
+    act(() => {
+      window.dispatchEvent(new StorageEvent("storage", { key: "hwh-auth", oldValue: stored, newValue: null }));
+    });
+    await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+  });
+});
+
+describe("the console", () => {
+  it("shows who is signed in, the figures, the chart, the breakdowns and both lists, asking with the bearer token", async () => {
+    await openConsole();
+    const banner = screen.getByRole("banner");
+    expect(within(banner).getByText(admin.signedInAs(OPERATOR))).toBeTruthy();
+    expect(within(banner).getByRole("button", { name: admin.signOut })).toBeTruthy();
+    expect(within(banner).getByRole("navigation", { name: admin.nav.label })).toBeTruthy();
+    expect(document.title).toBe(admin.documentTitle);
+
+    // Every call carries the operator's token.
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    for (const call of calls) expect(call.authorization).toBe(`Bearer ${TOKEN}`);
+
+    // The figures.
+    const overview = section(admin.overview.title);
+    const figure = (label: string) => within(overview).getByText(label).closest("div")!.querySelector("dd")!.textContent;
+    expect(figure(admin.overview.total)).toBe("1,234");
+    expect(figure(admin.overview.last24h)).toBe("5");
+    expect(figure(admin.overview.last7d)).toBe("42");
+    expect(figure(admin.overview.submissions)).toBe("9");
+    expect(figure(admin.overview.undelivered)).toBe("3");
+
+    // The chart: an image named by its summary, one bar per day with its <title>, and the table.
+    const chart = section(admin.chart.title);
+    const total = stats().waitlist.byDay.reduce((sum, day) => sum + day.count, 0);
+    const summary = admin.chart.summary(total, 30, { date: "21 Jan 2026", count: 7 });
+    expect(within(chart).getByText(summary)).toBeTruthy();
+    const image = within(chart).getByRole("img");
+    expect(image.tagName.toLowerCase()).toBe("svg");
+    expect(image.getAttribute("aria-labelledby")).toContain("-summary");
+    const bars = chart.querySelectorAll("rect.chart__bar");
+    expect(bars).toHaveLength(30);
+    const titles = [...chart.querySelectorAll("g.chart__day > title")].map((title) => title.textContent);
+    expect(titles[20]).toBe(admin.chart.barTitle("21 Jan 2026", 7));
+    // The busiest day's bar is the full height; an empty day has none.
+    expect(bars[20]!.getAttribute("height")).toBe("100");
+    expect(bars[0]!.getAttribute("height")).toBe("0");
+    expect(within(chart).getByText(admin.chart.showTable).tagName.toLowerCase()).toBe("summary");
+    const dayTable = within(chart).getByRole("table", { name: admin.chart.tableCaption });
+    expect(within(dayTable).getAllByRole("row")).toHaveLength(31);
+    expect(within(dayTable).getByRole("rowheader", { name: "21 Jan 2026" }).nextElementSibling!.textContent).toBe("7");
+
+    // The breakdowns, each a small table, most first; entries without a value as "(none)".
+    const bySource = screen.getByRole("table", { name: admin.breakdowns.bySource.title });
+    expect(within(bySource).getAllByRole("rowheader").map((cell) => cell.textContent)).toEqual(["hero", "cta", admin.breakdowns.none]);
+    const byUtm = screen.getByRole("table", { name: admin.breakdowns.byUtmSource.title });
+    expect(within(byUtm).getAllByRole("rowheader").map((cell) => cell.textContent)).toEqual([admin.breakdowns.none, "newsletter"]);
+    for (const title of [admin.breakdowns.byUtmMedium.title, admin.breakdowns.byUtmCampaign.title, admin.breakdowns.byReferrerHost.title, admin.breakdowns.byForm.title]) {
+      expect(screen.getByRole("table", { name: title })).toBeTruthy();
+    }
+    expect(within(screen.getByRole("table", { name: admin.breakdowns.byReferrerHost.title })).getByText("news.example.org")).toBeTruthy();
+
+    // Notifications.
+    const delivery = section(admin.delivery.title);
+    expect(within(delivery).getByText(admin.delivery.undelivered(3, "30 Jan 2026, 08:15 UTC"))).toBeTruthy();
+
+    // The waitlist, with delivery status and attribution.
+    const waitlist = screen.getByRole("table", { name: admin.waitlist.caption });
+    const rows = within(waitlist).getAllByRole("row");
+    expect(rows).toHaveLength(3);
+    const delivered = rows[1]!.querySelector(".cell-delivery")!;
+    expect(delivered.textContent).toBe(`${admin.notification.sentBadge}30 Jan 2026, 10:00 UTC`);
+    expect(within(rows[1]!).getByText("newsletter / – / spring-launch")).toBeTruthy();
+    expect(within(rows[2]!).getByText(admin.notification.waiting)).toBeTruthy();
+    expect(within(rows[2]!).getByText(admin.notification.attempts(2, "timeout"))).toBeTruthy();
+    expect(within(section(admin.waitlist.title)).getByRole("region", { name: admin.waitlist.caption }).getAttribute("tabindex")).toBe("0");
+
+    // The contact messages.
+    const messages = screen.getByRole("table", { name: admin.messages.caption });
+    expect(within(messages).getByText("Is it free?")).toBeTruthy();
+    expect(within(messages).getByText(admin.notification.attempts(2, "provider answered 502"))).toBeTruthy();
+    expect(callsTo("GET", "/api/admin/submissions")[0]!.url.searchParams.get("form")).toBe("contact");
+  });
+
+  it("says when every notification is delivered and a list is empty", async () => {
+    routes["GET /api/admin/stats"] = () => jsonResponse(200, stats({ undelivered: 0 }));
+    routes["GET /api/admin/submissions"] = () => jsonResponse(200, page([]));
+    render(<AdminApp />);
+    await screen.findByRole("heading", { level: 1, name: admin.title });
+    expect(within(section(admin.delivery.title)).getByText(admin.delivery.allDelivered)).toBeTruthy();
+    await within(section(admin.messages.title)).findByText(admin.table.empty);
+    expect(screen.queryByRole("table", { name: admin.messages.caption })).toBeNull();
+    // No more pages: no paging buttons.
+    expect(within(section(admin.messages.title)).queryByRole("button", { name: admin.table.next })).toBeNull();
+  });
+
+  it("searches the waitlist and pages through it by cursor, keeping the cursors for Previous", async () => {
+    routes["GET /api/admin/waitlist"] = ({ url }) => {
+      const q = url.searchParams.get("q");
+      const cursor = url.searchParams.get("cursor");
+      if (!q) return jsonResponse(200, page([entry(1, "ada@example.com")]));
+      if (cursor === null) return jsonResponse(200, page([entry(10, "ann1@example.com"), entry(11, "ann2@example.com")], "cursor-page-2"));
+      if (cursor === "cursor-page-2") return jsonResponse(200, page([entry(12, "ann3@example.com")], "cursor-page-3"));
+      if (cursor === "cursor-page-3") return jsonResponse(200, page([entry(13, "ann4@example.com")]));
+      return apiError(400, "invalid_request", "Bad cursor.");
+    };
+    const user = await openConsole();
+    const waitlist = section(admin.waitlist.title);
+    const listCalls = () => callsTo("GET", "/api/admin/waitlist");
+    expect(listCalls()[0]!.url.searchParams.get("limit")).toBe("25");
+    expect(listCalls()[0]!.url.searchParams.has("cursor")).toBe(false);
+    expect(within(waitlist).getByRole("search", { name: admin.waitlist.searchLabel })).toBeTruthy();
+
+    await user.type(within(waitlist).getByRole("searchbox", { name: admin.waitlist.searchLabel }), "  ann ");
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.searchButton }));
+    await within(waitlist).findByText("ann1@example.com");
+    let last = listCalls().at(-1)!.url;
+    expect(last.searchParams.get("q")).toBe("ann");
+    expect(last.searchParams.has("cursor")).toBe(false);
+    expect(within(waitlist).getAllByRole("status").map((s) => s.textContent)).toContain(admin.table.showing(2, 1, "ann"));
+    expect(within(waitlist).getByRole("button", { name: admin.table.previous }).hasAttribute("disabled")).toBe(true);
+
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
+    await within(waitlist).findByText("ann3@example.com");
+    last = listCalls().at(-1)!.url;
+    expect(last.searchParams.get("cursor")).toBe("cursor-page-2");
+    expect(last.searchParams.get("q")).toBe("ann");
+    expect(within(waitlist).getByText(admin.table.page(2))).toBeTruthy();
+    // Focus goes to the table, which the page change replaced.
+    expect(document.activeElement).toBe(within(waitlist).getByRole("region", { name: new RegExp(admin.waitlist.caption) }));
+
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
+    await within(waitlist).findByText("ann4@example.com");
+    expect(listCalls().at(-1)!.url.searchParams.get("cursor")).toBe("cursor-page-3");
+    expect(within(waitlist).getByRole("button", { name: admin.table.next }).hasAttribute("disabled")).toBe(true);
+
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.previous }));
+    await within(waitlist).findByText("ann3@example.com");
+    expect(listCalls().at(-1)!.url.searchParams.get("cursor")).toBe("cursor-page-2");
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.previous }));
+    await within(waitlist).findByText("ann1@example.com");
+    expect(listCalls().at(-1)!.url.searchParams.has("cursor")).toBe(false);
+    expect(within(waitlist).getByText(admin.table.page(1))).toBeTruthy();
+
+    // Nothing found says so; Clear goes back to everything.
+    routes["GET /api/admin/waitlist"] = ({ url }) => jsonResponse(200, page(url.searchParams.get("q") ? [] : [entry(1, "ada@example.com")]));
+    const box = within(waitlist).getByRole("searchbox", { name: admin.waitlist.searchLabel });
+    await user.clear(box);
+    await user.type(box, "nobody{Enter}");
+    await within(waitlist).findByText(admin.table.noMatch("nobody"));
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.clear }));
+    await within(waitlist).findByText("ada@example.com");
+    expect(listCalls().at(-1)!.url.searchParams.has("q")).toBe(false);
+    expect(document.activeElement).toBe(box);
+  });
+
+  it("searches the contact messages with form=contact", async () => {
+    const user = await openConsole();
+    const messages = section(admin.messages.title);
+    await user.type(within(messages).getByRole("searchbox", { name: admin.messages.searchLabel }), "free{Enter}");
+    await waitFor(() => expect(callsTo("GET", "/api/admin/submissions").at(-1)!.url.searchParams.get("q")).toBe("free"));
+    expect(callsTo("GET", "/api/admin/submissions").at(-1)!.url.searchParams.get("form")).toBe("contact");
+  });
+
+  it("a network failure while paging says so, and Try again loads the page", async () => {
+    let fail = false;
+    routes["GET /api/admin/waitlist"] = () => (fail ? Promise.reject(new TypeError("Failed to fetch")) : jsonResponse(200, page([entry(1, "ada@example.com")], "next")));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const user = await openConsole();
+    const waitlist = section(admin.waitlist.title);
+    fail = true;
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
+    await waitFor(() => expect(within(waitlist).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.network));
+    fail = false;
+    await user.click(within(waitlist).getByRole("button", { name: admin.tryAgain }));
+    await waitFor(() => expect(within(waitlist).getAllByRole("alert").every((alert) => alert.textContent === "")).toBe(true));
+    expect(callsTo("GET", "/api/admin/waitlist").at(-1)!.url.searchParams.get("cursor")).toBe("next");
+  });
+
+  it("a 401 on any later call (refresh refused) ends the session", async () => {
+    const user = await openConsole();
+    routes["GET /api/admin/waitlist"] = () => apiError(401, "not_signed_in", "Expired.");
+    const waitlist = section(admin.waitlist.title);
+    await user.type(within(waitlist).getByRole("searchbox", { name: admin.waitlist.searchLabel }), "x{Enter}");
+    const heading = await screen.findByRole("heading", { level: 1, name: admin.signedOut.title });
+    expect(screen.getByText(admin.signedOut.sessionEnded)).toBeTruthy();
+    expect(document.activeElement).toBe(heading);
+  });
+
+  it("Retry now asks the server to requeue, announces how many, and reloads the figures", async () => {
+    const retried = deferred<Response>();
+    routes["POST /api/admin/notifications/retry"] = () => retried.promise;
+    const user = await openConsole();
+    const delivery = section(admin.delivery.title);
+    const statsCalls = callsTo("GET", "/api/admin/stats").length;
+
+    const button = within(delivery).getByRole("button", { name: admin.delivery.retry });
+    await user.click(button);
+    // Busy, but still focused (aria-disabled, not disabled).
+    expect(button.textContent).toBe(admin.delivery.retrying);
+    expect(button.getAttribute("aria-disabled")).toBe("true");
+    expect(document.activeElement).toBe(button);
+    await user.click(button);
+    expect(callsTo("POST", "/api/admin/notifications/retry")).toHaveLength(1);
+
+    routes["GET /api/admin/stats"] = () => jsonResponse(200, stats({ undelivered: 0 }));
+    retried.resolve(jsonResponse(200, { requeued: 3 }));
+    await within(delivery).findByText(admin.delivery.requeued(3));
+    expect(within(delivery).getByRole("status").textContent).toBe(admin.delivery.requeued(3));
+    await within(delivery).findByText(admin.delivery.allDelivered);
+    expect(callsTo("GET", "/api/admin/stats").length).toBe(statsCalls + 1);
+    expect(callsTo("POST", "/api/admin/notifications/retry")[0]!.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("Retry now refused with a 429 shows the too-many message", async () => {
+    routes["POST /api/admin/notifications/retry"] = () => apiError(429, "rate_limited", "Slow down.");
+    const user = await openConsole();
+    const delivery = section(admin.delivery.title);
+    await user.click(within(delivery).getByRole("button", { name: admin.delivery.retry }));
+    await waitFor(() => expect(within(delivery).getByRole("alert").textContent).toBe(admin.errors.tooMany));
+    expect(within(delivery).getByRole("button", { name: admin.delivery.retry })).toBeTruthy();
+  });
+
+  it("Download CSV fetches the export with the token and saves it through an object URL and <a download>", async () => {
+    const csv = "email,source\r\nada@example.com,hero\r\n";
+    routes["GET /api/admin/waitlist.csv"] = () =>
+      new Response(csv, { status: 200, headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="waitlist-2026-01-31.csv"' } });
+    routes["GET /api/admin/submissions.csv"] = () => new Response("name\r\n", { status: 200, headers: { "Content-Type": "text/csv" } });
+    const saved: { blob: Blob; url: string }[] = [];
+    const clicked: { href: string; download: string; inDocument: boolean }[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      const url = `blob:http://localhost/${saved.length}`;
+      saved.push({ blob, url });
+      return url;
+    });
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download, inDocument: document.body.contains(this) });
+    });
+    const user = await openConsole();
+
+    const waitlist = section(admin.waitlist.title);
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.download }));
+    await within(waitlist).findByText(admin.table.downloaded("waitlist-2026-01-31.csv"));
+    const [download] = callsTo("GET", "/api/admin/waitlist.csv");
+    expect(download!.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(saved).toHaveLength(1);
+    expect(await saved[0]!.blob.text()).toBe(csv);
+    expect(clicked).toEqual([{ href: saved[0]!.url, download: "waitlist-2026-01-31.csv", inDocument: true }]);
+    // The temporary link is gone.
+    expect(document.querySelector("a[download]")).toBeNull();
+
+    // Without a file name from the server, the console's own.
+    const messages = section(admin.messages.title);
+    await user.click(within(messages).getByRole("button", { name: admin.table.download }));
+    await within(messages).findByText(admin.table.downloaded(admin.messages.csvName));
+    expect(callsTo("GET", "/api/admin/submissions.csv")[0]!.url.searchParams.get("form")).toBe("contact");
+    expect(clicked.at(-1)!.download).toBe(admin.messages.csvName);
+  });
+
+  it("a failed download says why and saves nothing", async () => {
+    routes["GET /api/admin/waitlist.csv"] = () => apiError(503, "unavailable", "Database busy.");
+    URL.createObjectURL = vi.fn(() => "blob:nothing");
+    const user = await openConsole();
+    const waitlist = section(admin.waitlist.title);
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.download }));
+    await waitFor(() => expect(within(waitlist).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.unavailable));
+    expect(URL.createObjectURL).not.toHaveBeenCalled();
+  });
+
+  it("Refresh loads the figures again and says so", async () => {
+    const user = await openConsole();
+    routes["GET /api/admin/stats"] = () => jsonResponse(200, stats({ total: 2000 }));
+    const overview = section(admin.overview.title);
+    await user.click(within(overview).getByRole("button", { name: admin.overview.refresh }));
+    await within(overview).findByText("2,000");
+    expect(within(overview).getByRole("status").textContent).toBe(admin.overview.refreshed);
+  });
+});
+
+describe("erasure", () => {
+  const ADDRESS = "Ada+list@Example.com";
+  const STORED = "ada+list@example.com";
+  const record = (): PersonRecord => ({
+    email: STORED,
+    waitlist: entry(1, STORED, { utm_medium: "email" }),
+    submissions: [message(7, "Ada", STORED, "Please delete my data.")],
+    user: {
+      id: "user-1",
+      email: STORED,
+      email_confirmed_at: "2026-01-02T10:00:00.000Z",
+      last_sign_in_at: "2026-01-03T10:00:00.000Z",
+      user_metadata: {},
+      created_at: "2026-01-02T10:00:00.000Z",
+      updated_at: "2026-01-03T10:00:00.000Z",
+      sessions: [{ id: "s1", created_at: "2026-01-03T10:00:00.000Z", updated_at: "2026-01-03T10:00:00.000Z", refreshed_at: null, user_agent: null, ip: null }],
+    },
+    sign_in_code: null,
+  });
+
+  it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
+    let erased = false;
+    routes["GET /api/admin/people/*"] = () =>
+      jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null } : record());
+    routes["DELETE /api/admin/people/*"] = () => {
+      erased = true;
+      return jsonResponse(200, { waitlist: 1, submissions: 1, users: 1 });
+    };
+    const user = await openConsole();
+    const erasure = section(admin.erasure.title);
+    const statsBefore = callsTo("GET", "/api/admin/stats").length;
+    const waitlistBefore = callsTo("GET", "/api/admin/waitlist").length;
+
+    // An empty address is refused here.
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
+    expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.erasure.addressRequired);
+    expect(calls.some((call) => call.url.pathname.startsWith("/api/admin/people/"))).toBe(false);
+
+    await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), ` ${ADDRESS} `);
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
+    const heading = await within(erasure).findByRole("heading", { name: admin.erasure.storedTitle(STORED) });
+    expect(document.activeElement).toBe(heading);
+    const [lookup] = callsTo("GET", `/api/admin/people/${encodeURIComponent(ADDRESS)}`);
+    expect(lookup).toBeTruthy();
+    expect(lookup!.url.pathname).toBe("/api/admin/people/Ada%2Blist%40Example.com");
+    expect(lookup!.authorization).toBe(`Bearer ${TOKEN}`);
+
+    // What is stored: the entry, the message, the account and its session.
+    expect(within(erasure).getByRole("heading", { name: admin.erasure.waitlistEntry })).toBeTruthy();
+    expect(within(erasure).getByText("Please delete my data.")).toBeTruthy();
+    expect(within(erasure).getByRole("heading", { name: admin.erasure.submissions(1) })).toBeTruthy();
+    expect(within(erasure).getByRole("heading", { name: admin.erasure.account })).toBeTruthy();
+    expect(within(erasure).getByText(admin.erasure.sessions(1))).toBeTruthy();
+
+    // The button works only once the address matches (case and spaces aside).
+    const erase = within(erasure).getByRole("button", { name: admin.erasure.erase });
+    const confirm = within(erasure).getByLabelText(admin.erasure.confirmLabel(STORED));
+    expect(erase.hasAttribute("disabled")).toBe(true);
+    await user.type(confirm, "ada@example.com");
+    expect(erase.hasAttribute("disabled")).toBe(true);
+    await user.click(erase);
+    expect(callsTo("DELETE", `/api/admin/people/${encodeURIComponent(STORED)}`)).toHaveLength(0);
+    await user.clear(confirm);
+    await user.type(confirm, "ADA+LIST@example.com ");
+    expect(erase.hasAttribute("disabled")).toBe(false);
+    await user.click(erase);
+
+    const done = await within(erasure).findByText(admin.erasure.erased(STORED, { waitlist: 1, submissions: 1, users: 1 }));
+    expect(document.activeElement).toBe(done);
+    const deletes = callsTo("DELETE", `/api/admin/people/${encodeURIComponent(STORED)}`);
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]!.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(within(erasure).queryByRole("button", { name: admin.erasure.erase })).toBeNull();
+    // The figures and the lists are loaded again.
+    await waitFor(() => expect(callsTo("GET", "/api/admin/stats").length).toBe(statsBefore + 1));
+    await waitFor(() => expect(callsTo("GET", "/api/admin/waitlist").length).toBe(waitlistBefore + 1));
+
+    // Looked up again: nothing stored.
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
+    await within(erasure).findByText(admin.erasure.nothingStored(STORED));
+    expect(within(erasure).queryByRole("button", { name: admin.erasure.erase })).toBeNull();
+  });
+
+  it("shows the server's refusal of an erasure (429) and keeps the confirmation", async () => {
+    routes["GET /api/admin/people/*"] = () => jsonResponse(200, record());
+    routes["DELETE /api/admin/people/*"] = () => apiError(429, "rate_limited", "Slow down.");
+    const user = await openConsole();
+    const erasure = section(admin.erasure.title);
+    await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), `${STORED}{Enter}`);
+    await within(erasure).findByRole("heading", { name: admin.erasure.storedTitle(STORED) });
+    await user.type(within(erasure).getByLabelText(admin.erasure.confirmLabel(STORED)), STORED);
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.erase }));
+    await waitFor(() => expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.tooMany));
+    expect(within(erasure).getByRole("button", { name: admin.erasure.erase }).hasAttribute("disabled")).toBe(false);
+  });
+
+  it("a failed lookup shows the server's words for a bad request", async () => {
+    routes["GET /api/admin/people/*"] = () => apiError(400, "invalid_request", "That is not an e-mail address.");
+    const user = await openConsole();
+    const erasure = section(admin.erasure.title);
+    await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), "not-an-address{Enter}");
+    await waitFor(() =>
+      expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(
+        `${admin.errors.badRequest} ${admin.errors.serverSaid("That is not an e-mail address.")}`,
+      ),
+    );
+  });
+});

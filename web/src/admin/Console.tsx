@@ -1,0 +1,117 @@
+import type { AdminStats } from "@shared/admin";
+import { useCallback, useState, type ReactNode } from "react";
+import { admin } from "./content";
+import { useConsole } from "./context";
+import { Breakdowns } from "./sections/Breakdowns";
+import { Erasure } from "./sections/Erasure";
+import { MessagesSection, WaitlistSection } from "./sections/Lists";
+import { Notifications } from "./sections/Notifications";
+import { Overview } from "./sections/Overview";
+import { SignupsChart } from "./sections/SignupsChart";
+import { ViewHeading } from "./ViewHeading";
+
+/** The ids of the console's sections, which the section links name. */
+export const SECTIONS = {
+  overview: "overview",
+  signups: "signups",
+  delivery: "notifications",
+  sources: "sources",
+  waitlist: "waitlist",
+  messages: "messages",
+  erasure: "erasure",
+} as const;
+
+type Props = {
+  email: string | null;
+  stats: AdminStats;
+  onStats: (stats: AdminStats) => void;
+  signOutButton: ReactNode;
+  signOutError: string | null;
+  focusHeading: boolean;
+  mainId: string;
+};
+
+/**
+ * The console for an operator: who is signed in and the way out, links to its sections, and the
+ * sections. The figures (overview, chart, breakdowns, notifications) come from one stats call,
+ * made again by Refresh, after a retry and after an erasure; the lists and the erasure make
+ * their own calls.
+ */
+export function Console({ email, stats, onStats, signOutButton, signOutError, focusHeading, mainId }: Props) {
+  const { api, report } = useConsole();
+  // Bumped after an erasure: the lists load their current page again.
+  const [dataVersion, setDataVersion] = useState(0);
+
+  /** Loads the figures again; the message of a failure (null: done, or the page changed view). */
+  const refreshStats = useCallback(async (): Promise<string | null> => {
+    try {
+      onStats(await api.stats());
+      return null;
+    } catch (error) {
+      return report(error);
+    }
+  }, [api, onStats, report]);
+
+  const afterErasure = useCallback(() => {
+    setDataVersion((version) => version + 1);
+    void refreshStats();
+  }, [refreshStats]);
+
+  const links: [string, string][] = [
+    [SECTIONS.overview, admin.nav.overview],
+    [SECTIONS.signups, admin.nav.signups],
+    [SECTIONS.delivery, admin.nav.delivery],
+    [SECTIONS.sources, admin.nav.sources],
+    [SECTIONS.waitlist, admin.nav.waitlist],
+    [SECTIONS.messages, admin.nav.messages],
+    [SECTIONS.erasure, admin.nav.erasure],
+  ];
+
+  return (
+    <>
+      <a className="skip-link" href={`#${mainId}`}>
+        {admin.skipLink}
+      </a>
+      <header className="admin-header">
+        <div className="admin-header__inner">
+          <p className="admin-brand">
+            {admin.brand} <span className="admin-brand__sub">{admin.title}</span>
+          </p>
+          <div className="admin-user">
+            {email && <p className="admin-user__email">{admin.signedInAs(email)}</p>}
+            {signOutButton}
+          </div>
+        </div>
+        {signOutError && (
+          <p role="alert" className="error admin-header__error">
+            {signOutError}
+          </p>
+        )}
+        <nav className="admin-nav" aria-label={admin.nav.label}>
+          <ul>
+            {links.map(([id, label]) => (
+              <li key={id}>
+                <a href={`#${id}`}>{label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id={mainId} tabIndex={-1} className="admin-main">
+        <ViewHeading focus={focusHeading} className="admin-title">
+          {admin.title}
+        </ViewHeading>
+        <Overview id={SECTIONS.overview} stats={stats} refresh={refreshStats} />
+        <SignupsChart id={SECTIONS.signups} byDay={stats.waitlist.byDay} />
+        <Notifications id={SECTIONS.delivery} stats={stats.notifications} refresh={refreshStats} />
+        <Breakdowns id={SECTIONS.sources} stats={stats} />
+        <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} />
+        <MessagesSection id={SECTIONS.messages} dataVersion={dataVersion} />
+        <Erasure id={SECTIONS.erasure} onErased={afterErasure} />
+      </main>
+      <footer className="admin-footer">
+        <a href="/">{admin.backToSite}</a>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import {
+  ADMIN_API,
+  ADMIN_ERRORS,
+  type AdminPage,
+  type AdminStats,
+  type AdminSubmission,
+  type AdminWaitlistEntry,
+  type ErasureCounts,
+  type PersonRecord,
+  type RetryResult,
+} from "@shared/admin";
+import { admin } from "./content";
+
+/**
+ * The operator API (/api/admin, worker/shared/admin.ts) as the console calls it: every request
+ * with the signed-in operator's access token, and every failure turned into one of three things
+ * the console acts on (AdminApiError.failure).
+ */
+
+/** Why a call failed: nobody (validly) signed in, an account that is no operator, or a message to show. */
+export type Failure = { kind: "signedOut" } | { kind: "notOperator" } | { kind: "error"; message: string };
+
+export class AdminApiError extends Error {
+  constructor(
+    readonly failure: Failure,
+    /** The HTTP status, or null when no answer came (network) or no request was made. */
+    readonly status: number | null,
+  ) {
+    super(failure.kind === "error" ? failure.message : failure.kind);
+    this.name = "AdminApiError";
+  }
+}
+
+/**
+ * Where the access token comes from: the stored session (refreshed by auth-js when it is about to
+ * expire), and a forced refresh for when the server refused the token (401) although it looked
+ * valid here. Either gives null when nobody is signed in.
+ */
+export type TokenSource = {
+  token: () => Promise<string | null>;
+  refreshedToken: () => Promise<string | null>;
+};
+
+/** A CSV export: the file's content and the name to save it under. */
+export type CsvFile = { blob: Blob; fileName: string };
+
+/** What a call may add to its request (the method; headers besides Authorization). */
+type Request = { method?: "GET" | "POST" | "DELETE"; headers?: Record<string, string> };
+
+export type ListQuery = { q?: string; cursor?: string | null; limit?: number };
+
+export type AdminApi = ReturnType<typeof createAdminApi>;
+
+export function createAdminApi(tokens: TokenSource) {
+  async function send(path: string, init: Request = {}): Promise<Response> {
+    const attempt = async (token: string) => {
+      try {
+        return await fetch(`${ADMIN_API}${path}`, {
+          ...init,
+          headers: { ...init.headers, Authorization: `Bearer ${token}` },
+          // Operator data: never from or into the browser's cache (the API also says no-store).
+          cache: "no-store",
+        });
+      } catch (error) {
+        console.error(`${init.method ?? "GET"} ${ADMIN_API}${path}: no answer from the server.`, error);
+        throw new AdminApiError({ kind: "error", message: admin.errors.network }, null);
+      }
+    };
+    const token = await tokens.token();
+    if (!token) throw new AdminApiError({ kind: "signedOut" }, null);
+    let response = await attempt(token);
+    if (response.status === 401) {
+      // The token may have expired or been replaced since it was read: one fresh try.
+      const fresh = await tokens.refreshedToken();
+      if (!fresh) throw new AdminApiError({ kind: "signedOut" }, 401);
+      response = await attempt(fresh);
+    }
+    if (response.ok) return response;
+    throw await failureOf(response);
+  }
+
+  async function json<T>(path: string, init?: Request): Promise<T> {
+    const response = await send(path, init);
+    try {
+      return (await response.json()) as T;
+    } catch {
+      throw new AdminApiError({ kind: "error", message: admin.errors.unexpected }, response.status);
+    }
+  }
+
+  async function csv(path: string, fallbackName: string): Promise<CsvFile> {
+    const response = await send(path, { headers: { Accept: "text/csv" } });
+    const blob = await response.blob();
+    return { blob, fileName: fileNameOf(response.headers.get("Content-Disposition")) ?? fallbackName };
+  }
+
+  return {
+    stats: () => json<AdminStats>("/stats"),
+    waitlist: (query: ListQuery) => json<AdminPage<AdminWaitlistEntry>>(`/waitlist${searchOf(query)}`),
+    waitlistCsv: () => csv("/waitlist.csv", admin.waitlist.csvName),
+    submissions: (form: string, query: ListQuery) => json<AdminPage<AdminSubmission>>(`/submissions${searchOf({ form, ...query })}`),
+    submissionsCsv: (form: string) => csv(`/submissions.csv${searchOf({ form })}`, admin.messages.csvName),
+    retryNotifications: () => json<RetryResult>("/notifications/retry", { method: "POST" }),
+    person: (email: string) => json<PersonRecord>(`/people/${encodeURIComponent(email)}`),
+    erase: (email: string) => json<ErasureCounts>(`/people/${encodeURIComponent(email)}`, { method: "DELETE" }),
+  };
+}
+
+/** "?form=contact&q=...&limit=...&cursor=..." with only the parameters that have a value. */
+function searchOf(query: ListQuery & { form?: string }): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== "") params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `?${search}` : "";
+}
+
+/** The file name of a Content-Disposition header (RFC 6266: filename* first), without any path. */
+function fileNameOf(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header)?.[1];
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header)?.[1];
+  let name: string | undefined;
+  try {
+    name = extended ? decodeURIComponent(extended.trim()) : plain?.trim();
+  } catch {
+    name = plain?.trim();
+  }
+  const base = name?.split(/[\\/]/).pop();
+  return base ? base : null;
+}
+
+/** The API's error shape {"error":{"code","message"}}, as far as it is there. */
+async function failureOf(response: Response): Promise<AdminApiError> {
+  let code: string | undefined;
+  let message: string | undefined;
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === "string") code = body.error.code;
+    if (typeof body.error?.message === "string") message = body.error.message;
+  } catch {
+    // No JSON (a proxy's page, say): the status alone decides.
+  }
+  const { status } = response;
+  const error = (text: string) => new AdminApiError({ kind: "error", message: text }, status);
+  if (status === 401 || code === ADMIN_ERRORS.notSignedIn) return new AdminApiError({ kind: "signedOut" }, status);
+  if (status === 403 && code === ADMIN_ERRORS.notOperator) return new AdminApiError({ kind: "notOperator" }, status);
+  if (status === 403) return error(admin.errors.forbidden);
+  if (status === 429) return error(admin.errors.tooMany);
+  if (status === 400 || status === 422) return error(message ? `${admin.errors.badRequest} ${admin.errors.serverSaid(message)}` : admin.errors.badRequest);
+  if (status === 404) return error(admin.errors.notFound);
+  if (status === 503) return error(admin.errors.unavailable);
+  if (status >= 500) return error(admin.errors.server);
+  return error(admin.errors.unexpected);
+}
+
+/** The message of any error a call threw (an AdminApiError's, or the network's for anything else). */
+export function messageOf(error: unknown): string {
+  if (error instanceof AdminApiError && error.failure.kind === "error") return error.failure.message;
+  return admin.errors.unexpected;
+}

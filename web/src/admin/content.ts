@@ -1,0 +1,238 @@
+/**
+ * Every word of the operator console (/admin/), in one place. Kept apart from the site's
+ * web/src/content.ts on purpose: the console is a bundle of its own, and nothing of it may end up
+ * in the marketing pages' JavaScript.
+ */
+import { BRAND_NAME } from "../../../worker/shared/brand";
+
+/** Where an operator signs in: the site's own login page (an e-mail code, like anyone). */
+export const LOGIN_URL = "/#/login";
+/** Where the console lives (the operator comes back here after signing in). */
+export const CONSOLE_PATH = "/admin/";
+
+/** Rows per page of the waitlist and contact tables. */
+export const PAGE_SIZE = 25;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** A count as the console shows it: 12,345. */
+function formatCount(n: number): string {
+  return n.toLocaleString("en-GB");
+}
+
+/**
+ * A time of the API (ISO 8601, or SQLite's "YYYY-MM-DD HH:MM:SS", which is UTC) as the console
+ * shows it, in UTC so every operator reads the same: "12 Jan 2026, 14:03 UTC". A value that is
+ * no time is shown as it came.
+ */
+function formatTime(value: string): string {
+  const date = parseTime(value);
+  if (!date) return value;
+  return `${date.toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" })} UTC`;
+}
+
+/** A UTC date of the stats ("2026-01-12") as "12 Jan"; with `year`, "12 Jan 2026". */
+function formatDay(value: string, year = false): string {
+  const date = parseTime(`${value}T00:00:00Z`);
+  if (!date) return value;
+  return date.toLocaleDateString("en-GB", { day: "numeric", month: "short", ...(year ? { year: "numeric" } : {}), timeZone: "UTC" });
+}
+
+function parseTime(value: string): Date | null {
+  const iso = /^\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value) ? `${value.replace(" ", "T")}Z` : value;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export const admin = {
+  documentTitle: `Operator console · ${BRAND_NAME}`,
+  skipLink: "Skip to the console",
+  brand: BRAND_NAME,
+  title: "Operator console",
+  backToSite: "Back to the site",
+  signedInAs: (email: string) => `Signed in as ${email}`,
+  signOut: "Sign out",
+  signingOut: "Signing out…",
+  checking: "Checking who is signed in…",
+  loading: "Loading…",
+  tryAgain: "Try again",
+  /** What an empty cell says to a screen reader (sighted users see a dash). */
+  none: "none",
+
+  failed: {
+    title: "The console could not start",
+  },
+
+  signedOut: {
+    title: "Sign in to use the console",
+    text: "The console is for the team that runs the site. Sign in with your operator e-mail address: we send you a code.",
+    link: "Sign in",
+    afterwards: `Signing in takes you to the home page. Then open ${CONSOLE_PATH} again (this address). If you sign in in another tab, this page carries on by itself.`,
+    sessionEnded: "Your session has ended. Please sign in again.",
+  },
+
+  notAuthorised: {
+    title: "Not authorised",
+    text: (email: string | null) =>
+      `${email ? `You're signed in as ${email}, which is` : "This account is"} not an operator of the site, so the console shows nothing.`,
+    help: "If you should have access, ask whoever runs the site to add your address to OPERATOR_EMAILS. Or sign out and sign in with your operator address.",
+  },
+
+  nav: {
+    label: "Sections",
+    overview: "Overview",
+    signups: "Sign-ups",
+    delivery: "Notifications",
+    sources: "Sources",
+    waitlist: "Waitlist",
+    messages: "Contact messages",
+    erasure: "Erase a person",
+  },
+
+  overview: {
+    title: "Overview",
+    total: "On the waitlist",
+    last24h: "Joined in the last 24 hours",
+    last7d: "Joined in the last 7 days",
+    submissions: "Contact messages",
+    undelivered: "Notifications not yet delivered",
+    refresh: "Refresh the figures",
+    refreshed: "Figures refreshed.",
+  },
+
+  chart: {
+    title: "Sign-ups, last 30 days",
+    summary: (total: number, days: number, busiest: { date: string; count: number } | null) =>
+      `${plural(total, "sign-up")} in the last ${days} days.` +
+      (busiest && busiest.count > 0 ? ` The busiest day was ${busiest.date}, with ${plural(busiest.count, "sign-up")}.` : ""),
+    empty: "No sign-ups in the last 30 days yet.",
+    showTable: "Show the numbers as a table",
+    tableCaption: "Sign-ups per day",
+    dayColumn: "Day",
+    countColumn: "Sign-ups",
+    scale: (max: number) => `${formatCount(max)} a day`,
+    barTitle: (date: string, count: number) => `${date}: ${plural(count, "sign-up")}`,
+  },
+
+  breakdowns: {
+    title: "Where sign-ups come from",
+    bySource: { title: "By form on the site", key: "Form" },
+    byUtmSource: { title: "By campaign source (utm_source)", key: "Source" },
+    byUtmMedium: { title: "By campaign medium (utm_medium)", key: "Medium" },
+    byUtmCampaign: { title: "By campaign (utm_campaign)", key: "Campaign" },
+    byReferrerHost: { title: "By referring site", key: "Site" },
+    byForm: { title: "Messages by form", key: "Form" },
+    count: "Count",
+    none: "(none)",
+    empty: "Nothing yet.",
+  },
+
+  delivery: {
+    title: "Notifications",
+    intro: "The team gets an e-mail for every sign-up and message. Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
+    allDelivered: "Every notification has been delivered.",
+    undelivered: (count: number, oldest: string | null) =>
+      `${plural(count, "notification")} not yet delivered${oldest ? `, the oldest since ${oldest}` : ""}.`,
+    retry: "Retry now",
+    retrying: "Retrying…",
+    requeued: (count: number) =>
+      count === 0 ? "Nothing was waiting: no notification needed a retry." : `${plural(count, "notification")} queued to be sent again.`,
+  },
+
+  table: {
+    search: "Search",
+    searchButton: "Search",
+    clear: "Clear",
+    previous: "Previous page",
+    next: "Next page",
+    page: (n: number) => `Page ${n}`,
+    pages: (title: string) => `${title}: pages`,
+    showing: (count: number, page: number, query: string) =>
+      `${count === 0 ? "No entries" : plural(count, "entry", "entries")} on page ${page}${query ? ` matching “${query}”` : ""}.`,
+    empty: "Nothing here yet.",
+    noMatch: (query: string) => `Nothing matches “${query}”.`,
+    download: "Download CSV",
+    downloading: "Preparing the file…",
+    downloaded: (fileName: string) => `Downloaded ${fileName}.`,
+    scrollHint: "Scroll sideways to see every column.",
+  },
+
+  waitlist: {
+    title: "Waitlist",
+    searchLabel: "Search the waitlist by e-mail",
+    caption: "Waitlist entries, newest first",
+    columns: { email: "E-mail", joined: "Joined", source: "Form", campaign: "Campaign (source / medium / name)", referrer: "Came from", notification: "Notification" },
+    csvName: "waitlist.csv",
+  },
+
+  messages: {
+    title: "Contact messages",
+    searchLabel: "Search the messages by name, e-mail or text",
+    caption: "Contact messages, newest first",
+    columns: { received: "Received", name: "Name", email: "E-mail", message: "Message", notification: "Notification" },
+    csvName: "contact-messages.csv",
+  },
+
+  notification: {
+    sent: (when: string | null) => (when ? `Sent ${when}` : "Sent"),
+    sentBadge: "Sent",
+    waiting: "Not delivered yet",
+    attempts: (n: number, error: string | null) => `${plural(n, "attempt")}${error ? `, last error: ${error}` : ""}`,
+  },
+
+  erasure: {
+    title: "Erase a person's data",
+    intro: "Look up an e-mail address to see everything stored about it: waitlist entry, contact messages and sign-in account. You can then erase all of it (for a deletion request under data protection law). Erasing cannot be undone.",
+    lookupLabel: "E-mail address",
+    lookup: "Look up",
+    lookingUp: "Looking up…",
+    addressRequired: "Please enter the e-mail address to look up.",
+    storedTitle: (email: string) => `Stored about ${email}`,
+    nothingStored: (email: string) => `Nothing is stored about ${email}.`,
+    waitlistEntry: "Waitlist entry",
+    noWaitlistEntry: "No waitlist entry.",
+    submissions: (n: number) => (n === 0 ? "No contact messages." : `Contact messages (${n})`),
+    account: "Sign-in account",
+    noAccount: "No sign-in account.",
+    otherRecords: "Other records",
+    sessions: (n: number) => (n === 0 ? "No sign-in sessions." : `Sign-in sessions (${n})`),
+    session: (created: string, lastUsed: string | null) => `Started ${created}${lastUsed ? `, last used ${lastUsed}` : ""}`,
+    signInCode: (sent: string, expires: string, usable: boolean) =>
+      usable ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).` : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
+    submission: (when: string) => `Sent ${when}`,
+    confirmLabel: (email: string) => `To erase, type the address again: ${email}`,
+    confirmHint: "The button works once the address matches.",
+    erase: "Erase everything about this address",
+    erasing: "Erasing…",
+    erased: (email: string, counts: { waitlist: number; submissions: number; users: number }) =>
+      `Erased everything about ${email}: ${plural(counts.waitlist, "waitlist entry", "waitlist entries")}, ` +
+      `${plural(counts.submissions, "contact message")} and ${plural(counts.users, "sign-in account")}.`,
+    fields: {
+      email: "E-mail",
+      source: "Form",
+      created_at: "Created",
+      updated_at: "Updated",
+      email_sent: "Notification",
+      utm_source: "Campaign source",
+      utm_medium: "Campaign medium",
+      utm_campaign: "Campaign",
+      referrer_host: "Came from",
+      last_sign_in_at: "Last signed in",
+      email_confirmed_at: "Confirmed",
+    } as Record<string, string>,
+  },
+
+  errors: {
+    network: "Could not reach the server. Check your connection and try again.",
+    badRequest: "The server could not use that request.",
+    forbidden: "This account may not use the console.",
+    notFound: "The server has no such record or route.",
+    tooMany: "Too many requests. Wait a minute and try again.",
+    unavailable: "The server is not able to answer right now.",
+    server: "Something went wrong on the server. Try again in a moment.",
+    unexpected: "The server answered in a way the console does not understand.",
+    serverSaid: (message: string) => `The server said: ${message}`,
+  },
+} as const;
+
+export { formatCount, formatDay, formatTime, plural };

@@ -1,0 +1,332 @@
+import type { AdminPage, AdminSubmission, AdminWaitlistEntry, DeliveryStatus } from "@shared/admin";
+import { CONTACT_FORM } from "@shared/forms";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import type { CsvFile, ListQuery } from "../api";
+import { admin, formatTime, PAGE_SIZE } from "../content";
+import { useConsole } from "../context";
+import { saveFile } from "../download";
+import { BusyButton, Messages, Section, Value } from "./Section";
+
+type Column<T> = {
+  key: string;
+  header: string;
+  cell: (item: T) => ReactNode;
+  /** The column that names the row (a row header for screen readers). */
+  rowHeader?: boolean;
+  className?: string;
+};
+
+type ListProps<T> = {
+  id: string;
+  title: string;
+  searchLabel: string;
+  caption: string;
+  columns: readonly Column<T>[];
+  load: (query: ListQuery) => Promise<AdminPage<T>>;
+  download: () => Promise<CsvFile>;
+  /** Changes when the data changed elsewhere (an erasure): the current page is loaded again. */
+  dataVersion: number;
+};
+
+/**
+ * A list of the API as a searchable, paged table. Paging is by keyset: each page's `next_cursor`
+ * asks for the following page, and the cursors of the pages seen are kept as a stack, so
+ * Previous goes back to the cursor before. A search starts again at page one. The table scrolls
+ * sideways inside its own region (focusable, so keyboard users can scroll it too), never the page.
+ * "Download CSV" fetches the whole export with the operator's token and saves it.
+ */
+function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, columns, load, download, dataVersion }: ListProps<T>) {
+  const { report } = useConsole();
+  const text = admin.table;
+  const [draft, setDraft] = useState("");
+  const [query, setQuery] = useState("");
+  // cursors[i] asks for page i + 1 (null: the first page).
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [reloads, setReloads] = useState(0);
+  const [page, setPage] = useState<AdminPage<T> | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [downloadStatus, setDownloadStatus] = useState<string | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const focusTableAfterLoad = useRef(false);
+  const regionRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const searchId = useId();
+  const captionId = `${id}-caption`;
+
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const pageNumber = cursors.length;
+
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    setError(null);
+    load({ q: query, cursor, limit: PAGE_SIZE }).then(
+      (result) => {
+        if (!current) return;
+        setPage(result);
+        setLoading(false);
+        setStatus(text.showing(result.items.length, pageNumber, query));
+        if (focusTableAfterLoad.current) {
+          focusTableAfterLoad.current = false;
+          regionRef.current?.focus();
+        }
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        setLoading(false);
+        focusTableAfterLoad.current = false;
+        setError(report(failure));
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // dataVersion and reloads only ask for the same page again.
+  }, [load, query, cursor, pageNumber, dataVersion, reloads, report, text]);
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setQuery(draft.trim());
+    setCursors([null]);
+    setReloads((n) => n + 1);
+  }
+
+  function clear() {
+    setDraft("");
+    setQuery("");
+    setCursors([null]);
+    searchRef.current?.focus();
+  }
+
+  function next() {
+    if (loading || !page?.next_cursor) return;
+    focusTableAfterLoad.current = true;
+    setCursors((stack) => [...stack, page.next_cursor]);
+  }
+
+  function previous() {
+    if (loading || cursors.length === 1) return;
+    focusTableAfterLoad.current = true;
+    setCursors((stack) => stack.slice(0, -1));
+  }
+
+  async function downloadCsv() {
+    setDownloading(true);
+    setDownloadStatus(text.downloading);
+    setDownloadError(null);
+    try {
+      const file = await download();
+      saveFile(file.blob, file.fileName);
+      setDownloadStatus(text.downloaded(file.fileName));
+    } catch (failure) {
+      setDownloadStatus(null);
+      setDownloadError(report(failure));
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const items = page?.items ?? [];
+  const hasNext = Boolean(page?.next_cursor);
+
+  return (
+    <Section
+      id={id}
+      title={title}
+      actions={
+        <BusyButton className="button button--small" onClick={downloadCsv} busy={downloading} busyLabel={text.downloading}>
+          {text.download}
+        </BusyButton>
+      }
+    >
+      <Messages status={downloadStatus} error={downloadError} />
+      <form role="search" className="search" onSubmit={search} aria-label={searchLabel}>
+        <label htmlFor={searchId}>{searchLabel}</label>
+        <div className="search__row">
+          <input
+            id={searchId}
+            ref={searchRef}
+            className="input"
+            type="search"
+            name="q"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <button type="submit" className="button">
+            {text.searchButton}
+          </button>
+          {(query || draft) && (
+            <button type="button" className="button button--quiet" onClick={clear}>
+              {text.clear}
+            </button>
+          )}
+        </div>
+      </form>
+
+      <Messages status={loading && !page ? admin.loading : status} error={error} />
+      {error && (
+        <p>
+          <button type="button" className="button button--small" onClick={() => setReloads((n) => n + 1)}>
+            {admin.tryAgain}
+          </button>
+        </p>
+      )}
+
+      {page && items.length === 0 && !error && <p className="empty">{query ? text.noMatch(query) : text.empty}</p>}
+      {items.length > 0 && (
+        <>
+          <p className="scroll-hint" id={`${id}-hint`}>
+            {text.scrollHint}
+          </p>
+          <div
+            className="table-scroll"
+            role="region"
+            aria-labelledby={captionId}
+            aria-describedby={`${id}-hint`}
+            aria-busy={loading || undefined}
+            tabIndex={0}
+            ref={regionRef}
+          >
+            <table className="data-table">
+              <caption id={captionId}>
+                {caption}
+                {pageNumber > 1 && <span className="visually-hidden">, {text.page(pageNumber)}</span>}
+              </caption>
+              <thead>
+                <tr>
+                  {columns.map((column) => (
+                    <th key={column.key} scope="col" className={column.className}>
+                      {column.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <tr key={item.id}>
+                    {columns.map((column) =>
+                      column.rowHeader ? (
+                        <th key={column.key} scope="row" className={column.className}>
+                          {column.cell(item)}
+                        </th>
+                      ) : (
+                        <td key={column.key} className={column.className}>
+                          {column.cell(item)}
+                        </td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+
+      {(pageNumber > 1 || hasNext) && (
+        <div className="pager" role="group" aria-label={text.pages(title)}>
+          <button type="button" className="button button--small" onClick={previous} disabled={pageNumber === 1} aria-disabled={loading || undefined}>
+            {text.previous}
+          </button>
+          <span className="pager__page">{text.page(pageNumber)}</span>
+          <button type="button" className="button button--small" onClick={next} disabled={!hasNext} aria-disabled={loading || undefined}>
+            {text.next}
+          </button>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** A notification's delivery: when it was sent, or that it waits (with its attempts and last error). */
+function Delivery({ item }: { item: DeliveryStatus }) {
+  const text = admin.notification;
+  if (item.email_sent) {
+    return (
+      <>
+        <span className="badge badge--sent">{text.sentBadge}</span>
+        {item.email_sent_at && <span className="cell-note">{formatTime(item.email_sent_at)}</span>}
+      </>
+    );
+  }
+  return (
+    <>
+      <span className="badge badge--waiting">{text.waiting}</span>
+      {item.notify_attempts > 0 && <span className="cell-note">{text.attempts(item.notify_attempts, item.notify_last_error)}</span>}
+    </>
+  );
+}
+
+/** A submitted field as text. */
+function fieldText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
+  { key: "email", header: admin.waitlist.columns.email, cell: (entry) => entry.email, rowHeader: true, className: "cell-email" },
+  { key: "joined", header: admin.waitlist.columns.joined, cell: (entry) => formatTime(entry.created_at), className: "cell-time" },
+  { key: "source", header: admin.waitlist.columns.source, cell: (entry) => <Value>{entry.source}</Value> },
+  {
+    key: "campaign",
+    header: admin.waitlist.columns.campaign,
+    cell: (entry) => {
+      const parts = [entry.utm_source, entry.utm_medium, entry.utm_campaign];
+      return <Value>{parts.some(Boolean) ? parts.map((part) => part || "–").join(" / ") : null}</Value>;
+    },
+    className: "cell-campaign",
+  },
+  { key: "referrer", header: admin.waitlist.columns.referrer, cell: (entry) => <Value>{entry.referrer_host}</Value> },
+  { key: "notification", header: admin.waitlist.columns.notification, cell: (entry) => <Delivery item={entry} />, className: "cell-delivery" },
+];
+
+const MESSAGE_COLUMNS: readonly Column<AdminSubmission>[] = [
+  { key: "received", header: admin.messages.columns.received, cell: (message) => formatTime(message.created_at), rowHeader: true, className: "cell-time" },
+  { key: "name", header: admin.messages.columns.name, cell: (message) => <Value>{fieldText(message.fields.name)}</Value> },
+  { key: "email", header: admin.messages.columns.email, cell: (message) => <Value>{fieldText(message.fields.email)}</Value>, className: "cell-email" },
+  { key: "message", header: admin.messages.columns.message, cell: (message) => <Value>{fieldText(message.fields.message)}</Value>, className: "cell-message" },
+  { key: "notification", header: admin.messages.columns.notification, cell: (message) => <Delivery item={message} />, className: "cell-delivery" },
+];
+
+export function WaitlistSection({ id, dataVersion }: { id: string; dataVersion: number }) {
+  const { api } = useConsole();
+  const load = useCallback((query: ListQuery) => api.waitlist(query), [api]);
+  const download = useCallback(() => api.waitlistCsv(), [api]);
+  const text = admin.waitlist;
+  return (
+    <PagedList
+      id={id}
+      title={text.title}
+      searchLabel={text.searchLabel}
+      caption={text.caption}
+      columns={WAITLIST_COLUMNS}
+      load={load}
+      download={download}
+      dataVersion={dataVersion}
+    />
+  );
+}
+
+export function MessagesSection({ id, dataVersion }: { id: string; dataVersion: number }) {
+  const { api } = useConsole();
+  const load = useCallback((query: ListQuery) => api.submissions(CONTACT_FORM.slug, query), [api]);
+  const download = useCallback(() => api.submissionsCsv(CONTACT_FORM.slug), [api]);
+  const text = admin.messages;
+  return (
+    <PagedList
+      id={id}
+      title={text.title}
+      searchLabel={text.searchLabel}
+      caption={text.caption}
+      columns={MESSAGE_COLUMNS}
+      load={load}
+      download={download}
+      dataVersion={dataVersion}
+    />
+  );
+}
