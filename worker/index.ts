@@ -5,7 +5,7 @@ import { securityHeaders } from "./http/security-headers";
 import { describeError, log } from "./log";
 import { runOutbox } from "./mail/outbox";
 import { apiRoutes, devRoutes } from "./routes/api";
-import { authRoutes } from "./routes/auth";
+import { authElsewhere, authRoutes } from "./routes/auth";
 import { noSuchFile, pageRoutes } from "./routes/pages";
 
 /**
@@ -20,6 +20,7 @@ app.use("*", withDeps);
 
 app.route("/api", apiRoutes);
 app.route("/auth/v1", authRoutes);
+app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);

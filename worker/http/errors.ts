@@ -41,15 +41,6 @@ export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Respons
   return c.json(errorBody(error.code, error.message, error.details), error.status as ContentfulStatusCode);
 }
 
-/** For a route's other methods: 405 with the methods it does answer. */
-export function methodNotAllowed(allowed: string[]) {
-  return (c: Context) => {
-    throw new ApiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${new URL(c.req.url).pathname}.`, {}, {
-      Allow: allowed.join(", "),
-    });
-  };
-}
-
 /**
  * A public form's answers when its per-client limit says no (429, saying when to come back) or
  * cannot be counted (500 with the form's own failure message, `failure`).

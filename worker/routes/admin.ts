@@ -7,7 +7,7 @@ import type { ListCursor, ListQuery } from "../db/admin-repository";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../db/schema";
 import type { AppEnv } from "../deps";
 import { csvStream, type CsvValue } from "../http/csv";
-import { ApiError, methodNotAllowed } from "../http/errors";
+import { ApiError } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import {
@@ -309,12 +309,4 @@ export const adminRoutes = new Hono<OperatorEnv>()
     });
     log("info", "admin.person_erased", { operator: c.get("operator"), ...counts });
     return c.json(counts satisfies ErasureCounts);
-  })
-
-  .all("/stats", methodNotAllowed(["GET"]))
-  .all("/waitlist", methodNotAllowed(["GET"]))
-  .all("/waitlist.csv", methodNotAllowed(["GET"]))
-  .all("/submissions", methodNotAllowed(["GET"]))
-  .all("/submissions.csv", methodNotAllowed(["GET"]))
-  .all("/notifications/retry", methodNotAllowed(["POST"]))
-  .all("/people/:email", methodNotAllowed(["GET", "DELETE"]));
+  });

@@ -1,6 +1,7 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { ApiError, errorResponse } from "../http/errors";
 import type { FormPostEnv } from "../http/form-page";
+import { allowedMethods, pathInApp } from "../http/methods";
 import { describeError, log } from "../log";
 import { adminRoutes } from "./admin";
 import { devMailboxRoutes } from "./dev-mailbox";
@@ -33,22 +34,30 @@ function jsonApp() {
   return app;
 }
 
-const notFound = (c: { req: { method: string; url: string } }) => {
-  throw new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+/**
+ * The catch-all of a sub-app: a path it has routes for, asked with another method, is a 405 whose
+ * Allow lists the methods of those routes (Hono's route table, methods.ts); any other path a 404.
+ */
+const noRoute = (app: () => Parameters<typeof allowedMethods>[0]) => (c: Context) => {
+  const allowed = allowedMethods(app(), pathInApp(c));
+  if (allowed.length > 0) {
+    throw new ApiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${c.req.path}.`, {}, { Allow: allowed.join(", ") });
+  }
+  throw new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`);
 };
 
 export const apiRoutes = jsonApp()
   .route("/health", healthRoutes)
   .route("/waitlist", waitlistRoutes)
   .route("/forms", formRoutes)
-  .route("/admin", adminRoutes)
-  .all("*", notFound);
+  .route("/admin", adminRoutes);
+apiRoutes.all("*", noRoute(() => apiRoutes));
 
 /** /dev/*: only when ENVIRONMENT is exactly "development"; anywhere else nothing is here. */
 export const devRoutes = jsonApp()
   .use("*", async (c, next) => {
-    if (!c.get("deps").config.isDevelopment) notFound(c);
+    if (!c.get("deps").config.isDevelopment) throw new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`);
     await next();
   })
-  .route("/mailbox", devMailboxRoutes)
-  .all("*", notFound);
+  .route("/mailbox", devMailboxRoutes);
+devRoutes.all("*", noRoute(() => devRoutes));

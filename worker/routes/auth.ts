@@ -20,6 +20,7 @@ import { userJson } from "../auth/user";
 import type { AppConfig } from "../config";
 import type { AppEnv } from "../deps";
 import { jsonBody, validJson } from "../http/body";
+import { allowedMethods, pathInApp } from "../http/methods";
 import { limitPerClient } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import { BRAND_NAME } from "../shared/brand";
@@ -209,23 +210,27 @@ for (const route of NOT_ENABLED) {
   });
 }
 
-/** Known paths answer 405 to other methods; anything else under /auth/v1 is a GoTrue-style 404. */
-const METHODS: Record<string, string[]> = {
-  "/otp": ["POST"],
-  "/verify": ["POST"],
-  "/token": ["POST"],
-  "/user": ["GET", "PUT"],
-  "/logout": ["POST"],
-  "/settings": ["GET"],
-  "/health": ["GET"],
-  "/.well-known/jwks.json": ["GET"],
-  "/admin/users": ["GET", "POST"],
-};
+/**
+ * A known path asked with another method is a 405 whose Allow lists the methods of its routes
+ * (read from Hono's route table, so it cannot disagree with the routes above); any other path
+ * under /auth/v1 is a GoTrue-style 404.
+ */
 authRoutes.all("*", (c) => {
-  const path = c.req.path.replace(/^\/auth\/v1/, "") || "/";
-  const allowed = METHODS[path] ?? (/^\/admin\/users\/[^/]+$/.test(path) ? ["GET", "PUT", "DELETE"] : undefined);
-  if (allowed) {
+  const path = pathInApp(c);
+  const allowed = allowedMethods(authRoutes, path);
+  if (allowed.length > 0) {
     throw new AuthError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for /auth/v1${path}.`, { Allow: allowed.join(", ") });
   }
-  throw new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${path}.`);
+  throw new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${path.slice(0, 200)}.`);
+});
+
+/**
+ * /auth/* outside /auth/v1 (another version, a typo): sign-in clients read GoTrue's error shape
+ * at any path under /auth, so this answers a 404 in it, with the same headers.
+ */
+export const authElsewhere = new Hono<AppEnv>();
+authElsewhere.all("*", (c) => {
+  c.header(API_VERSION_HEADER, API_VERSION);
+  c.header("Cache-Control", "no-store");
+  return authErrorResponse(c, new AuthError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`));
 });

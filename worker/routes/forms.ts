@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { submissionBody, validJson } from "../http/body";
-import { API_BODY_ERRORS, ApiError, methodNotAllowed, publicFormLimitErrors } from "../http/errors";
+import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "../http/errors";
 import { created, type FormPage, type FormPostEnv } from "../http/form-page";
 import { publicForm } from "../http/form-post";
 import { limitPerClient } from "../http/rate-limit";
 import { screenSubmission } from "../http/turnstile";
 import { deliverNew, firstClaim } from "../mail/outbox";
-import { FORM_MESSAGES, FORMS, formSchema, formValues, type FormDefinition } from "../shared/forms";
+import { FORM_MESSAGES, FORMS, findForm, formSchema, formValues, type FormDefinition } from "../shared/forms";
 
 /**
  * The page a form posted without JavaScript is answered with: headed by the form's name, back
@@ -50,10 +50,11 @@ for (const form of FORMS) {
         c.executionCtx.waitUntil(deliverNew(deps, { kind: "form", record: submission }, budgetUsed));
         return created(c, { form_name: submission.formName, created_at: submission.createdAt });
       },
-    )
-    .all(`/${form.slug}`, methodNotAllowed(["POST"]));
+    );
 }
 
-formRoutes.all("/:form", (c) => {
-  throw new ApiError(404, "form_not_found", `There is no form called "${c.req.param("form").slice(0, 40)}".`);
+// A form the site has goes on to the API's catch-all (a 405 for another method).
+formRoutes.all("/:form", async (c, next) => {
+  if (!findForm(c.req.param("form"))) throw new ApiError(404, "form_not_found", `There is no form called "${c.req.param("form").slice(0, 40)}".`);
+  await next();
 });

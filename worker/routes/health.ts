@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { missingProductionSettings } from "../config";
 import type { AppEnv } from "../deps";
-import { methodNotAllowed } from "../http/errors";
 import { describeError, log } from "../log";
 
 /**
@@ -47,5 +46,4 @@ export const healthRoutes = new Hono<AppEnv>()
     if (problems.length === 0) return c.json({ status: "ok", ...report });
     const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
     return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...report }, 503);
-  })
-  .all("/", methodNotAllowed(["GET"]));
+  });

@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { API_VERSION, API_VERSION_HEADER, AuthError, authErrorResponse } from "../auth/errors";
 import type { AppEnv } from "../deps";
 import { TURNSTILE_META } from "../shared/public-forms";
 import { ATTRIBUTION_FIELDS, landingAttribution } from "../shared/waitlist";
@@ -142,19 +141,12 @@ export const pageRoutes = new Hono<AppEnv>().get("/", page).get("/index.html", p
 
 /**
  * A path with no file: a missing /assets/* file is a plain 404 that nobody caches (never the
- * page under the assets' year-long cache); an unknown /auth/* path a GoTrue-shaped 404; any
- * other path goes to the home page, where hash routing takes over.
+ * page under the assets' year-long cache); any other path goes to the home page, where hash
+ * routing takes over. (/api, /dev and /auth answer their own unknown paths, in their formats.)
  */
 export function noSuchFile(c: Context<AppEnv>): Response {
-  // Sign-in clients read GoTrue's error shape, under any version prefix.
-  if (c.req.path.startsWith("/auth/")) {
-    c.header(API_VERSION_HEADER, API_VERSION);
-    c.header("Cache-Control", "no-store");
-    return authErrorResponse(c, new AuthError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`));
-  }
-  if (c.req.path.startsWith("/assets/")) {
+  if (c.req.path.startsWith("/assets/") || (c.req.method !== "GET" && c.req.method !== "HEAD")) {
     return c.text("Not found", 404, { "Cache-Control": "no-store" });
   }
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") return c.text("Not found", 404, { "Cache-Control": "no-store" });
   return c.redirect("/", 302);
 }

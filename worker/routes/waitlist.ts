@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { submissionBody, validJson } from "../http/body";
-import { API_BODY_ERRORS, ApiError, methodNotAllowed, publicFormLimitErrors } from "../http/errors";
+import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "../http/errors";
 import { created, type FormPage, type FormPostEnv } from "../http/form-page";
 import { publicForm } from "../http/form-post";
 import { limitPerClient } from "../http/rate-limit";
@@ -49,5 +49,4 @@ export const waitlistRoutes = new Hono<FormPostEnv>()
       if (result.claimed) c.executionCtx.waitUntil(deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed));
       return created(c, { email: result.entry.email, joined_at: result.entry.createdAt });
     },
-  )
-  .all("/", methodNotAllowed(["POST"]));
+  );
