@@ -318,7 +318,7 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       expect(page.users.map((u) => u.email)).toEqual(["p2@example.com", "p1@example.com"]);
     });
 
-    it("prunes long-revoked refresh tokens and expired codes last sent over a day ago; keeps live and recent codes", async () => {
+    it("prunes refresh tokens revoked over 30 days ago and expired codes last sent over a day ago; keeps tokens revoked 29 days ago, live and recent codes", async () => {
       const repo = await fresh();
       const sessionId = crypto.randomUUID();
       await signIn(repo, "prune@example.com", { sessionId, refreshTokenHash: "rt-a" });
@@ -327,6 +327,11 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       await repo.auth.storeCode(code("old@example.com", "old"));
 
       const now = 31 * DAY;
+      // A token used 29 days before the run is kept (its reuse is still recognised).
+      const keptSession = crypto.randomUUID();
+      await signIn(repo, "kept@example.com", { sessionId: keptSession, refreshTokenHash: "rt-c" });
+      const kept = (await repo.auth.findRefreshToken("rt-c"))!.token;
+      await repo.auth.rotateRefreshToken({ tokenId: kept.id, sessionId: keptSession, successorHash: "rt-d", now: at(now - 29 * DAY) });
       // A code sent 23 hours ago with a 24-hour lifetime is still live.
       await repo.auth.storeCode(code("live@example.com", "live", now - 23 * HOUR, { ttlMs: DAY }));
       // An expired code sent 23 hours ago stays too (a day is the rule), with its cooldown.
@@ -335,6 +340,7 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       await repo.auth.pruneAuth({ now: at(now), revokedTokenDays: 30 });
       expect(await repo.auth.findRefreshToken("rt-a")).toBeUndefined();
       expect(await repo.auth.isLiveRefreshToken("rt-b")).toBe(true);
+      expect((await repo.auth.findRefreshToken("rt-c"))?.token.revokedAt).toBe(at(now - 29 * DAY).toISOString());
       expect(await guess(repo, "live@example.com", "live", now + 1)).toEqual({ userMetadata: {} });
       expect(await repo.auth.storeCode(code("recent@example.com", "r2", now, { cooldownSeconds: 24 * 3600 }))).toEqual(refused(3600));
       // The old code's row is gone: a new code for it is stored at once, whatever the cooldown.

@@ -145,7 +145,7 @@ describe("routes auth-js has that are not enabled", () => {
 });
 
 describe("housekeeping (cron)", () => {
-  it("removes counters of past windows, codes last sent over a day ago and refresh tokens used more than 30 days ago", async () => {
+  it("removes counters of past windows, codes last sent over a day ago and refresh tokens used more than 30 days ago; keeps tokens used 29 days ago", async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start);
@@ -160,6 +160,11 @@ describe("housekeeping (cron)", () => {
         .first<{ n: number }>();
     expect((await counters())!.n).toBe(3);
     expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(1);
+
+    // A refresh token used 29 days before the run is kept, so its reuse is still recognised.
+    vi.setSystemTime(start + 2 * 24 * 60 * 60 * 1000);
+    const kept = await signIn(uniqueEmail("prune-kept"));
+    expect((await refresh(kept.refresh_token)).status).toBe(200);
 
     // A code sent 23 hours before the run stays (its caps still count); so does one sent just now.
     const recent = uniqueEmail("prune-recent");
@@ -179,5 +184,6 @@ describe("housekeeping (cron)", () => {
     expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(0);
     // The session itself and its live token stay.
     expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(1);
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", kept.user.id)).toBe(1);
   });
 });

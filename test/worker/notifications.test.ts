@@ -207,6 +207,30 @@ describe("scheduled retry", () => {
   });
 });
 
+describe("without COMPANY_EMAIL", () => {
+  it("sends nothing to no one: the notification stays undelivered with the reason, and goes out once the address is set", async () => {
+    const provider = fakeProvider("success");
+    const email = uniqueEmail("no-company");
+    const unset = { ...PROVIDER_ENV, COMPANY_EMAIL: "" };
+    expect((await postJson("/api/waitlist", { email }, unset)).status).toBe(201);
+    expect(provider.calls).toHaveLength(0);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, emailSentAt: null, notifyAttempts: 1, notifyLastError: "Error: COMPANY_EMAIL is not set" });
+    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "notification.failed", kind: "waitlist" }));
+
+    // The cron's retry is held back the same way while the setting is empty.
+    await backoffElapsed();
+    await runCron(unset);
+    expect(provider.calls.filter((c) => c.body.inputs.body_html.includes(email))).toHaveLength(0);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, notifyAttempts: 2 });
+
+    await backoffElapsed();
+    await runCron(PROVIDER_ENV);
+    const delivered = provider.calls.filter((c) => c.body.inputs.body_html.includes(email));
+    expect(delivered.map((c) => c.body.inputs.receivers)).toEqual([["team@example.com"]]);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: true, notifyLastError: null });
+  });
+});
+
 describe("dev mailbox", () => {
   it("shows every e-mail newest first, as a page and as JSON", async () => {
     const older = uniqueEmail("older");
