@@ -10,16 +10,30 @@ import { selectTransport, type MailTransport } from "./mail/transport";
  */
 export type Deps = {
   config: AppConfig;
-  repo: Repository;
+  /** The repository; reading it throws when the configured database cannot be used (databaseProblem). */
+  readonly repo: Repository;
   driver: "d1" | "libsql";
+  /** Why the configured database cannot be used (a bad LIBSQL_URL), or null. */
+  databaseProblem: string | null;
   transport: MailTransport;
   now: () => Date;
 };
 
 export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
   const config = readConfig(env);
-  const { db, driver } = openDatabase(env);
-  return { config, repo: createRepository(db), driver, transport: selectTransport(config), now };
+  const opened = openDatabase(env);
+  const repo = opened.db ? createRepository(opened.db) : null;
+  return {
+    config,
+    get repo(): Repository {
+      if (!repo) throw new Error(`The database cannot be used: ${opened.problem}.`);
+      return repo;
+    },
+    driver: opened.driver,
+    databaseProblem: opened.problem,
+    transport: selectTransport(config),
+    now,
+  };
 }
 
 export type AppEnv = { Bindings: Env; Variables: { deps: Deps } };

@@ -12,7 +12,8 @@ import { describeError, log } from "../log";
  */
 export const healthRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const { repo, driver, transport, config, now } = c.get("deps");
+    const deps = c.get("deps");
+    const { driver, transport, config, now, databaseProblem } = deps;
     const missingSettings = missingProductionSettings(config);
     const report = {
       environment: config.isDevelopment ? "development" : "production",
@@ -23,7 +24,7 @@ export const healthRoutes = new Hono<AppEnv>()
     };
     const problems: string[] = [];
     try {
-      const { missingSchema, undelivered } = await repo.checkHealth();
+      const { missingSchema, undelivered } = await deps.repo.checkHealth();
       report.database.reachable = true;
       report.database.migrated = missingSchema === null;
       if (missingSchema) {
@@ -37,7 +38,8 @@ export const healthRoutes = new Hono<AppEnv>()
       }
     } catch (error) {
       log("error", "health.database_unreachable", { driver, error: describeError(error) });
-      problems.push("the database cannot be reached");
+      if (databaseProblem) report.database.problem = databaseProblem;
+      problems.push(databaseProblem ?? "the database cannot be reached");
     }
     if (missingSettings.length > 0) problems.push(`settings missing, placeholders or too weak: ${missingSettings.join(", ")}`);
     // Outside development a value the worker cannot use is not quietly replaced by its default.
