@@ -9,23 +9,6 @@ import { badJwt } from "./errors";
 export const AUDIENCE = "authenticated";
 export const ROLE = "authenticated";
 
-export type AccessTokenClaims = {
-  iss: string;
-  sub: string;
-  aud: typeof AUDIENCE;
-  exp: number;
-  iat: number;
-  email: string;
-  phone: string;
-  app_metadata: Record<string, unknown>;
-  user_metadata: Record<string, unknown>;
-  role: typeof ROLE;
-  aal: "aal1";
-  amr: { method: "otp"; timestamp: number }[];
-  session_id: string;
-  is_anonymous: false;
-};
-
 export type AccessTokenInput = {
   issuer: string;
   userId: string;
