@@ -331,7 +331,7 @@ export const header: HeaderContent = {
 };
 
 export const hero: HeroContent = {
-  eyebrow: "Dev loop edit 2: lphwcf",
+  eyebrow: "Coming soon: AI homework help for students",
   headline: "Your Homework, Solved in Seconds",
   headlineAccent: "Solved in Seconds",
   intro:
