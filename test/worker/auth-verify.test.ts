@@ -1,4 +1,5 @@
 // POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   authCall,
@@ -146,6 +147,37 @@ describe("POST /auth/v1/verify", () => {
     expect(bodies).toEqual([expected, expected, expected, expected]);
     expect(await countAuthRows("hwh_auth_users", "email = ?", nobody)).toBe(0);
     expect(await countAuthRows("hwh_auth_codes", "email = ?", nobody)).toBe(0);
+  });
+
+  it("an unknown address costs the same work as a wrong code for a known one: the same statements and the same keyed hashing", async () => {
+    const statements: string[] = [];
+    const real = env.DB;
+    const recording = {
+      prepare: (query: string) => {
+        statements.push(query);
+        return real.prepare(query);
+      },
+      batch: (list: D1PreparedStatement[]) => real.batch(list),
+      exec: (query: string) => real.exec(query),
+      dump: () => real.dump(),
+      withSession: (constraint?: string) => real.withSession(constraint),
+    } as unknown as D1Database;
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    const workFor = async (email: string, token: string) => {
+      statements.length = 0;
+      sign.mockClear();
+      await expectAuthError(await verify(email, token, { overrides: { DB: recording } }), 403, "otp_expired");
+      return { statements: [...statements], signs: sign.mock.calls.length };
+    };
+
+    const known = uniqueEmail("work-known");
+    const code = await requestCode(known);
+    const forKnown = await workFor(known, wrong(code));
+    const forUnknown = await workFor(uniqueEmail("work-unknown"), wrong(code));
+    expect(forUnknown).toEqual(forKnown);
+    // The guess is one conditional statement on hwh_auth_codes, with the code hashed first.
+    expect(forKnown.statements.filter((query) => query.includes("hwh_auth_codes"))).toHaveLength(1);
+    expect(forKnown.signs).toBeGreaterThanOrEqual(1);
   });
 
   it("sets email_confirmed_at once and last_sign_in_at on every sign-in", async () => {
