@@ -1,5 +1,8 @@
 // POST /auth/v1/token?grant_type=refresh_token: rotation, the two-tab grace window, reuse ending the session.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { refreshSession } from "../../worker/auth/service";
+import { createDeps } from "../../worker/deps";
 import { authCall, countAuthRows, expectAuthError, getUser, jwtPayload, refresh, signIn, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 
@@ -89,6 +92,21 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
     vi.setSystemTime(start + 30_000);
     await expectAuthError(await refresh(laptop.refresh_token), 400, "refresh_token_already_used");
     expect((await getUser(phone.access_token)).status).toBe(200);
+  });
+
+  it("a logout that ends the session while its token is being rotated wins: refresh_token_not_found, no pair for the ended session", async () => {
+    const session = await signIn(uniqueEmail("logout-race"));
+    const sessionId = jwtPayload(session.access_token).session_id as string;
+    const deps = createDeps(env);
+    const rotate = deps.repo.auth.rotateRefreshToken.bind(deps.repo.auth);
+    // The logout lands between the token's lookup and its rotation.
+    vi.spyOn(deps.repo.auth, "rotateRefreshToken").mockImplementation(async (input) => {
+      await deps.repo.auth.deleteSessions({ userId: session.user.id, only: sessionId });
+      return rotate(input);
+    });
+    const origin = { issuer: "http://localhost/auth/v1", ip: null, userAgent: null };
+    await expect(refreshSession(deps, origin, session.refresh_token)).rejects.toMatchObject({ status: 400, code: "refresh_token_not_found" });
+    expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(0);
   });
 
   it("an unknown token is refresh_token_not_found", async () => {
