@@ -67,6 +67,17 @@ describe("GET /auth/v1/user", () => {
     expect(body.message).toContain("expired");
   });
 
+  it("a signed token naming another user's session is user_not_found, on /user and /logout, and ends nothing", async () => {
+    const mine = await signIn(uniqueEmail("mine"));
+    const theirs = await signIn(uniqueEmail("theirs"));
+    // Our own signature over our user id with their session id: only the session/user check refuses it.
+    const mixed = await forge({ ...jwtPayload(mine.access_token), session_id: jwtPayload(theirs.access_token).session_id });
+    await expectAuthError(await getUser(mixed), 403, "user_not_found");
+    await expectAuthError(await authCall("POST", "/logout?scope=local", undefined, { token: mixed }), 403, "user_not_found");
+    expect((await getUser(theirs.access_token)).status).toBe(200);
+    expect((await getUser(mine.access_token)).status).toBe(200);
+  });
+
   it("a valid token whose session has ended is session_not_found", async () => {
     const session = await signIn(uniqueEmail("ended"));
     expect((await authCall("POST", "/logout?scope=local", undefined, { token: session.access_token })).status).toBe(204);
