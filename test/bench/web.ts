@@ -4,7 +4,7 @@
  * It builds the site (prerendered home page) into a temporary directory, adds floor.html there
  * (a bare static HTML page with the same headline and nothing else), serves both with
  * `wrangler dev` (the worker and its static assets, as deployed, on a fresh local database), and
- * runs Lighthouse (the npm package, with Debian's /usr/bin/chromium) three times on each, mobile
+ * runs Lighthouse (the npm package, with the Chromium test/support/chromium.ts finds) three times on each, mobile
  * defaults (simulated slow 4G and 4x CPU slowdown). For each page it prints the median run by
  * performance score: the four category scores, FCP, LCP, TBT, CLS, the number of requests, and
  * the gzip size of the JavaScript and CSS the page loaded (each file fetched again and gzipped
@@ -31,10 +31,12 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { buildSite } from "../../web/build.ts";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../support/chromium.ts";
+import { CHROMIUM_FLAGS, chromiumPathOrExit } from "../support/chromium.ts";
 import { startDevServer, type DevServer } from "../support/dev-server.ts";
 import { positiveInteger } from "./options.ts";
 
+// Before anything is built or started: with no browser, the help and exit code 1.
+const CHROMIUM_PATH = chromiumPathOrExit();
 const RUNS = positiveInteger("BENCH_RUNS", 3);
 const KEEP_REPORTS = process.env.BENCH_KEEP_REPORTS;
 

@@ -1,5 +1,5 @@
 /**
- * Headless Chromium for the e2e browser tests (Debian's /usr/bin/chromium through playwright-core):
+ * Headless Chromium for the e2e browser tests (the one test/support/chromium.ts finds, through playwright-core):
  * one browser per test file, a fresh context (profile) per test, pages watched for what a test
  * should fail on, and the axe-core accessibility check.
  *
@@ -12,14 +12,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../support/chromium.ts";
+import { CHROMIUM_FLAGS, chromiumPath } from "../support/chromium.ts";
 
 /** How long a test waits for anything in a page before failing. */
 export const PAGE_TIMEOUT_MS = 15_000;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: chromiumPath(),
     args: CHROMIUM_FLAGS,
   });
 }

@@ -8,6 +8,9 @@
  * rate limits are raised so that many sign-ins and submissions from one address (127.0.0.1) are not refused, and
  * the per-address wait between two codes is cut to 1 s.
  *
+ * The browser is looked for first (test/support/chromium.ts): with none, the run fails at once, before
+ * anything is built or started, with the help on how to get one.
+ *
  * Set E2E_WRANGLER_LOG=/some/file to keep wrangler's output for inspection after the run.
  */
 import { randomBytes } from "node:crypto";
@@ -15,7 +18,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { run, startDevServer, tail } from "../support/dev-server.ts";
+import { chromiumPathOrExit } from "../support/chromium.ts";
+import { HOST, run, startDevServer, tail } from "../support/dev-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,6 +31,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // With no browser: its help alone, and exit code 1 (a thrown error would bury it under a stack trace).
+  const browser = chromiumPathOrExit();
+  console.log(`e2e: building the site and starting wrangler dev on ${HOST} (browser: ${browser})…`);
   const workDir = mkdtempSync(path.join(os.tmpdir(), "e2e-site-"));
   const siteDir = path.join(workDir, "dist");
   const buildLog = path.join(workDir, "build.log");

@@ -6,7 +6,7 @@
  *   link (index.html's og:image and twitter:image).
  * - apple-touch-icon.png (180 x 180): the icon of the site saved to a phone's home screen.
  *
- * Both are screenshots, by Debian's Chromium (/usr/bin/chromium, as the browser tests use), of a
+ * Both are screenshots, by the Chromium the browser tests use (test/support/chromium.ts), of a
  * small HTML card made of the brand: its name and tagline (web/src/content.ts), its colours (the
  * custom properties of web/src/styles.css) and its mark (web/public/favicon.svg). The PNGs are
  * committed; after changing any of those, run it again and commit the new files:
@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { runnerImport } from "vite";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../test/support/chromium.ts";
+import { CHROMIUM_FLAGS, chromiumPathOrExit } from "../../test/support/chromium.ts";
 
 const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PUBLIC = path.join(WEB, "public");
@@ -99,10 +99,11 @@ async function screenshot(browser: Browser, html: string, size: { width: number;
   console.log(`Wrote ${path.relative(process.cwd(), file)} (${size.width} x ${size.height}).`);
 }
 
+const chromiumPath = chromiumPathOrExit();
 const brand = await loadBrand();
 const mark = readFileSync(path.join(PUBLIC, "favicon.svg"), "utf8").trim();
 if (!mark.startsWith("<svg")) throw new Error("public/favicon.svg should be one <svg> element.");
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS });
 try {
   await screenshot(browser, shareCardHtml(brand, mark, loadColours()), { width: 1200, height: 630 }, path.join(PUBLIC, "og-image.png"));
   await screenshot(browser, touchIconHtml(mark), { width: 180, height: 180 }, path.join(PUBLIC, "apple-touch-icon.png"));
