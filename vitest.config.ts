@@ -10,6 +10,9 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * the worker's own fetch; `node` runs what belongs in Node (the libSQL repository suite); `web`
  * runs the site's components in jsdom with Testing Library; `e2e` runs the real auth-js client
  * and a headless Chromium against `wrangler dev`.
+ *
+ * `npm run test:unit` runs the first three (no browser, no server), `npm run test:e2e` the last;
+ * the e2e global setup finds the browser (test/support/chromium.ts) before building anything.
  */
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(root("./migrations"));
