@@ -10,6 +10,7 @@ import { BRAND_NAME } from "../../worker/shared/brand";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
+import { SECTION_IDS, type SectionId } from "./routes";
 
 // ---------------------------------------------------------------------------------------------
 // Business constants (spec §9)
@@ -50,18 +51,8 @@ export const claims = {
   responseTime: "under 30s",
 } as const;
 
-/** The anchors of the home page's sections (the contact anchor is named by spec §2). */
-export const SECTION_IDS = {
-  hero: "hero",
-  features: "features",
-  howItWorks: "how-it-works",
-  advancedAi: "advanced-ai",
-  subjects: "subjects",
-  contact: "contact",
-  earlyAccess: "early-access",
-} as const;
-
-export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
+/** The anchors of the home page's sections: defined in routes.ts (see there), named here too. */
+export { SECTION_IDS, type SectionId };
 
 // ---------------------------------------------------------------------------------------------
 // Types

@@ -1,5 +1,3 @@
-import { SECTION_IDS } from "./content";
-
 /** The site's routes (spec §2); every other path redirects home. */
 export const ROUTES = {
   home: "/",
@@ -7,6 +5,24 @@ export const ROUTES = {
   termsOfService: "/terms-of-service",
   login: "/login",
 } as const;
+
+/**
+ * The anchors of the home page's sections (the contact anchor is named by spec §2). They live here,
+ * not in content.ts (which re-exports them), so that no module of the app's start depends on the
+ * copy: an edit of content.ts is then taken up by the components that show it (React's fast
+ * refresh, with their state, in `npm run dev`) instead of reloading the page.
+ */
+export const SECTION_IDS = {
+  hero: "hero",
+  features: "features",
+  howItWorks: "how-it-works",
+  advancedAi: "advanced-ai",
+  subjects: "subjects",
+  contact: "contact",
+  earlyAccess: "early-access",
+} as const;
+
+export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
 
 /** The id of the page's <main>: the skip link's target, and focused when a page has no heading to focus. */
 export const MAIN_ID = "main";
