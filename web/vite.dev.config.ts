@@ -23,7 +23,7 @@ const DEFAULT_PORT = 8787;
 
 export default defineConfig(
   mergeConfig(siteConfig, {
-    plugins: [devPagePolicy(), cloudflare({ configPath: `${ROOT}wrangler.toml`, persistState: { path: `${ROOT}.wrangler/state` } })],
+    plugins: [devPagePolicy(), watchWorkerSettings(), cloudflare({ configPath: `${ROOT}wrangler.toml`, persistState: { path: `${ROOT}.wrangler/state` } })],
     server: {
       host: "127.0.0.1",
       // The port is a setting (PORT); a busy one is refused, never swapped for another (the
@@ -70,6 +70,20 @@ function devPagePolicy(): Plugin {
         } as typeof res.writeHead;
         next();
       });
+    },
+  };
+}
+
+/**
+ * The plugin restarts the dev server when wrangler.toml or .dev.vars changes, but only for files
+ * Vite watches, and Vite watches web/ (its root); these two are in the repository's root.
+ */
+function watchWorkerSettings(): Plugin {
+  return {
+    name: "homework-helper:watch-worker-settings",
+    apply: "serve",
+    configureServer(server) {
+      server.watcher.add([`${ROOT}wrangler.toml`, `${ROOT}.dev.vars`]);
     },
   };
 }
