@@ -112,6 +112,64 @@ async function reachCodeStep(page: Page, email = EMAIL) {
 }
 
 describe("LoginPage: the two steps", () => {
+  it("starts on step one: the e-mail field with its label, intro and placeholder, 'Send Code', no message, no countdown", () => {
+    const page = renderLogin();
+
+    expect(page.heading().textContent).toBe("Sign In");
+    expect(screen.getByText("Enter your email address and we'll send you a 6-digit code.")).toBeTruthy();
+    const input = page.emailInput();
+    expect(input.type).toBe("email");
+    expect(input.name).toBe("email");
+    expect(input.getAttribute("autocomplete")).toBe("email");
+    expect(input.placeholder).toBe("you@example.com");
+    expect(input.value).toBe("");
+    expect(input.disabled).toBe(false);
+    expect(input.getAttribute("aria-invalid")).toBeNull();
+    expect(page.button("Send Code").disabled).toBe(false);
+    expect(page.status().textContent).toBe("");
+    expect(page.alert().textContent).toBe("");
+    expect(page.timer()).toBeNull();
+    expect(screen.queryByLabelText(login.codeLabel)).toBeNull();
+    expect(auth.getAuthClient).not.toHaveBeenCalled();
+  });
+
+  it("trims and lower-cases the typed address: the code goes to it, step two names it, and the code is verified for it", async () => {
+    const page = renderLogin();
+
+    // The field itself drops ASCII spaces at the ends (an e-mail input's value sanitisation);
+    // the no-break spaces of an address copied from a web page or an e-mail are the page's to trim.
+    await page.user.type(page.emailInput(), " \u00a0Ada@Example.COM\u00a0\u2003 ");
+    await page.user.click(page.button("Send Code"));
+
+    await screen.findByRole("heading", { level: 1, name: "Verify Code" });
+    expect(auth.client.signInWithOtp).toHaveBeenCalledWith({ email: EMAIL });
+    expect(screen.getByText(`A 6-digit code was sent to ${EMAIL}.`)).toBeTruthy();
+    await page.user.type(page.codeInput(), "123456");
+    await page.user.click(page.button("Verify Code"));
+    expect(auth.client.verifyOtp).toHaveBeenCalledWith({ email: EMAIL, token: "123456", type: "email" });
+  });
+
+  it("sends what the field holds, even a value that got there without any input event (typed before the app ran)", async () => {
+    const page = renderLogin();
+
+    page.emailInput().value = " Ada@example.com";
+    await page.user.click(page.button("Send Code"));
+
+    await screen.findByRole("heading", { level: 1, name: "Verify Code" });
+    expect(auth.client.signInWithOtp).toHaveBeenCalledWith({ email: EMAIL });
+  });
+
+  it("clears an earlier error when the address is sent again", async () => {
+    const page = renderLogin();
+    await page.user.click(page.button("Send Code"));
+    expect(page.alert().textContent).toBe("Please enter your email address.");
+
+    await reachCodeStep(page);
+
+    expect(page.alert().textContent).toBe("");
+    expect(page.codeInput().getAttribute("aria-invalid")).toBeNull();
+  });
+
   it("opens step two with focus in the code field and the way back to step one beside the confirmation", async () => {
     const page = renderLogin();
     expect(page.heading().textContent).toBe("Sign In");
@@ -414,6 +472,39 @@ describe("LoginPage: messages a student understands", () => {
     expect(page.queryButton("Resend code or change email")).not.toBeNull();
   });
 
+  it.each([
+    ["a refusal it has no words of its own for", async () => apiError(422, "otp_disabled", "Signups not allowed for otp"), "Signups not allowed for otp"],
+    ["a thrown TypeError", async (): Promise<Answer> => Promise.reject(new TypeError("Failed to fetch")), login.messages.verificationFailed],
+    ["too many tries with no wait named", async () => apiError(429, "over_request_rate_limit", "Request rate limit reached"), "Too many tries from this device. Please wait 60 seconds and try again."],
+  ])("on step two, shows %s in the page's terms", async (_case, answer, expected) => {
+    auth.client.verifyOtp.mockImplementation(answer);
+    const page = renderLogin();
+    await reachCodeStep(page);
+
+    await page.user.type(page.codeInput(), "123456");
+    await page.user.click(page.button("Verify Code"));
+
+    await waitFor(() => expect(page.alert().textContent).toBe(expected));
+    expect(page.status().textContent).toBe("");
+    expect(page.heading().textContent).toBe("Verify Code");
+    expect(page.codeInput().value).toBe("123456");
+    expect(window.location.hash).toBe("#/login");
+  });
+
+  it("when a new code cannot be sent from step two, says so there, with focus kept in the code field", async () => {
+    const page = renderLogin();
+    await reachCodeStep(page);
+    auth.client.signInWithOtp.mockResolvedValueOnce(networkError());
+
+    await page.user.click(page.button("Send a new code"));
+
+    await waitFor(() => expect(page.alert().textContent).toBe(login.messages.codeRequestFailed));
+    expect(page.status().textContent).toBe("");
+    expect(page.heading().textContent).toBe("Verify Code");
+    await waitFor(() => expect(document.activeElement).toBe(page.codeInput()));
+    expect(page.queryButton("Send a new code")).not.toBeNull();
+  });
+
   it("puts a wait into words", () => {
     expect([1, 2, 42, 90, 91, 3600, 5400, 5401, 7200].map(login.waitFor)).toEqual([
       "1 second",
@@ -442,6 +533,22 @@ describe("LoginPage: already signed in", () => {
     expect(page.button("Logout")).toBeTruthy();
     expect(screen.queryByLabelText(login.emailLabel)).toBeNull();
     expect(page.button("Back to Home")).toBeTruthy();
+  });
+
+  it.each([
+    ["a session without tokens", JSON.stringify({ user: { email: "grace@example.com" } })],
+    ["a session without a refresh token", JSON.stringify({ access_token: "a.b.c", user: { email: "grace@example.com" } })],
+    ["a session whose user has no e-mail", JSON.stringify({ access_token: "a.b.c", refresh_token: "r", user: { id: "u1" } })],
+    ["a list", JSON.stringify([storedSession("grace@example.com")])],
+    ["text that is not JSON", "{not json"],
+  ])("shows the sign-in form, not the signed-in view, for a stored value auth-js could not use: %s", (_case, stored) => {
+    window.localStorage.setItem("hwh-auth", stored);
+    const page = renderLogin();
+
+    expect(page.heading().textContent).toBe("Sign In");
+    expect(page.emailInput().disabled).toBe(false);
+    expect(screen.queryByText(/You're signed in as/)).toBeNull();
+    expect(page.queryButton("Logout")).toBeNull();
   });
 
   it("logs this device out (scope local) and shows the empty form to sign in again", async () => {
