@@ -1,9 +1,15 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createDeps } from "../../worker/deps";
+import { runOutbox } from "../../worker/mail/outbox";
 import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
 const repo = testRepository();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("POST /api/waitlist", () => {
   it("stores a new e-mail trimmed and lower-cased and answers 201", async () => {
@@ -15,8 +21,6 @@ describe("POST /api/waitlist", () => {
     const entry = await repo.findWaitlistEntry(email.toLowerCase());
     expect(entry).toMatchObject({ email: email.toLowerCase(), source: "hero" });
     expect(entry!.createdAt).toBe(body.joined_at);
-    // Delivery (spec §7: update by email {email_sent, email_sent_at, updated_at}) moves updated_at.
-    expect(entry!.updatedAt >= entry!.createdAt).toBe(true);
   });
 
   it("delivers the notification after the response and marks the entry sent (dev mailbox)", async () => {
@@ -26,6 +30,7 @@ describe("POST /api/waitlist", () => {
     const entry = await repo.findWaitlistEntry(email);
     expect(entry!.emailSent).toBe(true);
     expect(entry!.emailSentAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(entry!.updatedAt).toBe(entry!.emailSentAt);
     const mails = await repo.listDevMail();
     const mail = mails.find((m) => m.bodyHtml.includes(email));
     expect(mail).toBeDefined();
@@ -33,6 +38,28 @@ describe("POST /api/waitlist", () => {
     expect(mail!.receivers).toEqual(["team@example.com"]);
     expect(mail!.bodyHtml).toContain("Waitlist Signup");
     expect(mail!.bodyHtml).toContain(entry!.createdAt);
+  });
+
+  it("a later delivery sets email_sent, email_sent_at and updated_at to when it was sent (spec §7); created_at stays", async () => {
+    const email = uniqueEmail("later");
+    const provider = fakeProvider("http-500");
+    const joinedAt = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(joinedAt);
+    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    const failed = (await repo.findWaitlistEntry(email))!;
+    expect(failed).toMatchObject({ emailSent: false, emailSentAt: null, createdAt: new Date(joinedAt).toISOString(), updatedAt: new Date(joinedAt).toISOString() });
+
+    provider.setMode("success");
+    const sentAt = new Date(Date.parse(failed.notifyNextAttemptAt!) + 60_000);
+    await runOutbox(createDeps({ ...env, ...PROVIDER_ENV } as Env, () => sentAt));
+
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({
+      emailSent: true,
+      emailSentAt: sentAt.toISOString(),
+      updatedAt: sentAt.toISOString(),
+      createdAt: failed.createdAt,
+    });
   });
 
   it.each([
