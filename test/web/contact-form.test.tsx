@@ -127,8 +127,9 @@ describe("ContactForm", () => {
     expect(within(view.form).getByRole("button", { name: "Send Message" })).toBeTruthy();
   });
 
-  it("shows 'Submission failed. Please try again later.' when the server refuses, keeping the fields", async () => {
-    mockFetch(async () => apiError(500, "internal_error", FAILURE));
+  it("shows 'Submission failed. Please try again later.' when the server fails (500), keeping the fields", async () => {
+    // Not the server's message: the page's own words.
+    mockFetch(async () => apiError(500, "internal_error", "x"));
     vi.spyOn(console, "error").mockImplementation(() => {});
     const view = renderContactForm();
 

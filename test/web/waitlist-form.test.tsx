@@ -165,13 +165,14 @@ describe("WaitlistForm", () => {
   });
 
   it("shows the server's message for a 400", async () => {
-    mockFetch(async () => apiError(400, "validation_failed", "Please enter a valid email address"));
+    // Words the page has none of its own for: what is shown can only have come from the server.
+    mockFetch(async () => apiError(400, "validation_failed", "This address cannot join the waitlist."));
     const { user, form, input, alert } = renderForm();
 
     await user.type(input(), "ada@example.com");
     await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
 
-    await within(alert()).findByText("Please enter a valid email address");
+    await within(alert()).findByText("This address cannot join the waitlist.");
   });
 
   it("shows the server's message for the e-mail field when a 400 names it", async () => {
@@ -195,7 +196,8 @@ describe("WaitlistForm", () => {
   });
 
   it("shows 'Something went wrong. Please try again.' for a 500, and logs it", async () => {
-    mockFetch(async () => apiError(500, "internal_error", "Something went wrong. Please try again."));
+    // Not the server's message: the page's own words.
+    mockFetch(async () => apiError(500, "internal_error", "x"));
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
     const { user, form, input, alert } = renderForm();
 

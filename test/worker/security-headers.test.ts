@@ -60,7 +60,7 @@ describe("security headers on the worker's answers", () => {
     expect(response.headers.get("X-Frame-Options")).toBe("DENY");
   });
 
-  it("the policy allows no inline script, nothing from other origins, and no framing", () => {
+  it("the policy allows no 'unsafe-inline' or 'unsafe-eval' script (only what _headers adds by hash), nothing from other origins, and no framing", () => {
     expect(SITE_CSP).toContain("script-src 'self'");
     expect(SITE_CSP).not.toContain("unsafe-inline");
     expect(SITE_CSP).not.toContain("unsafe-eval");

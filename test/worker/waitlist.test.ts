@@ -140,6 +140,9 @@ describe("POST /api/waitlist", () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "validation_failed", field: "source" } });
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+
+    expect((await postJson("/api/waitlist", { email, source: "cta" })).status).toBe(201);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "cta" });
   });
 
   it("answers 500 with the spec's message, and logs the cause without the visitor's data, when the database fails", async () => {
