@@ -144,6 +144,9 @@ describe("forms before the app has started", () => {
     const script = await holdAppScript(page);
     await page.goto(`${baseUrl}/#/login`, { waitUntil: "commit" });
     const address = uniqueEmail("slow-login");
+    // While the HTML streams in, the prerendered home page (with its waitlist fields, hidden) is
+    // there first; the sign-in page replaces it once the document is parsed, before the app runs.
+    await page.getByRole("heading", { name: login.emailStep.title }).waitFor();
     await page.getByLabel(login.emailLabel).fill(address);
     const otp = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/auth/v1/otp");
     await page.getByRole("button", { name: login.emailStep.submit }).click();

@@ -188,7 +188,8 @@ describe("who may see the console", () => {
     expect(screen.getByText(admin.signedOut.text)).toBeTruthy();
     expect(screen.queryByText(admin.signedOut.sessionEnded)).toBeNull();
     expect(calls).toEqual([]);
-    expect(document.title).toBe(`${admin.signedOut.title} · ${admin.documentTitle}`);
+    // The title follows the view in an effect, which may run just after the heading shows.
+    await waitFor(() => expect(document.title).toBe(`${admin.signedOut.title} · ${admin.documentTitle}`));
   });
 
   it("a 401 (after one refresh that fails) ends the session: the signed-out view says so", async () => {

@@ -3,9 +3,14 @@
  * does not register itself), a fresh address, storage and document, and the browser APIs the
  * site calls that jsdom lacks (it has no layout, scrolling or media queries).
  */
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
 import { mediaQueryList } from "./helpers";
+
+// findBy* and waitFor wait up to 5 s instead of 1 s: on a busy two-core CI machine a render
+// with several awaited calls can take longer than a second, and a test that waits for the
+// right thing should not fail on the machine's speed. A passing test returns as soon as it can.
+configure({ asyncUtilTimeout: 5_000 });
 
 if (typeof window !== "undefined") {
   // Tests that need another answer replace it with vi.spyOn(window, "matchMedia").

@@ -138,14 +138,16 @@ export function AdminApp({ api: givenApi }: { api?: AdminApi } = {}) {
   );
 
   useEffect(() => {
-    const titles: Record<View["name"], string> = {
-      checking: admin.title,
+    // The console itself (and the check before it) is the page's own title; other views say what they are first.
+    const titles: Record<View["name"], string | null> = {
+      checking: null,
       signedOut: admin.signedOut.title,
       notAuthorised: admin.notAuthorised.title,
       failed: admin.failed.title,
-      console: admin.title,
+      console: null,
     };
-    document.title = view.name === "console" ? admin.documentTitle : `${titles[view.name]} · ${admin.documentTitle}`;
+    const title = titles[view.name];
+    document.title = title ? `${title} · ${admin.documentTitle}` : admin.documentTitle;
   }, [view.name]);
 
   if (view.name === "console") {
