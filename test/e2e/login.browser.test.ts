@@ -2,12 +2,13 @@
  * The site in headless Chromium against the worker under wrangler dev: the two-step sign-in of
  * spec §2 (Login), its messages (§5, §8), a new code within the server's wait (a countdown on
  * step two), the code field's digits-only input and focus, the page seen while signed in, the
- * header's auth status in every open tab, logout, the layout at 360 and 1280 px, and the hash
- * routes. Codes are read from the dev mailbox, as a user would read their e-mail.
+ * header's auth status in every open tab, logout, and the layout at 360 and 1280 px. Codes are
+ * read from the dev mailbox, as a user would read their e-mail. What the page does with no
+ * browser behind it (the e-mail check, back to home, the routes) is in test/web.
  */
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { header, login } from "../../web/src/content";
+import { login } from "../../web/src/content";
 import { useBrowser } from "./browser";
 import { latestMailId, otherCode, readCode, uniqueEmail } from "./support";
 
@@ -288,21 +289,6 @@ describe("login page", () => {
     expect(watch.errors).toEqual([]);
   });
 
-  it("checks the address before sending, with the login's words", async () => {
-    const ctx = await newContext();
-    const { page } = await openTab(ctx, "/login");
-    const requests: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/auth/v1/")) requests.push(request.url());
-    });
-
-    await page.getByLabel(login.emailLabel).fill("student@school");
-    await page.getByRole("button", { name: login.emailStep.submit }).click();
-
-    await page.getByRole("alert").getByText(login.messages.emailInvalid, { exact: true }).waitFor();
-    expect(requests).toEqual([]);
-  });
-
   it("within the server's wait, a new code keeps step two and counts down to when it can be had", async () => {
     const ctx = await newContext();
     const { page, watch } = await openTab(ctx, "/login");
@@ -421,40 +407,5 @@ describe("login page", () => {
       await page.getByRole("alert").getByText(login.messages.codeIncomplete, { exact: true }).waitFor();
       expect(await page.evaluate<string[]>(LOGIN_OVERFLOW), `step two with a countdown and an error at ${width} px`).toEqual([]);
     }
-  });
-
-  it("goes home with the back-to-home button", async () => {
-    const ctx = await newContext();
-    const { page } = await openTab(ctx, "/login");
-
-    await page.getByRole("button", { name: login.backToHome }).click();
-
-    await expect.poll(() => hashOf(page)).toBe("#/");
-    await page.getByRole("heading", { name: "Your Homework, Solved in Seconds" }).waitFor();
-  });
-});
-
-describe("routes", () => {
-  it("sends an unknown route home, replacing it in the history", async () => {
-    const ctx = await newContext();
-    const { page } = await openTab(ctx, "/login");
-    await page.getByRole("heading", { name: "Sign In" }).waitFor();
-
-    await page.goto(`${baseUrl}/#/nope`);
-
-    await expect.poll(() => hashOf(page)).toBe("#/");
-    await page.getByRole("heading", { name: "Your Homework, Solved in Seconds" }).waitFor();
-    // Back skips the unknown route: it was replaced, not kept.
-    await page.goBack();
-    await expect.poll(() => hashOf(page)).toBe("#/login");
-  });
-
-  it("shows the brand in the header, linking home", async () => {
-    const ctx = await newContext();
-    const { page } = await openTab(ctx, "/login");
-
-    await page.getByRole("banner").getByRole("link", { name: header.homeLinkLabel }).click();
-
-    await expect.poll(() => hashOf(page)).toBe("#/");
   });
 });
