@@ -88,7 +88,7 @@ export type HeaderContent = {
   cta: SectionLink;
 };
 
-/** Keys of the icons the home page draws (components/icons.ts maps them to lucide icons). */
+/** Keys of the icons the home page draws (components/Icon.tsx maps them to lucide icons). */
 export type IconName =
   | "zap"
   | "camera"
