@@ -154,7 +154,7 @@ async function oldLoop(browser: Browser): Promise<void> {
       // wrangler dev notices the new files on its own; until it has, a reload may still get the old page.
       for (;;) {
         await page.reload({ waitUntil: "load" });
-        if ((await page.evaluate("document.body.textContent.includes(" + JSON.stringify(text) + ")")) === true) break;
+        if ((await page.evaluate(`document.body.textContent.includes(${JSON.stringify(text)})`)) === true) break;
         if (Date.now() - written > SHOW_TIMEOUT_MS) throw new Error(`"${text}" did not show within ${SHOW_TIMEOUT_MS / 1000} s.`);
         await sleep(100);
       }

@@ -6,7 +6,7 @@ import { vi } from "vitest";
  */
 export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status" | "echo-error";
 
-export type ProviderCall = { url: string; method: string; headers: Headers; body: any };
+export type ProviderCall = { url: string; method: string; headers: Headers; body: unknown };
 
 export const PROVIDER_URL = "https://provider.test/v1/run";
 

@@ -71,7 +71,9 @@ describe("AuthProvider", () => {
     await act(async () => vi.advanceTimersByTimeAsync(3_000));
     expect(fakeClient.getAuthClient).toHaveBeenCalledTimes(1);
 
-    act(() => fakeClient.listeners.forEach((listener) => listener("SIGNED_OUT", null)));
+    act(() => {
+      for (const listener of fakeClient.listeners) listener("SIGNED_OUT", null);
+    });
     expect(screen.getByText("nobody")).toBeTruthy();
   });
 
@@ -92,7 +94,9 @@ describe("AuthProvider", () => {
     await act(async () => {
       await fakeClient.getAuthClient();
     });
-    act(() => fakeClient.listeners.forEach((listener) => listener("SIGNED_IN", { user: { email: "new@example.com" } })));
+    act(() => {
+      for (const listener of fakeClient.listeners) listener("SIGNED_IN", { user: { email: "new@example.com" } });
+    });
     expect(screen.getByText("new@example.com")).toBeTruthy();
   });
 });

@@ -3,7 +3,7 @@
  * back to step one, a new code within the server's wait (a countdown on step two), the code
  * field's digits-only input, the words shown for each failure, and the page seen while signed in.
  */
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AuthApiError, AuthRetryableFetchError } from "@supabase/auth-js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

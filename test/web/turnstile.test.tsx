@@ -54,8 +54,8 @@ const turnstileScripts = () => [...document.querySelectorAll<HTMLScriptElement>(
 afterEach(() => {
   vi.useRealTimers();
   delete window.turnstile;
-  document.head.querySelectorAll('meta[name="turnstile-site-key"]').forEach((meta) => meta.remove());
-  turnstileScripts().forEach((script) => script.remove());
+  for (const meta of document.head.querySelectorAll('meta[name="turnstile-site-key"]')) meta.remove();
+  for (const script of turnstileScripts()) script.remove();
 });
 
 const joined = () => jsonResponse(201, { email: "ada@example.com", joined_at: "2025-10-26T10:00:00.000Z" });

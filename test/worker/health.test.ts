@@ -15,12 +15,23 @@ const PRODUCTION = {
   AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a4c6e",
 };
 
+/** GET /api/health's answer, as these tests read it. */
+type Health = {
+  status: string;
+  environment: string;
+  error?: { code: string; message: string };
+  database: { driver: string; reachable: boolean; migrated: boolean; problem?: string };
+  mail: { transport: string };
+  settings: { missing: string[]; invalid: string[] };
+  notifications: { undelivered: number; oldestUndeliveredAt: string | null; oldestAgeSeconds: number | null };
+};
+
 describe("GET /api/health", () => {
   it("answers 200 in development: database reachable and migrated, the dev mailbox, nothing undelivered counted wrong", async () => {
     const res = await call("/api/health");
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const body = await res.json<Record<string, any>>();
+    const body = await res.json<Health>();
     expect(body).toMatchObject({
       status: "ok",
       environment: "development",
@@ -49,7 +60,7 @@ describe("GET /api/health", () => {
   ])("treats %s as production: the settings it lacks make health 503, named, never shown", async (_name, environment) => {
     const res = await call("/api/health", {}, { ...environment, MAIL_PROVIDER_TOKEN: "", AUTH_ADMIN_KEY: "", AUTH_JWT_SECRET: "change-me-change-me-change-me-change-me" });
     expect(res.status).toBe(503);
-    const body = await res.json<Record<string, any>>();
+    const body = await res.json<Health>();
     expect(body).toMatchObject({
       status: "unavailable",
       environment: "production",
@@ -65,7 +76,7 @@ describe("GET /api/health", () => {
   it("reports the undelivered notifications and the age of the oldest", async () => {
     fakeProvider("http-500");
     await postJson("/api/waitlist", { email: `undelivered-${Date.now()}@example.com` }, PROVIDER_ENV);
-    const body = await (await call("/api/health")).json<Record<string, any>>();
+    const body = await (await call("/api/health")).json<Health>();
     expect(body.notifications.undelivered).toBeGreaterThan(0);
     expect(Date.parse(body.notifications.oldestUndeliveredAt)).not.toBeNaN();
     expect(body.notifications.oldestAgeSeconds).toBeGreaterThanOrEqual(0);
@@ -128,7 +139,7 @@ describe("configuration fails closed", () => {
   ])("a weak secret is no secret: %s=%j makes production health 503", async (name, value) => {
     const res = await call("/api/health", {}, { ...PRODUCTION, [name]: value });
     expect(res.status).toBe(503);
-    const body = await res.json<Record<string, any>>();
+    const body = await res.json<Health>();
     expect(body.settings.missing).toEqual([name]);
     expect(JSON.stringify(body)).not.toContain(`"${value}"`);
   });
@@ -144,11 +155,11 @@ describe("configuration fails closed", () => {
   it("a setting the worker cannot use is named by health, not quietly replaced by its default", async () => {
     const res = await call("/api/health", {}, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
     expect(res.status).toBe(503);
-    const body = await res.json<Record<string, any>>();
+    const body = await res.json<Health>();
     expect(body.settings.invalid).toEqual(["NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)", "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
     expect(body.error.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
     // In development it is reported, and the default is used.
-    const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Record<string, any>>();
+    const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();
     expect(dev.status).toBe("ok");
     expect(dev.settings.invalid).toEqual(["WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
   });

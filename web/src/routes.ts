@@ -57,5 +57,5 @@ export function anchorOfHash(hash: string): string | null {
  */
 export function routeOfHash(hash: string): string {
   if (anchorOfHash(hash) !== null) return ROUTES.home;
-  return "/" + hash.replace(/^#?\/?/, "");
+  return `/${hash.replace(/^#?\/?/, "")}`;
 }

@@ -6,5 +6,5 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
  * by driver (D1Result vs ResultSet) and is never read by the repository; both drivers' batch()
  * has libSQL's signature.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the run-result type differs by driver and is never read (see above).
 export type Database = BaseSQLiteDatabase<"async", any> & Pick<LibSQLDatabase, "batch">;

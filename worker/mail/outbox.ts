@@ -4,7 +4,7 @@ import type { FirstClaim, Notified } from "../db/repository";
 import { windowOf } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import { digestNotification, formNotification, waitlistNotification } from "./content";
-import type { MailMessage } from "./transport";
+import type { MailMessage, MailTransport } from "./transport";
 
 /**
  * The notification outbox: every waitlist entry and form submission is stored with its
@@ -72,7 +72,7 @@ function singleMessage(item: Notified, config: AppConfig): MailMessage {
 async function send(deps: Deps, items: Notified[], message: MailMessage): Promise<boolean> {
   const context = { records: items.length, transport: deps.transport.name };
   try {
-    let receipt;
+    let receipt: Awaited<ReturnType<MailTransport["send"]>>;
     try {
       if (deps.config.companyEmails.length === 0) throw new Error("COMPANY_EMAIL is not set");
       receipt = await deps.transport.send(message);

@@ -40,7 +40,7 @@ for (const form of FORMS) {
         const { repo, now } = deps;
         if ((await screenSubmission(c, input)) === "bot") return created(c, { form_name: form.name, created_at: now().toISOString() });
 
-        let stored;
+        let stored: Awaited<ReturnType<typeof repo.insertFormSubmission>>;
         try {
           stored = await repo.insertFormSubmission(form.name, formValues(form, input), firstClaim(deps));
         } catch (error) {

@@ -36,7 +36,7 @@ export const waitlistRoutes = new Hono<FormPostEnv>()
       const { repo, now } = deps;
       if ((await screenSubmission(c, input)) === "bot") return created(c, { email: input.email, joined_at: now().toISOString() });
 
-      let result;
+      let result: Awaited<ReturnType<typeof repo.joinWaitlist>>;
       try {
         const { email, source, utm_source, utm_medium, utm_campaign, referrer_host } = input;
         result = await repo.joinWaitlist({ email, source, utm_source, utm_medium, utm_campaign, referrer_host }, firstClaim(deps));

@@ -6,10 +6,10 @@ import * as v from "valibot";
  * valibot building blocks for the request schemas (waitlist.ts, forms.ts, worker/auth/schemas.ts).
  */
 
-/** C0 controls, DEL, C1 controls and the Unicode line and paragraph separators. */
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** The same, but allowing tab, line breaks and the separators (multi-line fields). */
-const CONTROL_CHARS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** C0 controls, DEL, C1 controls (\p{Cc}: U+0000..U+001F, U+007F..U+009F) and the Unicode line and paragraph separators. */
+const CONTROL_CHARS = /[\p{Cc}\u2028\u2029]/u;
+/** The controls but tab and the line breaks (multi-line fields; the separators are allowed there too). */
+const CONTROL_CHARS_EXCEPT_WHITESPACE = /(?![\t\n\r])\p{Cc}/u;
 
 /**
  * Characters that show nothing, or change how the text around them is shown: zero-width
@@ -19,12 +19,14 @@ const CONTROL_CHARS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f
  * listed: they choose how a visible emoji looks.
  */
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists combining characters (U+034F, the Mongolian selectors) on purpose, each on its own.
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\u{e0000}-\u{e007f}]/u;
 /**
  * Zero-width (non-)joiners are part of real writing between letters (Persian, Hindi) and of
  * emoji sequences (a family, a profession); there they are allowed.
  */
 const JOINER_IN_WORD =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: U+FE0F on its own is what ends an emoji a joiner may follow.
   /(?<=[\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f])[\u200c\u200d](?=[\p{L}\p{M}\p{Extended_Pictographic}])/gu;
 /** Half of a surrogate pair without its other half: not text at all. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -68,6 +68,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
 
   // Focus goes where the visitor can carry on: the field after an error or a known address (a
   // disabled field loses focus while the request runs), "Add another email" once the field is gone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each status change; the target is set with the status.
   useEffect(() => {
     const target = focusTarget.current;
     focusTarget.current = null;

@@ -345,6 +345,7 @@ export function LoginPage() {
               disabled={locked}
               aria-invalid={errorText !== "" || undefined}
               aria-describedby={fieldDescription(introId)}
+              // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
               autoFocus
             />
             <button
@@ -378,6 +379,7 @@ export function LoginPage() {
               disabled={locked}
               aria-invalid={errorText !== "" || undefined}
               aria-describedby={fieldDescription(introId)}
+              // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
               autoFocus
             />
             <button type="submit" className="button button--primary" disabled={locked}>

@@ -59,6 +59,7 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
   const cursor = cursors[cursors.length - 1] ?? null;
   const pageNumber = cursors.length;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: dataVersion and reloads only ask for the same page again.
   useEffect(() => {
     let current = true;
     setLoading(true);
@@ -143,6 +144,7 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
       }
     >
       <Messages status={downloadStatus} error={downloadError} />
+      {/* biome-ignore lint/a11y/useSemanticElements: the <search> element is too new for some screen readers; the role says the same. */}
       <form role="search" className="search" onSubmit={search} aria-label={searchLabel}>
         <label htmlFor={searchId}>{searchLabel}</label>
         <div className="search__row">
@@ -183,12 +185,14 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
           <p className="scroll-hint" id={`${id}-hint`}>
             {text.scrollHint}
           </p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
           <div
             className="table-scroll"
             role="region"
             aria-labelledby={captionId}
             aria-describedby={`${id}-hint`}
             aria-busy={loading || undefined}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
             tabIndex={0}
             ref={regionRef}
           >
@@ -229,6 +233,7 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
       )}
 
       {(pageNumber > 1 || hasNext) && (
+        // biome-ignore lint/a11y/useSemanticElements: two buttons, not form fields: a fieldset would need a legend.
         <div className="pager" role="group" aria-label={text.pages(title)}>
           <button type="button" className="button button--small" onClick={previous} disabled={pageNumber === 1} aria-disabled={loading || undefined}>
             {text.previous}

@@ -42,6 +42,7 @@ export function SignupsChart({ id, byDay }: { id: string; byDay: readonly Day[] 
           preserveAspectRatio="none"
           focusable="false"
         >
+          <title>{summary}</title>
           <line className="chart__grid" x1="0" x2={width} y1="0.5" y2="0.5" vectorEffect="non-scaling-stroke" />
           {byDay.map((day, index) => {
             // A day with any sign-up shows at least a sliver; an empty day shows nothing.
@@ -65,6 +66,8 @@ export function SignupsChart({ id, byDay }: { id: string; byDay: readonly Day[] 
       </div>
       <details className="disclosure">
         <summary>{text.showTable}</summary>
+        {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable). */}
         <div className="table-scroll table-scroll--short" role="region" aria-labelledby={`${id}-table-caption`} tabIndex={0}>
           <table className="data-table data-table--compact">
             <caption id={`${id}-table-caption`} className="visually-hidden">
