@@ -6,7 +6,12 @@ import { vi } from "vitest";
  */
 export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status" | "echo-error";
 
-export type ProviderCall = { url: string; method: string; headers: Headers; body: unknown };
+/** The provider's run request, as the transport sends it (worker/mail/transport.ts). */
+export type ProviderBody = {
+  model: string;
+  inputs: { title: string; body_html: string; receivers: string[]; template_id?: string; [field: string]: unknown };
+};
+export type ProviderCall = { url: string; method: string; headers: Headers; body: ProviderBody };
 
 export const PROVIDER_URL = "https://provider.test/v1/run";
 
@@ -16,7 +21,7 @@ export function fakeProvider(initialMode: ProviderMode = "success") {
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     if (request.url !== PROVIDER_URL) throw new Error(`unexpected outbound request to ${request.url}`);
-    calls.push({ url: request.url, method: request.method, headers: request.headers, body: await request.json() });
+    calls.push({ url: request.url, method: request.method, headers: request.headers, body: (await request.json()) as ProviderBody });
     switch (mode) {
       case "success":
         return Response.json({ send_email_status: "success" });

@@ -69,7 +69,7 @@ describe("GET /api/health", () => {
     });
     // The test env's provider URL and company address are placeholders (provider.test, example.com).
     expect(body.settings.missing).toEqual(["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY", "MAIL_PROVIDER_TOKEN", "MAIL_API_URL", "COMPANY_EMAIL"]);
-    expect(body.error.message).toContain("AUTH_JWT_SECRET");
+    expect(body.error?.message).toContain("AUTH_JWT_SECRET");
     expect(JSON.stringify(body)).not.toContain("change-me");
   });
 
@@ -78,7 +78,7 @@ describe("GET /api/health", () => {
     await postJson("/api/waitlist", { email: `undelivered-${Date.now()}@example.com` }, PROVIDER_ENV);
     const body = await (await call("/api/health")).json<Health>();
     expect(body.notifications.undelivered).toBeGreaterThan(0);
-    expect(Date.parse(body.notifications.oldestUndeliveredAt)).not.toBeNaN();
+    expect(Date.parse(body.notifications.oldestUndeliveredAt ?? "")).not.toBeNaN();
     expect(body.notifications.oldestAgeSeconds).toBeGreaterThanOrEqual(0);
   });
 
@@ -157,7 +157,7 @@ describe("configuration fails closed", () => {
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
     expect(body.settings.invalid).toEqual(["NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)", "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
-    expect(body.error.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
+    expect(body.error?.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
     // In development it is reported, and the default is used.
     const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();
     expect(dev.status).toBe("ok");
