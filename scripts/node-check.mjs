@@ -7,7 +7,11 @@ var parts = version.split(".").map(Number);
 var tooOld = parts[0] < MINIMUM[0] || (parts[0] === MINIMUM[0] && parts[1] < MINIMUM[1]);
 if (tooOld) {
   console.error(
-    "This project needs Node >= " + MINIMUM.join(".") + " (you have " + version + "). " +
+    "This project needs Node >= " +
+      MINIMUM.join(".") +
+      " (you have " +
+      version +
+      "). " +
       "Run `npm install` (it installs Node 22 into node_modules/.bin) and use the npm scripts, or install Node 22.",
   );
   process.exit(1);

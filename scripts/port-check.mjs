@@ -36,7 +36,12 @@ if (failure !== null) {
       break;
     }
   }
-  const why = failure === "EADDRINUSE" ? "is already in use" : failure === "EACCES" ? "needs privileges to listen on" : `cannot be listened on (${failure})`;
+  const why =
+    failure === "EADDRINUSE"
+      ? "is already in use"
+      : failure === "EACCES"
+        ? "needs privileges to listen on"
+        : `cannot be listened on (${failure})`;
   console.error(`Port ${port} on ${HOST} ${why}; pick another with PORT, e.g. PORT=${suggestion} ${command}.`);
   process.exit(1);
 }

@@ -101,7 +101,8 @@ async function buildConsole(outDir: string): Promise<void> {
   if (scripts.length !== 1 || !/^<script type="module" crossorigin src="\/assets\/[^"]+\.js">$/.test(scripts[0]!)) {
     throw new Error(`admin/index.html should have one module script from /assets, found: ${scripts.join(" ") || "none"}.`);
   }
-  if (/<style|\sstyle=|\son[a-z]+=/i.test(html)) throw new Error("admin/index.html holds inline style or script, which the CSP would block.");
+  if (/<style|\sstyle=|\son[a-z]+=/i.test(html))
+    throw new Error("admin/index.html holds inline style or script, which the CSP would block.");
   if (!/<meta name="robots" content="noindex, nofollow"/.test(html)) throw new Error("admin/index.html must say noindex, nofollow.");
 }
 
@@ -146,7 +147,8 @@ function prerenderedBody({ PRERENDERED_ROUTES, renderRoute, renderNoScriptNote }
 
 /** The page's policy allows only the two inline elements this build adds, by their hashes. */
 function checkedForCsp(what: string, html: string): string {
-  if (/<script|<style|\sstyle=|\son[a-z]+=/i.test(html)) throw new Error(`The prerendered ${what} holds inline script or style, which the CSP would block.`);
+  if (/<script|<style|\sstyle=|\son[a-z]+=/i.test(html))
+    throw new Error(`The prerendered ${what} holds inline script or style, which the CSP would block.`);
   return html;
 }
 

@@ -23,7 +23,11 @@ const DEFAULT_PORT = 8787;
 
 export default defineConfig(
   mergeConfig(siteConfig, {
-    plugins: [devPagePolicy(), watchWorkerSettings(), cloudflare({ configPath: `${ROOT}wrangler.toml`, persistState: { path: `${ROOT}.wrangler/state` } })],
+    plugins: [
+      devPagePolicy(),
+      watchWorkerSettings(),
+      cloudflare({ configPath: `${ROOT}wrangler.toml`, persistState: { path: `${ROOT}.wrangler/state` } }),
+    ],
     server: {
       host: "127.0.0.1",
       // The port is a setting (PORT); a busy one is refused, never swapped for another (the
@@ -48,7 +52,9 @@ function devPagePolicy(): Plugin {
   const relax = (policy: string) =>
     policy
       .split(/;\s*/)
-      .map((directive) => (/^(script|style)-src\s/.test(directive) && !directive.includes("'unsafe-inline'") ? `${directive} 'unsafe-inline'` : directive))
+      .map((directive) =>
+        /^(script|style)-src\s/.test(directive) && !directive.includes("'unsafe-inline'") ? `${directive} 'unsafe-inline'` : directive,
+      )
       .join("; ");
   return {
     name: "homework-helper:dev-page-policy",

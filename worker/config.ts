@@ -113,12 +113,7 @@ export function readConfig(env: Settings): AppConfig {
       .split(",")
       .map((address) => address.trim())
       .filter(Boolean),
-    operatorEmails: new Set(
-      (env.OPERATOR_EMAILS ?? "")
-        .split(",")
-        .map(normalizeEmail)
-        .filter(Boolean),
-    ),
+    operatorEmails: new Set((env.OPERATOR_EMAILS ?? "").split(",").map(normalizeEmail).filter(Boolean)),
     mail: {
       apiUrl: (env.MAIL_API_URL ?? "").trim(),
       token: (env.MAIL_PROVIDER_TOKEN ?? "").trim(),
@@ -197,7 +192,8 @@ export function isPlaceholder(value: string): boolean {
 }
 
 /** Words a hurried person types for a secret; a value made only of them (and digits) is not one. */
-const GUESSABLE = /^(?:test|todo|tbd|password|passwd|secret|admin|token|key|default|dummy|sample|demo|dev|local|prod|changeme|letmein|qwerty|abc|123)+\d*$/;
+const GUESSABLE =
+  /^(?:test|todo|tbd|password|passwd|secret|admin|token|key|default|dummy|sample|demo|dev|local|prod|changeme|letmein|qwerty|abc|123)+\d*$/;
 
 /**
  * A secret that cannot be trusted: a placeholder, shorter than `minLength`, made of a handful of

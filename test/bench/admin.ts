@@ -50,7 +50,11 @@ from n;`;
 }
 
 async function seed(persistDir: string, logFile: string, count: number, offset = 0): Promise<void> {
-  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", seedSql(count, offset)], logFile);
+  await run(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", seedSql(count, offset)],
+    logFile,
+  );
 }
 
 /** Resident memory (MiB) of the workerd processes in the server's process group. */
@@ -66,7 +70,9 @@ function workerdRssMiB(server: DevServer): number {
 const auth = { Authorization: `Bearer ${ADMIN_KEY}` };
 
 /** Reads the export as a stream, counting lines, while sampling workerd's memory. */
-async function exportOnce(server: DevServer): Promise<{ rows: number; bytes: number; seconds: number; peakMiB: number; beforeMiB: number; afterMiB: number }> {
+async function exportOnce(
+  server: DevServer,
+): Promise<{ rows: number; bytes: number; seconds: number; peakMiB: number; beforeMiB: number; afterMiB: number }> {
   const beforeMiB = workerdRssMiB(server);
   let peakMiB = beforeMiB;
   let sampling = true;
@@ -137,7 +143,10 @@ async function main(): Promise<void> {
 
     console.log("");
     console.log("Operator API on local wrangler dev (workerd + SQLite-backed D1)");
-    for (const [label, result, n] of [["CSV export", first, small], ["CSV export", full, ENTRIES]] as const) {
+    for (const [label, result, n] of [
+      ["CSV export", first, small],
+      ["CSV export", full, ENTRIES],
+    ] as const) {
       console.log(
         `  ${label} of ${n.toLocaleString("en")} entries: ${result.seconds.toFixed(2)} s, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB ` +
           `(${Math.round(n / result.seconds).toLocaleString("en")} rows/s); workerd memory ${mib(result.beforeMiB)} before, ` +
@@ -145,9 +154,15 @@ async function main(): Promise<void> {
       );
     }
     console.log(`  peak growth with 10x the entries: ${mib(first.peakMiB - first.beforeMiB)} -> ${mib(full.peakMiB - full.beforeMiB)}`);
-    console.log(`  GET /api/admin/stats over ${ENTRIES.toLocaleString("en")} entries: median ${stats.median.toFixed(0)} ms, slowest ${stats.max.toFixed(0)} ms (10 calls)`);
-    console.log(`  GET /api/admin/waitlist?q=… (search every address): median ${search.median.toFixed(0)} ms, slowest ${search.max.toFixed(0)} ms`);
-    console.log(`  GET /api/admin/waitlist (first page of 50): median ${firstPage.median.toFixed(0)} ms, slowest ${firstPage.max.toFixed(0)} ms`);
+    console.log(
+      `  GET /api/admin/stats over ${ENTRIES.toLocaleString("en")} entries: median ${stats.median.toFixed(0)} ms, slowest ${stats.max.toFixed(0)} ms (10 calls)`,
+    );
+    console.log(
+      `  GET /api/admin/waitlist?q=… (search every address): median ${search.median.toFixed(0)} ms, slowest ${search.max.toFixed(0)} ms`,
+    );
+    console.log(
+      `  GET /api/admin/waitlist (first page of 50): median ${firstPage.median.toFixed(0)} ms, slowest ${firstPage.max.toFixed(0)} ms`,
+    );
   } finally {
     await server.stop();
   }

@@ -70,7 +70,6 @@ const MAIL_MODE = process.env.BENCH_MAIL === "dev-mailbox" ? "dev-mailbox" : "pr
 /** Other work on the machine skews the numbers; this is shown next to them. */
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
 
-
 // ---------------------------------------------------------------------------------------------
 // Routes
 
@@ -288,7 +287,9 @@ function printFailures(measurements: Measurement[]): void {
   console.log("\nFAILED REQUESTS:");
   for (const m of bad) {
     const { errors, timeouts, statusCodeStats } = m.result;
-    const statuses = Object.entries(statusCodeStats).map(([code, stat]) => `${code}: ${stat.count}`).join(", ");
+    const statuses = Object.entries(statusCodeStats)
+      .map(([code, stat]) => `${code}: ${stat.count}`)
+      .join(", ");
     console.log(
       `  ${m.route.name}: ${m.unexpected} answers not ${m.route.expectedStatus}, ${errors} errors (${timeouts} timeouts); statuses {${statuses}}`,
     );
@@ -299,10 +300,16 @@ function printFailures(measurements: Measurement[]): void {
 function printMachine(): void {
   const cpus = os.cpus();
   console.log(`Date:    ${new Date().toISOString()}`);
-  console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${os.platform()} ${os.release()}, Node ${process.version}`);
+  console.log(
+    `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${os.platform()} ${os.release()}, Node ${process.version}`,
+  );
   console.log(`         load average ${LOAD_AT_START.toFixed(2)} when the benchmark started`);
-  console.log(`Run:     ${CONNECTIONS} connections, ${DURATION_S} s per route, wrangler dev on ${HOST}, e-mail via ${MAIL_MODE === "provider" ? "the provider transport (local stand-in)" : "the dev mailbox"}`);
-  console.log(`         every POST from a client address of its own (per-client limits counted, never reached); NOTIFY_HOURLY_CAP raised: every notification a single e-mail\n`);
+  console.log(
+    `Run:     ${CONNECTIONS} connections, ${DURATION_S} s per route, wrangler dev on ${HOST}, e-mail via ${MAIL_MODE === "provider" ? "the provider transport (local stand-in)" : "the dev mailbox"}`,
+  );
+  console.log(
+    `         every POST from a client address of its own (per-client limits counted, never reached); NOTIFY_HOURLY_CAP raised: every notification a single e-mail\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -73,7 +73,10 @@ async function editToScreen(page: Page, text: string, expected = text): Promise<
   const shown = page.evaluate(whenShown(expected)) as Promise<number>;
   const written = Date.now();
   writeFileSync(CONTENT_FILE, text === EYEBROW ? original : withEyebrow(text));
-  const at = await Promise.race([shown, sleep(SHOW_TIMEOUT_MS).then(() => Promise.reject(new Error(`"${expected}" did not show within ${SHOW_TIMEOUT_MS / 1000} s.`)))]);
+  const at = await Promise.race([
+    shown,
+    sleep(SHOW_TIMEOUT_MS).then(() => Promise.reject(new Error(`"${expected}" did not show within ${SHOW_TIMEOUT_MS / 1000} s.`))),
+  ]);
   return at - written;
 }
 
@@ -99,7 +102,9 @@ async function devLoop(browser: Browser): Promise<void> {
     const opened = Date.now();
     await page.goto(`${dev.baseUrl}/`);
     await page.waitForSelector("#root[data-started]", { timeout: 60_000 });
-    console.log(`  home page started ${seconds(Date.now() - opened)} after the first navigation (Vite transforms the modules on first request)`);
+    console.log(
+      `  home page started ${seconds(Date.now() - opened)} after the first navigation (Vite transforms the modules on first request)`,
+    );
     await page.locator('input[type="email"]').first().fill(TYPED_ADDRESS);
     const loadsBefore = loads;
 
@@ -117,7 +122,9 @@ async function devLoop(browser: Browser): Promise<void> {
     console.log(`\nDev loop (npm run dev), ${RUNS} edits of web/src/content.ts:`);
     console.log(`  edit to screen:   ${summary(edits, ms)}`);
     console.log(`  revert to screen: ${summary(reverts, ms)}`);
-    console.log(`  page reloaded: ${reloaded ? "YES (FAIL: fast refresh fell back to a full reload)" : "no"}; typed address kept: ${kept ? "yes" : "NO (FAIL)"}`);
+    console.log(
+      `  page reloaded: ${reloaded ? "YES (FAIL: fast refresh fell back to a full reload)" : "no"}; typed address kept: ${kept ? "yes" : "NO (FAIL)"}`,
+    );
     if (reloaded || !kept) process.exitCode = 1;
   } catch (error) {
     if (dev) console.error(`npm run dev's output:\n${tail(dev.logFile)}`);
@@ -138,7 +145,11 @@ async function oldLoop(browser: Browser): Promise<void> {
   try {
     console.log("\nOld loop: building the site and starting wrangler dev on it…");
     await build();
-    server = await startDevServer({ assetsDir: siteDir, tempPrefix: "bench-dev-loop-server-", vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" } });
+    server = await startDevServer({
+      assetsDir: siteDir,
+      tempPrefix: "bench-dev-loop-server-",
+      vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" },
+    });
     const page = await browser.newPage();
     await page.goto(`${server.baseUrl}/`);
     await page.waitForSelector("#root[data-started]", { timeout: 60_000 });
@@ -163,7 +174,9 @@ async function oldLoop(browser: Browser): Promise<void> {
     }
     console.log(`Old loop (npm run build, then a reload of npm start's page), ${OLD_RUNS} edits:`);
     console.log(`  build:            ${summary(builds, seconds)}`);
-    console.log(`  edit to screen:   ${summary(totals, seconds)} (the reload at once after the build; a person adds their own reaction time)`);
+    console.log(
+      `  edit to screen:   ${summary(totals, seconds)} (the reload at once after the build; a person adds their own reaction time)`,
+    );
   } catch (error) {
     console.error(`Build log:\n${tail(buildLog)}`);
     if (server) console.error(`wrangler dev's log:\n${tail(server.logFile)}`);

@@ -62,7 +62,6 @@ function tbtLimit(floorTbtMs: number): number {
   return floorTbtMs > TARGETS.tbtFloorNoiseMs ? floorTbtMs + TARGETS.tbtOverFloorMs : TARGETS.tbtMs;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The pages
 
@@ -118,9 +117,10 @@ async function runLighthouse(url: string, port: number): Promise<{ result: Resul
     if (typeof value !== "number") throw new Error(`Lighthouse gave no ${id} for ${url}.`);
     return value;
   };
-  const scores = Object.fromEntries(
-    CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
-  ) as Record<Category, number>;
+  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)])) as Record<
+    Category,
+    number
+  >;
   const details = lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined;
   const failedAudits = Object.values(lhr.categories)
     .filter((category) => category.id !== "performance")
@@ -213,7 +213,9 @@ async function measureFormUsable(baseUrl: string, run: number): Promise<FormUsab
     });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: SLOW_3G.cpuSlowdown });
 
-    const accepted = page.waitForResponse((response) => response.url() === `${baseUrl}/api/waitlist` && response.status() < 300, { timeout: 60_000 });
+    const accepted = page.waitForResponse((response) => response.url() === `${baseUrl}/api/waitlist` && response.status() < 300, {
+      timeout: 60_000,
+    });
     const started = Date.now();
     await page.goto(`${baseUrl}/`, { waitUntil: "commit", timeout: 60_000 });
     const form = page.locator('form[aria-label="Join the Inner Circle"]');
@@ -281,7 +283,9 @@ async function main() {
     }
 
     const [homeRun, floorRun] = medians as [Result, Result];
-    console.log(`\nLighthouse ${RUNS} run(s) per page, mobile defaults, median run by performance score; served by wrangler dev on 127.0.0.1.`);
+    console.log(
+      `\nLighthouse ${RUNS} run(s) per page, mobile defaults, median run by performance score; served by wrangler dev on 127.0.0.1.`,
+    );
     const homeAssets = await describe(pages[0]!.name, pages[0]!.url, homeRun);
     await describe(pages[1]!.name, pages[1]!.url, floorRun);
 
@@ -289,14 +293,20 @@ async function main() {
     const checks: [string, boolean][] = [
       [`performance ${homeRun.scores.performance} >= ${TARGETS.performance}`, homeRun.scores.performance >= TARGETS.performance],
       [`accessibility ${homeRun.scores.accessibility} = ${TARGETS.accessibility}`, homeRun.scores.accessibility >= TARGETS.accessibility],
-      [`best practices ${homeRun.scores["best-practices"]} = ${TARGETS["best-practices"]}`, homeRun.scores["best-practices"] >= TARGETS["best-practices"]],
+      [
+        `best practices ${homeRun.scores["best-practices"]} = ${TARGETS["best-practices"]}`,
+        homeRun.scores["best-practices"] >= TARGETS["best-practices"],
+      ],
       [`SEO ${homeRun.scores.seo} = ${TARGETS.seo}`, homeRun.scores.seo >= TARGETS.seo],
       [`CLS ${homeRun.cls.toFixed(3)} = ${TARGETS.cls}`, homeRun.cls <= TARGETS.cls],
       [
         `TBT ${ms(homeRun.tbtMs)} <= ${ms(tbtLimit(floorRun.tbtMs))} (${floorRun.tbtMs > TARGETS.tbtFloorNoiseMs ? `the floor's ${ms(floorRun.tbtMs)} + ${TARGETS.tbtOverFloorMs} ms` : `${TARGETS.tbtMs} ms`})`,
         homeRun.tbtMs <= tbtLimit(floorRun.tbtMs),
       ],
-      [`LCP ${ms(homeRun.lcpMs)} is ${lcpRatio.toFixed(2)}x the floor's ${ms(floorRun.lcpMs)} (<= ${TARGETS.lcpVsFloor}x)`, lcpRatio <= TARGETS.lcpVsFloor],
+      [
+        `LCP ${ms(homeRun.lcpMs)} is ${lcpRatio.toFixed(2)}x the floor's ${ms(floorRun.lcpMs)} (<= ${TARGETS.lcpVsFloor}x)`,
+        lcpRatio <= TARGETS.lcpVsFloor,
+      ],
       [`gzipped JavaScript ${kb(homeAssets.js.bytes)} <= ${TARGETS.gzipJsKb} KB`, homeAssets.js.bytes <= TARGETS.gzipJsKb * 1024],
     ];
     console.log("\nTargets (home page)");

@@ -62,7 +62,11 @@ async function signIn(page: Page, email: string): Promise<void> {
 async function openConsole(page: Page): Promise<void> {
   await page.goto(`${baseUrl}${CONSOLE_PATH}`);
   await page.getByRole("heading", { level: 1, name: admin.title }).waitFor();
-  await page.getByRole("region", { name: admin.waitlist.title, exact: true }).getByRole("status").filter({ hasText: /on page 1/ }).waitFor();
+  await page
+    .getByRole("region", { name: admin.waitlist.title, exact: true })
+    .getByRole("status")
+    .filter({ hasText: /on page 1/ })
+    .waitFor();
 }
 
 /** A signed-in operator's tab showing the console. */
@@ -75,7 +79,12 @@ async function operatorConsole(ctx: BrowserContext): Promise<Page> {
 
 /** The number the overview shows for `label`. */
 async function figure(page: Page, label: string): Promise<number> {
-  const text = await page.getByRole("region", { name: admin.overview.title, exact: true }).locator(".figure").filter({ hasText: label }).locator("dd").textContent();
+  const text = await page
+    .getByRole("region", { name: admin.overview.title, exact: true })
+    .locator(".figure")
+    .filter({ hasText: label })
+    .locator("dd")
+    .textContent();
   return Number((text ?? "").replace(/,/g, ""));
 }
 
@@ -140,7 +149,10 @@ describe("operator console", () => {
     if ((await row.count()) === 0) {
       await waitlist.getByRole("searchbox", { name: admin.waitlist.searchLabel }).fill(email);
       await waitlist.getByRole("button", { name: admin.table.searchButton }).click();
-      await waitlist.getByRole("status").getByText(admin.table.showing(1, 1, email)).waitFor();
+      await waitlist
+        .getByRole("status")
+        .getByText(admin.table.showing(1, 1, email))
+        .waitFor();
     }
     await row.waitFor();
     expect(await row.getByRole("cell").allTextContents()).toEqual(expect.arrayContaining(["hero", "e2e-console / – / launch"]));
@@ -149,7 +161,10 @@ describe("operator console", () => {
     const part = email.slice(0, email.indexOf("@"));
     await waitlist.getByRole("searchbox", { name: admin.waitlist.searchLabel }).fill(part.toUpperCase());
     await waitlist.getByRole("button", { name: admin.table.searchButton }).click();
-    await waitlist.getByRole("status").getByText(admin.table.showing(1, 1, part.toUpperCase())).waitFor();
+    await waitlist
+      .getByRole("status")
+      .getByText(admin.table.showing(1, 1, part.toUpperCase()))
+      .waitFor();
     await row.waitFor();
 
     // The CSV, fetched with the token and saved: it holds the address.
@@ -179,7 +194,9 @@ describe("operator console", () => {
     await erase.click();
     expect((await deleted).status()).toBe(200);
     await erasure.getByText(admin.erasure.erased(email, { waitlist: 1, submissions: 0, users: 0 })).waitFor();
-    await expect.poll(() => page.evaluate<string>("document.activeElement?.textContent ?? ''")).toBe(admin.erasure.erased(email, { waitlist: 1, submissions: 0, users: 0 }));
+    await expect
+      .poll(() => page.evaluate<string>("document.activeElement?.textContent ?? ''"))
+      .toBe(admin.erasure.erased(email, { waitlist: 1, submissions: 0, users: 0 }));
 
     await erasure.getByRole("button", { name: admin.erasure.lookup }).click();
     await erasure.getByText(admin.erasure.nothingStored(email)).waitFor();
@@ -249,7 +266,12 @@ describe("operator console", () => {
     const form = await fetch(`${baseUrl}/api/forms/contact`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: baseUrl },
-      body: JSON.stringify({ name: "Axe Tester", email: uniqueEmail("axe-message"), message: "A rather long message to see how the table wraps it on a phone.", website: "" }),
+      body: JSON.stringify({
+        name: "Axe Tester",
+        email: uniqueEmail("axe-message"),
+        message: "A rather long message to see how the table wraps it on a phone.",
+        website: "",
+      }),
     });
     expect(form.status).toBe(201);
 

@@ -152,7 +152,9 @@ export function describeViolations(violations: readonly AxeViolation[]): string 
     .map(
       (violation) =>
         `${violation.id} (${violation.impact ?? "no impact"}): ${violation.help}\n` +
-        violation.nodes.map((node) => `  at ${JSON.stringify(node.target)}${node.failureSummary ? `: ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n"),
+        violation.nodes
+          .map((node) => `  at ${JSON.stringify(node.target)}${node.failureSummary ? `: ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`)
+          .join("\n"),
     )
     .join("\n");
 }

@@ -21,7 +21,12 @@ import { startNpmDev } from "../support/npm-dev.ts";
 const DEV_START_TIMEOUT_MS = 180_000;
 
 /** Runs a command to its end and gives back its exit code, output (both streams) and duration. */
-function runToEnd(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; output: string; ms: number }> {
+function runToEnd(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd: ROOT, env: { ...CHILD_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -97,7 +102,9 @@ describe("a busy port", () => {
       expect(result.code).not.toBe(0);
       const lines = result.output.split("\n").filter((line) => line.includes(`Port ${port}`));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use; pick another with PORT, e\\.g\\. PORT=\\d+ npm start\\.$`));
+      expect(lines[0]).toMatch(
+        new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use; pick another with PORT, e\\.g\\. PORT=\\d+ npm start\\.$`),
+      );
       // Nothing was built: npm never got to the build script.
       expect(result.output).not.toContain("> build");
       expect(result.ms).toBeLessThan(10_000);
@@ -111,7 +118,9 @@ describe("a busy port", () => {
     try {
       const result = await runToEnd("npm", ["run", "dev"], { PORT: String(port) }, 30_000);
       expect(result.code).not.toBe(0);
-      expect(result.output).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use; pick another with PORT, e\\.g\\. PORT=\\d+ npm run dev\\.`));
+      expect(result.output).toMatch(
+        new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use; pick another with PORT, e\\.g\\. PORT=\\d+ npm run dev\\.`),
+      );
       expect(result.output).not.toContain("> dev:prepare");
     } finally {
       server.close();

@@ -164,13 +164,16 @@ async function signedIn(ctx: BrowserContext, email: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 describe("section links", () => {
-  it.each(Object.values(SECTION_IDS))("/#%s opens the home page at that section, its heading focused; the address becomes #/", async (id) => {
-    const ctx = await newContext({ viewport: DESKTOP });
-    const { page } = await openTab(ctx, id);
+  it.each(Object.values(SECTION_IDS))(
+    "/#%s opens the home page at that section, its heading focused; the address becomes #/",
+    async (id) => {
+      const ctx = await newContext({ viewport: DESKTOP });
+      const { page } = await openTab(ctx, id);
 
-    await until(page, sectionShown(id), `#${id} shown under the header with its heading focused (focus: ${await focused(page)})`);
-    expect(hashOf(page)).toBe("#/");
-  });
+      await until(page, sectionShown(id), `#${id} shown under the header with its heading focused (focus: ${await focused(page)})`);
+      expect(hashOf(page)).toBe("#/");
+    },
+  );
 
   it("follows section links from another page and on the home page", async () => {
     const ctx = await newContext({ viewport: PHONE });
@@ -204,7 +207,10 @@ describe("the waitlist buttons", () => {
     const page = await openStarted(ctx, "/");
     const banner = page.getByRole("banner");
 
-    for (const button of [banner.getByRole("button", { name: "Get Early Access" }), banner.getByRole("button", { name: "Join Waitlist" })]) {
+    for (const button of [
+      banner.getByRole("button", { name: "Get Early Access" }),
+      banner.getByRole("button", { name: "Join Waitlist" }),
+    ]) {
       await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
       await button.click();
       await expect.poll(() => focused(page)).toBe("input[type=email] in #hero");
@@ -238,7 +244,9 @@ describe("the waitlist buttons", () => {
     await expect.poll(() => focused(page)).toBe("input[type=email] in #hero");
     await expect.poll(async () => (await fullyVisible(page, "#hero input[type=email]")).inside).toBe(true);
     const header = await page.evaluate<number>(`document.querySelector("header").getBoundingClientRect().bottom`);
-    expect(await page.evaluate<number>(`document.querySelector("#hero input[type=email]").getBoundingClientRect().top`)).toBeGreaterThanOrEqual(header);
+    expect(
+      await page.evaluate<number>(`document.querySelector("#hero input[type=email]").getBoundingClientRect().top`),
+    ).toBeGreaterThanOrEqual(header);
   });
 });
 
@@ -437,7 +445,10 @@ describe("the designer's details", () => {
   it("the subjects take three columns on a wide screen (two on a tablet)", async () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const page = await openStarted(ctx, "/");
-    const columns = () => page.evaluate<number>(`new Set([...document.querySelectorAll("#subjects .tile")].map((tile) => Math.round(tile.getBoundingClientRect().left))).size`);
+    const columns = () =>
+      page.evaluate<number>(
+        `new Set([...document.querySelectorAll("#subjects .tile")].map((tile) => Math.round(tile.getBoundingClientRect().left))).size`,
+      );
     expect(await columns()).toBe(3);
     await page.setViewportSize({ width: 768, height: 1024 });
     expect(await columns()).toBe(2);

@@ -130,9 +130,11 @@ const sectionPosition = (page: Page, id: string) =>
 /** Clicks a header section button and waits until its section is shown with `focus` focused. */
 async function useSectionButton(page: Page, click: () => Promise<void>, id: string, focus: FocusTarget = "heading"): Promise<void> {
   await click();
-  await until(page, sectionShown(id, focus), `section #${id} shown under the header, focus on its ${focus}`).catch(async (error: unknown) => {
-    throw new Error(`${(error as Error).message}\n(${await sectionPosition(page, id)}, focus on ${await focused(page)})`);
-  });
+  await until(page, sectionShown(id, focus), `section #${id} shown under the header, focus on its ${focus}`).catch(
+    async (error: unknown) => {
+      throw new Error(`${(error as Error).message}\n(${await sectionPosition(page, id)}, focus on ${await focused(page)})`);
+    },
+  );
 }
 
 async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
@@ -322,8 +324,10 @@ describe("home page before and while the app starts", () => {
     await appStarted(page);
     await page.waitForLoadState("networkidle");
 
-    expect(await page.evaluate<boolean[]>(`window.__prerendered.map((node, index) =>
-      node !== null && node === document.getElementById(["hero-title", "features", "contact", "main"][index]))`)).toEqual([true, true, true, true]);
+    expect(
+      await page.evaluate<boolean[]>(`window.__prerendered.map((node, index) =>
+      node !== null && node === document.getElementById(["hero-title", "features", "contact", "main"][index]))`),
+    ).toEqual([true, true, true, true]);
     expect(await page.evaluate<boolean>(`window.__prerenderedFooter === document.querySelector("footer")`)).toBe(true);
     // The hydrated page responds: a section button works.
     await useSectionButton(page, () => page.getByRole("banner").getByRole("button", { name: "Features" }).click(), SECTION_IDS.features);
@@ -337,7 +341,8 @@ describe("home page before and while the app starts", () => {
     const scripts: { url: string; cacheControl: string | undefined; status: number }[] = [];
     page.on("response", (response) => {
       const { pathname } = new URL(response.url());
-      if (/^\/assets\/.+\.js$/.test(pathname)) scripts.push({ url: pathname, cacheControl: response.headers()["cache-control"], status: response.status() });
+      if (/^\/assets\/.+\.js$/.test(pathname))
+        scripts.push({ url: pathname, cacheControl: response.headers()["cache-control"], status: response.status() });
     });
     const response = await page.goto(`${baseUrl}/`);
     await appStarted(page);
@@ -371,7 +376,9 @@ describe("home page before and while the app starts", () => {
     expect(headers["cache-control"]).toMatch(/must-revalidate|no-cache/);
     // One inline script, the start script, which the policy allows by exactly its hash (a CSP
     // refusal would also show in watch.console).
-    const inlineScripts = await page.evaluate<string[]>(`[...document.querySelectorAll("script:not([src])")].map((script) => script.textContent)`);
+    const inlineScripts = await page.evaluate<string[]>(
+      `[...document.querySelectorAll("script:not([src])")].map((script) => script.textContent)`,
+    );
     expect(inlineScripts).toHaveLength(1);
     const digest = createHash("sha256").update(inlineScripts[0]!, "utf8").digest("base64");
     expect(scriptSources).toContain(`'sha256-${digest}'`);
@@ -441,7 +448,11 @@ describe("header", () => {
     await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
     await appStarted(page);
 
-    await useSectionButton(page, () => page.getByRole("banner").getByRole("button", { name: "How It Works" }).click(), SECTION_IDS.howItWorks);
+    await useSectionButton(
+      page,
+      () => page.getByRole("banner").getByRole("button", { name: "How It Works" }).click(),
+      SECTION_IDS.howItWorks,
+    );
     expect(hashOf(page)).toBe("#/");
   });
 
@@ -541,7 +552,11 @@ describe("waitlist", () => {
     await form.getByRole("textbox", { name: "Email address" }).fill(uniqueEmail("attributed"));
     const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
-    expect((await request).postDataJSON()).toMatchObject({ utm_source: "e2e-newsletter", utm_campaign: "launch", referrer_host: "news.example" });
+    expect((await request).postDataJSON()).toMatchObject({
+      utm_source: "e2e-newsletter",
+      utm_campaign: "launch",
+      referrer_host: "news.example",
+    });
     await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
   });
 
@@ -577,11 +592,9 @@ describe("waitlist", () => {
     expect(await input.count()).toBe(0);
 
     // Stored, and the notification sent (a duplicate needs email_sent true).
-    const mail = await waitForMail(
-      baseUrl,
-      (message) => message.title === "New Waitlist Submission" && message.body_html.includes(email),
-      { what: `waitlist notification for ${email}` },
-    );
+    const mail = await waitForMail(baseUrl, (message) => message.title === "New Waitlist Submission" && message.body_html.includes(email), {
+      what: `waitlist notification for ${email}`,
+    });
     expect(mail.body_html).toContain("Waitlist Signup");
 
     // 'Add another email': back to idle, the field empty and focused.
@@ -674,7 +687,9 @@ describe("the honeypot", () => {
       document.addEventListener("focusin", (event) => window.__tabStops.push(event.target.getAttribute("name") || event.target.tagName));
       document.activeElement?.blur();
     })()`);
-    const tabbable = await page.evaluate<number>(`document.querySelectorAll("a[href], button:not([disabled]), input:not([disabled]), textarea, select").length`);
+    const tabbable = await page.evaluate<number>(
+      `document.querySelectorAll("a[href], button:not([disabled]), input:not([disabled]), textarea, select").length`,
+    );
     for (let step = 0; step < tabbable + 2; step += 1) await page.keyboard.press("Tab");
     const stops = await page.evaluate<string[]>("window.__tabStops");
     expect(stops.length, "Tab stops on the home page").toBeGreaterThan(10);
@@ -754,7 +769,9 @@ describe("contact form", () => {
     // Required fields: the browser refuses to submit.
     await send.click();
     expect(await page.evaluate<boolean>(`document.querySelector('form[aria-label="Contact Form"]').checkValidity()`)).toBe(false);
-    expect(await page.evaluate<boolean>(`document.querySelector('form[aria-label="Contact Form"] [name="name"]').validity.valueMissing`)).toBe(true);
+    expect(
+      await page.evaluate<boolean>(`document.querySelector('form[aria-label="Contact Form"] [name="name"]').validity.valueMissing`),
+    ).toBe(true);
 
     await page.route(`${baseUrl}/api/forms/contact`, (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"code":"internal_error","message":"x"}}' }),
@@ -840,7 +857,10 @@ describe("layout and motion", () => {
           return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
         })()`);
         expect(layout.clientWidth, `${hash} at ${width} px`).toBe(width);
-        expect(layout.scrollWidth, `${hash} at ${width} px scrolls sideways; wider than the page: ${layout.wide.join(", ")}`).toBeLessThanOrEqual(layout.clientWidth);
+        expect(
+          layout.scrollWidth,
+          `${hash} at ${width} px scrolls sideways; wider than the page: ${layout.wide.join(", ")}`,
+        ).toBeLessThanOrEqual(layout.clientWidth);
       }
     }
   });
@@ -851,13 +871,20 @@ describe("layout and motion", () => {
     await until(page, `document.querySelector(".demo__window").dataset.complete === "true"`, "the demo shows its end");
     expect(await page.locator(".demo__percent").textContent()).toBe("100%");
     expect(await page.evaluate<number>(`document.querySelector(".demo__meter").value`)).toBe(100);
-    expect(await page.evaluate<string[]>(`[...document.querySelectorAll(".demo__rest")].map((rest) => rest.textContent)`)).toEqual(
-      ["", "", "", "", "", ""],
-    );
+    expect(await page.evaluate<string[]>(`[...document.querySelectorAll(".demo__rest")].map((rest) => rest.textContent)`)).toEqual([
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+    ]);
 
     // Section buttons jump without smooth scrolling: the section is there as soon as the click is done.
     await page.getByRole("banner").getByRole("button", { name: "How It Works" }).click();
-    expect(await page.evaluate<boolean>(sectionShown(SECTION_IDS.howItWorks)), await sectionPosition(page, SECTION_IDS.howItWorks)).toBe(true);
+    expect(await page.evaluate<boolean>(sectionShown(SECTION_IDS.howItWorks)), await sectionPosition(page, SECTION_IDS.howItWorks)).toBe(
+      true,
+    );
   });
 });
 

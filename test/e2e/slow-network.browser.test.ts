@@ -105,7 +105,15 @@ describe("forms before the app has started", () => {
 
     const posted = await request;
     expect(posted.headers()["content-type"]).toBe("application/x-www-form-urlencoded");
-    expect(Object.fromEntries(new URLSearchParams(posted.postData() ?? ""))).toEqual({ email, source: "cta", utm_source: "", utm_medium: "", utm_campaign: "", referrer_host: "", website: "" });
+    expect(Object.fromEntries(new URLSearchParams(posted.postData() ?? ""))).toEqual({
+      email,
+      source: "cta",
+      utm_source: "",
+      utm_medium: "",
+      utm_campaign: "",
+      referrer_host: "",
+      website: "",
+    });
     expect((await answer).status()).toBe(201);
     await page.getByText(waitlistForm.successTitle, { exact: true }).waitFor();
     await page.getByRole("link", { name: FORM_PAGE_TEXT.backLink }).waitFor();

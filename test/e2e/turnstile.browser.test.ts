@@ -94,7 +94,10 @@ afterEach(async () => {
   for (const watch of watches) {
     expect(watch.errors, "uncaught errors in the page").toEqual([]);
     // The fake script stands where Turnstile's would be; nothing else may leave the site.
-    expect(watch.foreignRequests.filter((url) => url !== TURNSTILE_SCRIPT_URL), "requests to other origins").toEqual([]);
+    expect(
+      watch.foreignRequests.filter((url) => url !== TURNSTILE_SCRIPT_URL),
+      "requests to other origins",
+    ).toEqual([]);
     expect(cspViolations(watch), "Content-Security-Policy violations").toEqual([]);
     const unexpected = watch.console.filter((line) => !expectedConsole.some((pattern) => pattern.test(line)));
     expect(unexpected, "console errors and warnings").toEqual([]);
@@ -144,7 +147,9 @@ type FakeLog = { renders: { id: string; form: string | null; options: Record<str
 const fakeLog = (page: Page) => page.evaluate<FakeLog | null>("window.__turnstile ?? null");
 
 async function rendersIn(page: Page, count: number): Promise<FakeLog> {
-  await expect.poll(async () => (await fakeLog(page))?.renders.length ?? 0, { timeout: 10_000, message: `${count} widget(s) rendered` }).toBe(count);
+  await expect
+    .poll(async () => (await fakeLog(page))?.renders.length ?? 0, { timeout: 10_000, message: `${count} widget(s) rendered` })
+    .toBe(count);
   return (await fakeLog(page))!;
 }
 
@@ -157,10 +162,12 @@ describe("the page", () => {
     const response = await fetch(`${baseUrl()}/`, { signal: AbortSignal.timeout(10_000) });
     expect(response.status).toBe(200);
     const csp = response.headers.get("content-security-policy") ?? "";
-    const directives = new Map(csp.split(";").map((directive) => {
-      const [name = "", ...values] = directive.trim().split(/\s+/);
-      return [name, values] as const;
-    }));
+    const directives = new Map(
+      csp.split(";").map((directive) => {
+        const [name = "", ...values] = directive.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
     expect(directives.get("script-src")).toContain(TURNSTILE_ORIGIN);
     expect(directives.get("frame-src")).toEqual([TURNSTILE_ORIGIN]);
     expect(csp).not.toContain("'unsafe-inline'");
@@ -217,7 +224,9 @@ describe("the waitlist", () => {
     expect(body).toEqual({ email, source: "hero", website: "", "cf-turnstile-response": expect.stringMatching(/^pass-/) });
     expect((await answer).status()).toBe(201);
     await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
-    expect(siteverify!.calls.filter((call) => call.response === token)).toEqual([expect.objectContaining({ secret: SECRET_KEY, response: token })]);
+    expect(siteverify!.calls.filter((call) => call.response === token)).toEqual([
+      expect.objectContaining({ secret: SECRET_KEY, response: token }),
+    ]);
     await waitForMail(baseUrl(), (mail) => mail.title === "New Waitlist Submission" && mail.body_html.includes(email), {
       what: `waitlist notification for ${email}`,
     });

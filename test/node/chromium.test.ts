@@ -66,7 +66,9 @@ describe("findChromium", () => {
 
   it("finds Playwright's older layout and the arm64 build", () => {
     expect(findChromium(machine([`${PW_LINUX}/chromium-1100/chrome-linux/chrome`]))).toBe(`${PW_LINUX}/chromium-1100/chrome-linux/chrome`);
-    expect(findChromium(machine([`${PW_LINUX}/chromium-1200/chrome-linux-arm64/chrome`]))).toBe(`${PW_LINUX}/chromium-1200/chrome-linux-arm64/chrome`);
+    expect(findChromium(machine([`${PW_LINUX}/chromium-1200/chrome-linux-arm64/chrome`]))).toBe(
+      `${PW_LINUX}/chromium-1200/chrome-linux-arm64/chrome`,
+    );
   });
 
   it("honours XDG_CACHE_HOME and PLAYWRIGHT_BROWSERS_PATH (absolute, relative to the project, and 0)", () => {
@@ -74,7 +76,11 @@ describe("findChromium", () => {
     expect(findChromium(machine([xdg], { env: { XDG_CACHE_HOME: "/home/dev/xdg" } }))).toBe(xdg);
 
     const custom = "/srv/browsers/chromium-1200/chrome-linux64/chrome";
-    expect(findChromium(machine([custom, `${PW_LINUX}/chromium-1300/chrome-linux64/chrome`], { env: { PLAYWRIGHT_BROWSERS_PATH: "/srv/browsers" } }))).toBe(custom);
+    expect(
+      findChromium(
+        machine([custom, `${PW_LINUX}/chromium-1300/chrome-linux64/chrome`], { env: { PLAYWRIGHT_BROWSERS_PATH: "/srv/browsers" } }),
+      ),
+    ).toBe(custom);
 
     const relative = "/work/project/.browsers/chromium-1200/chrome-linux64/chrome";
     expect(findChromium(machine([relative], { env: { PLAYWRIGHT_BROWSERS_PATH: ".browsers" } }))).toBe(relative);
@@ -98,7 +104,9 @@ describe("findChromium", () => {
     expect(findChromium(machine([chrome, older, testing], mac))).toBe(testing);
     expect(findChromium(machine([chrome, older], mac))).toBe(older);
     expect(findChromium(machine([chrome, "/Applications/Chromium.app/Contents/MacOS/Chromium"], mac))).toBe(chrome);
-    expect(findChromium(machine(["/Applications/Chromium.app/Contents/MacOS/Chromium"], mac))).toBe("/Applications/Chromium.app/Contents/MacOS/Chromium");
+    expect(findChromium(machine(["/Applications/Chromium.app/Contents/MacOS/Chromium"], mac))).toBe(
+      "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    );
     // Linux paths mean nothing there.
     expect(failure(machine(["/usr/bin/chromium"], mac)).message).toContain(path.join(caches, "chromium-*"));
   });

@@ -13,7 +13,12 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
   const HOUR = 60 * 60 * SECOND;
   const DAY = 24 * HOUR;
   /** A code request for `email` at t0 + ms, valid 10 minutes, with a 60 s cooldown. */
-  const code = (email: string, hash: string | null, ms = 0, more: { cooldownSeconds?: number; userMetadata?: Record<string, unknown> | null; ttlMs?: number } = {}) => ({
+  const code = (
+    email: string,
+    hash: string | null,
+    ms = 0,
+    more: { cooldownSeconds?: number; userMetadata?: Record<string, unknown> | null; ttlMs?: number } = {},
+  ) => ({
     email,
     codeHash: hash,
     userMetadata: more.userMetadata === undefined ? {} : more.userMetadata,
@@ -21,7 +26,8 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
     expiresAt: at(ms + (more.ttlMs ?? 600_000)),
     cooldownSeconds: more.cooldownSeconds ?? 60,
   });
-  const guess = (repo: Repository, email: string, hash: string, ms = 0) => repo.auth.useCode({ email, codeHash: hash, now: at(ms), maxAttempts: 5 });
+  const guess = (repo: Repository, email: string, hash: string, ms = 0) =>
+    repo.auth.useCode({ email, codeHash: hash, now: at(ms), maxAttempts: 5 });
   const stored = { stored: true };
   const refused = (retryAfterSeconds: number) => ({ stored: false, retryAfterSeconds });
 
@@ -41,7 +47,11 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
   describe(`sign-in storage on ${driver}`, () => {
     it("the first sign-in creates the user; later ones never change its id, metadata or confirmation", async () => {
       const repo = await fresh();
-      const created = await signIn(repo, "u@example.com", { id: "11111111-1111-4111-8111-111111111111", userMetadata: { via: "first" }, ms: 1000 });
+      const created = await signIn(repo, "u@example.com", {
+        id: "11111111-1111-4111-8111-111111111111",
+        userMetadata: { via: "first" },
+        ms: 1000,
+      });
       expect(created).toMatchObject({
         id: "11111111-1111-4111-8111-111111111111",
         email: "u@example.com",
@@ -50,7 +60,11 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
         emailConfirmedAt: at(1000).toISOString(),
         lastSignInAt: at(1000).toISOString(),
       });
-      const again = await signIn(repo, "u@example.com", { id: "22222222-2222-4222-8222-222222222222", userMetadata: { via: "second" }, ms: 5000 });
+      const again = await signIn(repo, "u@example.com", {
+        id: "22222222-2222-4222-8222-222222222222",
+        userMetadata: { via: "second" },
+        ms: 5000,
+      });
       expect(again).toMatchObject({
         id: created.id,
         userMetadata: { via: "first" },
@@ -95,7 +109,9 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
 
     it("of concurrent requests for one address within the cooldown, one stores its code", async () => {
       const repo = await fresh();
-      const results = await Promise.all(Array.from({ length: 10 }, (_, index) => repo.auth.storeCode(code("burst@example.com", `hash-${index}`))));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => repo.auth.storeCode(code("burst@example.com", `hash-${index}`))),
+      );
       expect(results.filter((result) => result.stored)).toHaveLength(1);
       expect(results.filter((result) => !result.stored)).toEqual(Array.from({ length: 9 }, () => refused(60)));
     });
@@ -246,8 +262,19 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       const user = await signIn(repo, "s@example.com", { sessionId, refreshTokenHash: "rt-1", ms: 1000 });
       const found = await repo.auth.findSession(sessionId);
       expect(found?.user).toEqual(user);
-      expect(found?.session).toMatchObject({ id: sessionId, userId: user.id, userAgent: "test", ip: "192.0.2.1", createdAt: at(1000).toISOString(), refreshedAt: null });
-      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({ token: { revokedAt: null }, session: { id: sessionId }, user: { id: user.id } });
+      expect(found?.session).toMatchObject({
+        id: sessionId,
+        userId: user.id,
+        userAgent: "test",
+        ip: "192.0.2.1",
+        createdAt: at(1000).toISOString(),
+        refreshedAt: null,
+      });
+      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({
+        token: { revokedAt: null },
+        session: { id: sessionId },
+        user: { id: user.id },
+      });
     });
 
     it("rotates a refresh token once: a second rotation of the same token stores nothing more", async () => {
@@ -258,7 +285,9 @@ export function authRepositorySuite(driver: string, fresh: () => Promise<Reposit
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-2", now: at(1000) });
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-2", now: at(1001) });
       await repo.auth.rotateRefreshToken({ tokenId: parent.id, sessionId, successorHash: "rt-other", now: at(1002) });
-      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({ token: { revokedAt: at(1000).toISOString(), replacedByHash: "rt-2" } });
+      expect(await repo.auth.findRefreshToken("rt-1")).toMatchObject({
+        token: { revokedAt: at(1000).toISOString(), replacedByHash: "rt-2" },
+      });
       expect(await repo.auth.isLiveRefreshToken("rt-2")).toBe(true);
       expect(await repo.auth.findRefreshToken("rt-other")).toBeUndefined();
       expect((await repo.auth.findSession(sessionId))!.session.refreshedAt).toBe(at(1002).toISOString());

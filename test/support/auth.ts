@@ -120,7 +120,9 @@ export function codeRow(email: string): Promise<CodeRow | null> {
 export async function mailboxCounts(email: string): Promise<{ hour: number; day: number }> {
   const [hour, day] = await mailboxCaps(env.AUTH_JWT_SECRET, email, new Date(), { codeHourlyLimit: 0, codeDailyLimit: 0 });
   const countOf = async (cap: typeof hour) => {
-    const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?").bind(cap!.key).first<{ window_start: number; count: number }>();
+    const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?")
+      .bind(cap!.key)
+      .first<{ window_start: number; count: number }>();
     return row && row.window_start === cap!.window.start ? row.count : 0;
   };
   return { hour: await countOf(hour), day: await countOf(day) };

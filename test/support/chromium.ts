@@ -55,11 +55,14 @@ const INSTALL = [
 const HELP = ["Get one of these:", ...INSTALL, "  - or set CHROMIUM_PATH to a Chromium or Chrome executable"].join("\n");
 
 const SYSTEM_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
-  linux: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/snap/bin/chromium"],
-  darwin: [
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+  linux: [
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/snap/bin/chromium",
   ],
+  darwin: ["/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium"],
 };
 
 /** The executable inside one of Playwright's chromium-<revision> directories, by platform (older and newer layouts). */
@@ -109,7 +112,11 @@ export function findChromium(lookup: ChromiumLookup = machineLookup()): string {
   if (configured) {
     if (lookup.isExecutable(configured)) return configured;
     throw new ChromiumNotFoundError(
-      [`CHROMIUM_PATH is set to ${configured}, which is not an executable file.`, "Point it at a Chromium or Chrome executable, or unset it and get one of these:", ...INSTALL].join("\n"),
+      [
+        `CHROMIUM_PATH is set to ${configured}, which is not an executable file.`,
+        "Point it at a Chromium or Chrome executable, or unset it and get one of these:",
+        ...INSTALL,
+      ].join("\n"),
     );
   }
   const candidates = chromiumCandidates(lookup);

@@ -66,8 +66,10 @@ export async function startNpmDev(options: { startupTimeoutMs?: number; keepLog?
     const timeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
     const deadline = started + timeoutMs;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm run dev exited during startup. Its output:\n${tail(logFile)}`);
-      if (Date.now() > deadline) throw new Error(`npm run dev did not answer /api/health within ${timeoutMs / 1000} s. Its output:\n${tail(logFile)}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`npm run dev exited during startup. Its output:\n${tail(logFile)}`);
+      if (Date.now() > deadline)
+        throw new Error(`npm run dev did not answer /api/health within ${timeoutMs / 1000} s. Its output:\n${tail(logFile)}`);
       const health = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
       if (health?.status === 200) break;
       await sleep(250);

@@ -99,11 +99,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       await join(repo, "first@example.com", 0);
       await join(repo, "second@example.com", 1000);
       await join(repo, "third@example.com", 2000);
-      expect((await repo.listWaitlist()).map((e) => e.email)).toEqual([
-        "third@example.com",
-        "second@example.com",
-        "first@example.com",
-      ]);
+      expect((await repo.listWaitlist()).map((e) => e.email)).toEqual(["third@example.com", "second@example.com", "first@example.com"]);
     });
 
     it("stores form submissions with their data as JSON, their notification claimed", async () => {
@@ -161,7 +157,11 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
       await repo.outbox.markSent([w(current!)], at(LOCK_MS + 1));
       await failed(stale, 999_999, repo);
-      expect(await repo.findWaitlistEntry("slow@example.com")).toMatchObject({ emailSent: true, notifyLastError: null, notifyNextAttemptAt: null });
+      expect(await repo.findWaitlistEntry("slow@example.com")).toMatchObject({
+        emailSent: true,
+        notifyLastError: null,
+        notifyNextAttemptAt: null,
+      });
     });
 
     it("claims due notifications in a batch, oldest first, up to the limit", async () => {
@@ -189,7 +189,11 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       });
       const mails = await repo.listDevMail();
       expect(mails.map((m) => m.title)).toEqual(["two", "one"]);
-      expect(mails[0]).toMatchObject({ receivers: ["a@example.com", "b@example.com"], bodyHtml: "<p>2</p>", createdAt: at(2).toISOString() });
+      expect(mails[0]).toMatchObject({
+        receivers: ["a@example.com", "b@example.com"],
+        bodyHtml: "<p>2</p>",
+        createdAt: at(2).toISOString(),
+      });
       expect(await repo.listDevMail(1)).toHaveLength(1);
       expect((await repo.findFormSubmission(two.id))!.emailSent).toBe(true);
     });
@@ -200,7 +204,11 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       const b = (await join(repo, "digest-b@example.com")).entry;
       const c = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
       await repo.outbox.markSent([w(a), w(b), f(c)], at(5), { receivers: ["team@example.com"], title: "digest", bodyHtml: "<p>3</p>" });
-      expect(await repo.findWaitlistEntry("digest-a@example.com")).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString(), notifyClaim: null });
+      expect(await repo.findWaitlistEntry("digest-a@example.com")).toMatchObject({
+        emailSent: true,
+        emailSentAt: at(5).toISOString(),
+        notifyClaim: null,
+      });
       expect(await repo.findWaitlistEntry("digest-b@example.com")).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
       expect(await repo.findFormSubmission(c.id)).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
       expect((await repo.listDevMail()).map((m) => m.title)).toContain("digest");
@@ -212,7 +220,11 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       await repo.outbox.release(w({ ...entry, notifyClaim: "someone-else" }));
       expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({ notifyClaim: entry.notifyClaim, notifyAttempts: 1 });
       await repo.outbox.release(w(entry));
-      expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({ notifyClaim: null, notifyLockedUntil: null, notifyAttempts: 0 });
+      expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({
+        notifyClaim: null,
+        notifyLockedUntil: null,
+        notifyAttempts: 0,
+      });
       expect(await repo.outbox.claimDue("waitlist", due(1))).toMatchObject([{ email: "release@example.com", notifyAttempts: 1 }]);
     });
 
@@ -253,7 +265,9 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       const one = await repo.joinWaitlist({ email: "budget1@example.com", source: null }, { ...first(), budget });
       const two = await repo.insertFormSubmission("Contact Form", { name: "x" }, { ...first(), budget });
       const three = await repo.joinWaitlist({ email: "budget2@example.com", source: null }, { ...first(), budget });
-      expect([one.outcome === "joined" && one.budgetUsed, two.budgetUsed, three.outcome === "joined" && three.budgetUsed]).toEqual([1, 2, 3]);
+      expect([one.outcome === "joined" && one.budgetUsed, two.budgetUsed, three.outcome === "joined" && three.budgetUsed]).toEqual([
+        1, 2, 3,
+      ]);
       expect((await repo.insertFormSubmission("Contact Form", { name: "y" }, first())).budgetUsed).toBeNull();
     });
   });
@@ -319,7 +333,12 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
       expect(await repo.admin.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, signInCode: null });
       expect((await repo.admin.person("kept@x.test")).submissions).toHaveLength(1);
       const [record] = await repo.admin.auditTrail(1);
-      expect(record).toMatchObject({ action: "person.erased", operator: "op@x.test", subjectHash: "h".repeat(64), details: { waitlist: 1, submissions: 1, users: 0 } });
+      expect(record).toMatchObject({
+        action: "person.erased",
+        operator: "op@x.test",
+        subjectHash: "h".repeat(64),
+        details: { waitlist: 1, submissions: 1, users: 0 },
+      });
       expect((await repo.joinWaitlist({ email: "gone@x.test", source: null }, first(5))).outcome).toBe("joined");
     });
   });

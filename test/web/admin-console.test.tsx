@@ -126,8 +126,19 @@ let routes: Record<string, Handler> = {};
 function defaultRoutes(): Record<string, Handler> {
   return {
     "GET /api/admin/stats": () => jsonResponse(200, stats()),
-    "GET /api/admin/waitlist": () => jsonResponse(200, page([entry(1, "ada@example.com"), entry(2, "grace@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 2, notify_last_error: "timeout" })])),
-    "GET /api/admin/submissions": () => jsonResponse(200, page([message(7, "Alan", "alan@example.com", "Hello there"), message(8, "Barbara", "barbara@example.com", "Is it free?", false)])),
+    "GET /api/admin/waitlist": () =>
+      jsonResponse(
+        200,
+        page([
+          entry(1, "ada@example.com"),
+          entry(2, "grace@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 2, notify_last_error: "timeout" }),
+        ]),
+      ),
+    "GET /api/admin/submissions": () =>
+      jsonResponse(
+        200,
+        page([message(7, "Alan", "alan@example.com", "Hello there"), message(8, "Barbara", "barbara@example.com", "Is it free?", false)]),
+      ),
   };
 }
 
@@ -145,7 +156,9 @@ beforeEach(() => {
     const headers = new Headers(init?.headers);
     const call = { method, url, authorization: headers.get("Authorization") };
     calls.push(call);
-    const handler = routes[`${method} ${url.pathname}`] ?? Object.entries(routes).find(([key]) => key.endsWith("*") && `${method} ${url.pathname}`.startsWith(key.slice(0, -1)))?.[1];
+    const handler =
+      routes[`${method} ${url.pathname}`] ??
+      Object.entries(routes).find(([key]) => key.endsWith("*") && `${method} ${url.pathname}`.startsWith(key.slice(0, -1)))?.[1];
     if (!handler) return apiError(404, "not_found", `No route for ${method} ${url.pathname}`);
     return handler(call);
   });
@@ -338,10 +351,23 @@ describe("the console", () => {
 
     // The breakdowns, each a small table, most first; entries without a value as "(none)".
     const bySource = screen.getByRole("table", { name: admin.breakdowns.bySource.title });
-    expect(within(bySource).getAllByRole("rowheader").map((cell) => cell.textContent)).toEqual(["hero", "cta", admin.breakdowns.none]);
+    expect(
+      within(bySource)
+        .getAllByRole("rowheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["hero", "cta", admin.breakdowns.none]);
     const byUtm = screen.getByRole("table", { name: admin.breakdowns.byUtmSource.title });
-    expect(within(byUtm).getAllByRole("rowheader").map((cell) => cell.textContent)).toEqual([admin.breakdowns.none, "newsletter"]);
-    for (const title of [admin.breakdowns.byUtmMedium.title, admin.breakdowns.byUtmCampaign.title, admin.breakdowns.byReferrerHost.title, admin.breakdowns.byForm.title]) {
+    expect(
+      within(byUtm)
+        .getAllByRole("rowheader")
+        .map((cell) => cell.textContent),
+    ).toEqual([admin.breakdowns.none, "newsletter"]);
+    for (const title of [
+      admin.breakdowns.byUtmMedium.title,
+      admin.breakdowns.byUtmCampaign.title,
+      admin.breakdowns.byReferrerHost.title,
+      admin.breakdowns.byForm.title,
+    ]) {
       expect(screen.getByRole("table", { name: title })).toBeTruthy();
     }
     expect(within(screen.getByRole("table", { name: admin.breakdowns.byReferrerHost.title })).getByText("news.example.org")).toBeTruthy();
@@ -403,7 +429,11 @@ describe("the console", () => {
     let last = listCalls().at(-1)!.url;
     expect(last.searchParams.get("q")).toBe("ann");
     expect(last.searchParams.has("cursor")).toBe(false);
-    expect(within(waitlist).getAllByRole("status").map((s) => s.textContent)).toContain(admin.table.showing(2, 1, "ann"));
+    expect(
+      within(waitlist)
+        .getAllByRole("status")
+        .map((s) => s.textContent),
+    ).toContain(admin.table.showing(2, 1, "ann"));
     expect(within(waitlist).getByRole("button", { name: admin.table.previous }).hasAttribute("disabled")).toBe(true);
 
     await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
@@ -429,7 +459,8 @@ describe("the console", () => {
     expect(within(waitlist).getByText(admin.table.page(1))).toBeTruthy();
 
     // Nothing found says so; Clear goes back to everything.
-    routes["GET /api/admin/waitlist"] = ({ url }) => jsonResponse(200, page(url.searchParams.get("q") ? [] : [entry(1, "ada@example.com")]));
+    routes["GET /api/admin/waitlist"] = ({ url }) =>
+      jsonResponse(200, page(url.searchParams.get("q") ? [] : [entry(1, "ada@example.com")]));
     const box = within(waitlist).getByRole("searchbox", { name: admin.waitlist.searchLabel });
     await user.clear(box);
     await user.type(box, "nobody{Enter}");
@@ -450,16 +481,29 @@ describe("the console", () => {
 
   it("a network failure while paging says so, and Try again loads the page", async () => {
     let fail = false;
-    routes["GET /api/admin/waitlist"] = () => (fail ? Promise.reject(new TypeError("Failed to fetch")) : jsonResponse(200, page([entry(1, "ada@example.com")], "next")));
+    routes["GET /api/admin/waitlist"] = () =>
+      fail ? Promise.reject(new TypeError("Failed to fetch")) : jsonResponse(200, page([entry(1, "ada@example.com")], "next"));
     vi.spyOn(console, "error").mockImplementation(() => {});
     const user = await openConsole();
     const waitlist = section(admin.waitlist.title);
     fail = true;
     await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
-    await waitFor(() => expect(within(waitlist).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.network));
+    await waitFor(() =>
+      expect(
+        within(waitlist)
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(admin.errors.network),
+    );
     fail = false;
     await user.click(within(waitlist).getByRole("button", { name: admin.tryAgain }));
-    await waitFor(() => expect(within(waitlist).getAllByRole("alert").every((alert) => alert.textContent === "")).toBe(true));
+    await waitFor(() =>
+      expect(
+        within(waitlist)
+          .getAllByRole("alert")
+          .every((alert) => alert.textContent === ""),
+      ).toBe(true),
+    );
     expect(callsTo("GET", "/api/admin/waitlist").at(-1)!.url.searchParams.get("cursor")).toBe("next");
   });
 
@@ -510,7 +554,10 @@ describe("the console", () => {
   it("Download CSV fetches the export with the token and saves it through an object URL and <a download>", async () => {
     const csv = "email,source\r\nada@example.com,hero\r\n";
     routes["GET /api/admin/waitlist.csv"] = () =>
-      new Response(csv, { status: 200, headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="waitlist-2026-01-31.csv"' } });
+      new Response(csv, {
+        status: 200,
+        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="waitlist-2026-01-31.csv"' },
+      });
     routes["GET /api/admin/submissions.csv"] = () => new Response("name\r\n", { status: 200, headers: { "Content-Type": "text/csv" } });
     const saved: { blob: Blob; url: string }[] = [];
     const clicked: { href: string; download: string; inDocument: boolean }[] = [];
@@ -550,7 +597,13 @@ describe("the console", () => {
     const user = await openConsole();
     const waitlist = section(admin.waitlist.title);
     await user.click(within(waitlist).getByRole("button", { name: admin.table.download }));
-    await waitFor(() => expect(within(waitlist).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.unavailable));
+    await waitFor(() =>
+      expect(
+        within(waitlist)
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(admin.errors.unavailable),
+    );
     expect(URL.createObjectURL).not.toHaveBeenCalled();
   });
 
@@ -579,7 +632,16 @@ describe("erasure", () => {
       user_metadata: {},
       created_at: "2026-01-02T10:00:00.000Z",
       updated_at: "2026-01-03T10:00:00.000Z",
-      sessions: [{ id: "s1", created_at: "2026-01-03T10:00:00.000Z", updated_at: "2026-01-03T10:00:00.000Z", refreshed_at: null, user_agent: null, ip: null }],
+      sessions: [
+        {
+          id: "s1",
+          created_at: "2026-01-03T10:00:00.000Z",
+          updated_at: "2026-01-03T10:00:00.000Z",
+          refreshed_at: null,
+          user_agent: null,
+          ip: null,
+        },
+      ],
     },
     sign_in_code: null,
   });
@@ -599,7 +661,11 @@ describe("erasure", () => {
 
     // An empty address is refused here.
     await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
-    expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.erasure.addressRequired);
+    expect(
+      within(erasure)
+        .getAllByRole("alert")
+        .map((alert) => alert.textContent),
+    ).toContain(admin.erasure.addressRequired);
     expect(calls.some((call) => call.url.pathname.startsWith("/api/admin/people/"))).toBe(false);
 
     await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), ` ${ADDRESS} `);
@@ -656,7 +722,13 @@ describe("erasure", () => {
     await within(erasure).findByRole("heading", { name: admin.erasure.storedTitle(STORED) });
     await user.type(within(erasure).getByLabelText(admin.erasure.confirmLabel(STORED)), STORED);
     await user.click(within(erasure).getByRole("button", { name: admin.erasure.erase }));
-    await waitFor(() => expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(admin.errors.tooMany));
+    await waitFor(() =>
+      expect(
+        within(erasure)
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(admin.errors.tooMany),
+    );
     expect(within(erasure).getByRole("button", { name: admin.erasure.erase }).hasAttribute("disabled")).toBe(false);
   });
 
@@ -666,9 +738,11 @@ describe("erasure", () => {
     const erasure = section(admin.erasure.title);
     await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), "not-an-address{Enter}");
     await waitFor(() =>
-      expect(within(erasure).getAllByRole("alert").map((alert) => alert.textContent)).toContain(
-        `${admin.errors.badRequest} ${admin.errors.serverSaid("That is not an e-mail address.")}`,
-      ),
+      expect(
+        within(erasure)
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(`${admin.errors.badRequest} ${admin.errors.serverSaid("That is not an e-mail address.")}`),
     );
   });
 });

@@ -236,11 +236,11 @@ describe("home page", () => {
     renderAt("/");
 
     const badges = screen.getByRole("list", { name: "At a glance" });
-    expect(within(badges).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
-      "Launching Q3 2025",
-      "Free for students",
-      "No subscriptions",
-    ]);
+    expect(
+      within(badges)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Launching Q3 2025", "Free for students", "No subscriptions"]);
     const stats = document.querySelector("#advanced-ai dl")!;
     expect([...stats.querySelectorAll("dt")].map((dt) => `${dt.textContent} ${dt.nextElementSibling?.textContent}`)).toEqual([
       "Accuracy rate 99%",
@@ -254,20 +254,17 @@ describe("home page", () => {
     renderAt("/");
 
     const steps = document.getElementById("how-it-works")!;
-    expect(within(steps).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual([
-      "Snap or Type",
-      "AI Analyzes",
-      "Learn & Excel",
-    ]);
+    expect(
+      within(steps)
+        .getAllByRole("heading", { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(["Snap or Type", "AI Analyzes", "Learn & Excel"]);
     const subjects = document.getElementById("subjects")!;
-    expect(within(subjects).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual([
-      "Mathematics",
-      "Physics",
-      "Chemistry",
-      "History",
-      "Literature",
-      "Biology",
-    ]);
+    expect(
+      within(subjects)
+        .getAllByRole("heading", { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(["Mathematics", "Physics", "Chemistry", "History", "Literature", "Biology"]);
     expect(within(subjects).getByText(/from basic arithmetic to advanced calculus/i)).toBeTruthy();
   });
 

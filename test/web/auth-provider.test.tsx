@@ -57,7 +57,11 @@ afterEach(() => {
 describe("AuthProvider", () => {
   it("does not load auth-js for a visitor with no stored session", async () => {
     vi.useFakeTimers();
-    render(<AuthProvider><WhoIsSignedIn /></AuthProvider>);
+    render(
+      <AuthProvider>
+        <WhoIsSignedIn />
+      </AuthProvider>,
+    );
     await act(async () => vi.advanceTimersByTimeAsync(5_000));
     expect(screen.getByText("nobody")).toBeTruthy();
     expect(fakeClient.getAuthClient).not.toHaveBeenCalled();
@@ -66,7 +70,11 @@ describe("AuthProvider", () => {
   it("shows a stored session's e-mail at once, then loads auth-js when idle and follows its events", async () => {
     vi.useFakeTimers();
     window.localStorage.setItem("hwh-auth", storedSession("stored@example.com"));
-    render(<AuthProvider><WhoIsSignedIn /></AuthProvider>);
+    render(
+      <AuthProvider>
+        <WhoIsSignedIn />
+      </AuthProvider>,
+    );
     expect(screen.getByText("stored@example.com")).toBeTruthy();
     await act(async () => vi.advanceTimersByTimeAsync(3_000));
     expect(fakeClient.getAuthClient).toHaveBeenCalledTimes(1);
@@ -79,7 +87,11 @@ describe("AuthProvider", () => {
 
   it("loads auth-js when another tab signs in (a storage event)", async () => {
     vi.useFakeTimers();
-    render(<AuthProvider><WhoIsSignedIn /></AuthProvider>);
+    render(
+      <AuthProvider>
+        <WhoIsSignedIn />
+      </AuthProvider>,
+    );
     act(() => {
       window.localStorage.setItem("hwh-auth", storedSession("other-tab@example.com"));
       window.dispatchEvent(new StorageEvent("storage", { key: "hwh-auth" }));
@@ -90,7 +102,11 @@ describe("AuthProvider", () => {
   });
 
   it("follows the events once a page (the login page) loaded auth-js", async () => {
-    render(<AuthProvider><WhoIsSignedIn /></AuthProvider>);
+    render(
+      <AuthProvider>
+        <WhoIsSignedIn />
+      </AuthProvider>,
+    );
     await act(async () => {
       await fakeClient.getAuthClient();
     });

@@ -201,7 +201,12 @@ describe("ContactForm", () => {
       await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
 
       await within(view.status()).findByText(SUCCESS);
-      expect(sentBody(fetchSpy)).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "Typed before the script arrived", website: "" });
+      expect(sentBody(fetchSpy)).toEqual({
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        message: "Typed before the script arrived",
+        website: "",
+      });
     });
 
     it("clears every kind of field after a success, a select back to 'Please select'", async () => {

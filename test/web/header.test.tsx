@@ -53,7 +53,10 @@ function scrollTo(y: number) {
 }
 
 function signIn(email: string) {
-  window.localStorage.setItem("hwh-auth", JSON.stringify({ access_token: "a.b.c", refresh_token: "r", expires_at: 9_999_999_999, user: { email } }));
+  window.localStorage.setItem(
+    "hwh-auth",
+    JSON.stringify({ access_token: "a.b.c", refresh_token: "r", expires_at: 9_999_999_999, user: { email } }),
+  );
 }
 
 const heroEmailField = () => within(document.getElementById("hero")!).getByRole("textbox", { name: "Email address" });
@@ -63,12 +66,11 @@ describe("Header", () => {
     const { banner } = renderAt("/");
 
     const nav = within(banner).getByRole("navigation", { name: "Sections" });
-    expect(within(nav).getAllByRole("button").map((button) => button.textContent)).toEqual([
-      "Home",
-      "Join Waitlist",
-      "Features",
-      "How It Works",
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole("button")
+        .map((button) => button.textContent),
+    ).toEqual(["Home", "Join Waitlist", "Features", "How It Works"]);
     expect(within(banner).getByRole("button", { name: "Get Early Access" })).toBeTruthy();
     expect(within(banner).getByRole("link", { name: "Homework Helper: home" }).getAttribute("href")).toBe("#/");
     expect(within(banner).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("#/login");
@@ -152,7 +154,12 @@ describe("Header", () => {
     expect(brand.querySelector("img")).toBeNull();
     const favicon = new DOMParser().parseFromString(faviconSvg, "image/svg+xml");
     const shapes = (root: ParentNode) =>
-      [...root.querySelectorAll("rect, path")].map((shape) => [shape.tagName, shape.getAttribute("d"), shape.getAttribute("fill"), shape.getAttribute("rx")]);
+      [...root.querySelectorAll("rect, path")].map((shape) => [
+        shape.tagName,
+        shape.getAttribute("d"),
+        shape.getAttribute("fill"),
+        shape.getAttribute("rx"),
+      ]);
     expect(shapes(mark!)).toEqual(shapes(favicon));
     expect(mark!.getAttribute("viewBox")).toBe(favicon.documentElement.getAttribute("viewBox"));
     expect(brand.textContent).toBe("Homework Helper");
@@ -301,7 +308,11 @@ describe("Header before the app runs (prerendered, no script)", () => {
     const header = prerenderedHeader();
 
     const nav = within(header).getByRole("navigation", { name: "Sections" });
-    expect(within(nav).getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+    expect(
+      within(nav)
+        .getAllByRole("link")
+        .map((link) => [link.textContent, link.getAttribute("href")]),
+    ).toEqual([
       ["Home", "#hero"],
       ["Join Waitlist", "#hero"],
       ["Features", "#features"],

@@ -47,7 +47,10 @@ vi.mock("../../web/src/auth/client", () => ({
 
 const EMAIL = "ada@example.com";
 const sent = (): Answer => ({ data: { user: null, session: null }, error: null });
-const apiError = (status: number, code: string, message: string): Answer => ({ data: null, error: new AuthApiError(message, status, code) });
+const apiError = (status: number, code: string, message: string): Answer => ({
+  data: null,
+  error: new AuthApiError(message, status, code),
+});
 const networkError = (): Answer => ({ data: null, error: new AuthRetryableFetchError("Failed to fetch", 0) });
 const tooSoon = (seconds: number) =>
   apiError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${seconds} seconds.`);
@@ -473,9 +476,21 @@ describe("LoginPage: messages a student understands", () => {
   });
 
   it.each([
-    ["a refusal it has no words of its own for", async () => apiError(422, "otp_disabled", "Signups not allowed for otp"), "Signups not allowed for otp"],
-    ["a thrown TypeError", async (): Promise<Answer> => Promise.reject(new TypeError("Failed to fetch")), login.messages.verificationFailed],
-    ["too many tries with no wait named", async () => apiError(429, "over_request_rate_limit", "Request rate limit reached"), "Too many tries from this device. Please wait 60 seconds and try again."],
+    [
+      "a refusal it has no words of its own for",
+      async () => apiError(422, "otp_disabled", "Signups not allowed for otp"),
+      "Signups not allowed for otp",
+    ],
+    [
+      "a thrown TypeError",
+      async (): Promise<Answer> => Promise.reject(new TypeError("Failed to fetch")),
+      login.messages.verificationFailed,
+    ],
+    [
+      "too many tries with no wait named",
+      async () => apiError(429, "over_request_rate_limit", "Request rate limit reached"),
+      "Too many tries from this device. Please wait 60 seconds and try again.",
+    ],
   ])("on step two, shows %s in the page's terms", async (_case, answer, expected) => {
     auth.client.verifyOtp.mockImplementation(answer);
     const page = renderLogin();

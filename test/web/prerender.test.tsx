@@ -73,7 +73,9 @@ describe("prerendered home page", () => {
     const waitlist = ["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "website"];
     expect(names).toEqual([...waitlist, "name", "email", "message", "website", ...waitlist]);
     // The attribution fields are empty as built: the worker fills them in for a visit that has any.
-    const attribution = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"].map((name) => `<input type="hidden" name="${name}" value=""/>`);
+    const attribution = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"].map(
+      (name) => `<input type="hidden" name="${name}" value=""/>`,
+    );
     expect(tags(html, "input").filter((input) => input.includes('type="hidden"'))).toEqual([
       '<input type="hidden" name="source" value="hero"/>',
       ...attribution,

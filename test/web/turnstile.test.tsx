@@ -49,7 +49,8 @@ function installTurnstile() {
   return fake;
 }
 
-const turnstileScripts = () => [...document.querySelectorAll<HTMLScriptElement>("script")].filter((script) => script.src === TURNSTILE_SCRIPT_URL);
+const turnstileScripts = () =>
+  [...document.querySelectorAll<HTMLScriptElement>("script")].filter((script) => script.src === TURNSTILE_SCRIPT_URL);
 
 afterEach(() => {
   vi.useRealTimers();

@@ -367,7 +367,13 @@ describe("WaitlistForm attribution (issue 10)", () => {
     await user.click(within(form).getByRole("button"));
 
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", utm_source: "newsletter", referrer_host: "news.example", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({
+      email: "ada@example.com",
+      source: "hero",
+      utm_source: "newsletter",
+      referrer_host: "news.example",
+      website: "",
+    });
   });
 
   it("keeps the landing page's values for a form rendered later (after a visit to another page of the site)", async () => {

@@ -2,7 +2,15 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { subjectHash } from "../../worker/auth/secrets";
 import { csvCell, csvRow } from "../../worker/http/csv";
-import { ADMIN_PAGE, STATS_DAYS, type AdminPage, type AdminStats, type AdminSubmission, type AdminWaitlistEntry, type PersonRecord } from "../../worker/shared/admin";
+import {
+  ADMIN_PAGE,
+  STATS_DAYS,
+  type AdminPage,
+  type AdminStats,
+  type AdminSubmission,
+  type AdminWaitlistEntry,
+  type PersonRecord,
+} from "../../worker/shared/admin";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 
@@ -194,9 +202,13 @@ describe("GET /api/admin/waitlist", () => {
     expect(first.items[0]!.email_sent_at).toEqual(expect.any(String));
     expect(first.next_cursor).toEqual(expect.any(String));
 
-    const second = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=2&cursor=${first.next_cursor}`, ADMIN_KEY));
+    const second = await json<AdminPage<AdminWaitlistEntry>>(
+      await admin(`/waitlist?q=${tag}&limit=2&cursor=${first.next_cursor}`, ADMIN_KEY),
+    );
     expect(second.items.map((entry) => entry.email)).toEqual([emails[2], emails[1]]);
-    const last = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=2&cursor=${second.next_cursor}`, ADMIN_KEY));
+    const last = await json<AdminPage<AdminWaitlistEntry>>(
+      await admin(`/waitlist?q=${tag}&limit=2&cursor=${second.next_cursor}`, ADMIN_KEY),
+    );
     expect(last.items.map((entry) => entry.email)).toEqual([emails[0]]);
     expect(last.next_cursor).toBeNull();
   });
@@ -209,7 +221,9 @@ describe("GET /api/admin/waitlist", () => {
     const seen: string[] = [];
     let cursor: string | null = "";
     while (cursor !== null) {
-      const page: AdminPage<AdminWaitlistEntry> = await json(await admin(`/waitlist?q=${tag}&limit=1${cursor ? `&cursor=${cursor}` : ""}`, ADMIN_KEY));
+      const page: AdminPage<AdminWaitlistEntry> = await json(
+        await admin(`/waitlist?q=${tag}&limit=1${cursor ? `&cursor=${cursor}` : ""}`, ADMIN_KEY),
+      );
       seen.push(...page.items.map((entry) => entry.email));
       cursor = page.next_cursor;
     }
@@ -217,7 +231,14 @@ describe("GET /api/admin/waitlist", () => {
   });
 
   it("refuses a limit out of range, a cursor it did not give and an overlong search with 400", async () => {
-    for (const query of ["limit=0", `limit=${ADMIN_PAGE.maxLimit + 1}`, "limit=ten", "cursor=bm9wZQ", "cursor=%%%", `q=${"a".repeat(255)}`]) {
+    for (const query of [
+      "limit=0",
+      `limit=${ADMIN_PAGE.maxLimit + 1}`,
+      "limit=ten",
+      "cursor=bm9wZQ",
+      "cursor=%%%",
+      `q=${"a".repeat(255)}`,
+    ]) {
       expect((await json<ErrorBody>(await admin(`/waitlist?${query}`, ADMIN_KEY), 400)).error.code, query).toBe("invalid_request");
     }
   });
@@ -252,8 +273,8 @@ describe("CSV cells", () => {
 describe("GET /api/admin/waitlist.csv", () => {
   it("exports every entry as RFC 4180 CSV with a header row, quoting and a guard against formulas", async () => {
     const hostile = [
-      { email: uniqueEmail("csv-formula"), utm_source: "=HYPERLINK(\"http://evil\")", utm_medium: "+1", utm_campaign: "-2,3" },
-      { email: uniqueEmail("csv-at"), utm_source: "@SUM(A1)", utm_medium: "quote\"inside", utm_campaign: "two\nlines" },
+      { email: uniqueEmail("csv-formula"), utm_source: '=HYPERLINK("http://evil")', utm_medium: "+1", utm_campaign: "-2,3" },
+      { email: uniqueEmail("csv-at"), utm_source: "@SUM(A1)", utm_medium: 'quote"inside', utm_campaign: "two\nlines" },
     ];
     for (const entry of hostile) await join(entry.email, entry);
     const response = await admin("/waitlist.csv", ADMIN_KEY);
@@ -261,7 +282,11 @@ describe("GET /api/admin/waitlist.csv", () => {
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
     const text = await exactText(response);
-    expect(text.startsWith("\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host,email_sent,email_sent_at,created_at,updated_at\r\n")).toBe(true);
+    expect(
+      text.startsWith(
+        "\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host,email_sent,email_sent_at,created_at,updated_at\r\n",
+      ),
+    ).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
     expect(line(hostile[0]!.email)).toContain(`,hero,"'=HYPERLINK(""http://evil"")",'+1,"'-2,3",,true,`);
@@ -293,8 +318,14 @@ describe("GET /api/admin/submissions", () => {
     await sendContact(senders[1]!, `Second ${tag.toUpperCase()}`);
     const first = await json<AdminPage<AdminSubmission>>(await admin(`/submissions?form=contact&q=${tag}&limit=1`, ADMIN_KEY));
     expect(first.items).toHaveLength(1);
-    expect(first.items[0]).toMatchObject({ form: "contact", fields: { name: "Ada", email: senders[1], message: `Second ${tag.toUpperCase()}` }, email_sent: true });
-    const second = await json<AdminPage<AdminSubmission>>(await admin(`/submissions?form=contact&q=${tag}&limit=1&cursor=${first.next_cursor}`, ADMIN_KEY));
+    expect(first.items[0]).toMatchObject({
+      form: "contact",
+      fields: { name: "Ada", email: senders[1], message: `Second ${tag.toUpperCase()}` },
+      email_sent: true,
+    });
+    const second = await json<AdminPage<AdminSubmission>>(
+      await admin(`/submissions?form=contact&q=${tag}&limit=1&cursor=${first.next_cursor}`, ADMIN_KEY),
+    );
     expect(second.items[0]!.fields.email).toBe(senders[0]);
     expect(second.next_cursor).toBeNull();
   });
@@ -306,7 +337,7 @@ describe("GET /api/admin/submissions", () => {
 
   it("exports a form's messages as CSV, one column per field of the form, guarded and quoted", async () => {
     const email = uniqueEmail("csv-message");
-    const response = await postJson("/api/forms/contact", { name: "=cmd|' /C calc'!A0", email, message: "Line one\nLine \"two\"" });
+    const response = await postJson("/api/forms/contact", { name: "=cmd|' /C calc'!A0", email, message: 'Line one\nLine "two"' });
     expect(response.status).toBe(201);
     const text = await exactText(await admin("/submissions.csv?form=contact", ADMIN_KEY));
     expect(text.startsWith("\uFEFFid,created_at,name,email,message,email_sent,email_sent_at\r\n")).toBe(true);
@@ -319,11 +350,19 @@ describe("POST /api/admin/notifications/retry", () => {
     await env.DB.exec("delete from hwh_waitlist");
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const at = new Date().toISOString();
-    const insert = env.DB.prepare("insert into hwh_waitlist (email, email_sent, notify_next_attempt_at, created_at, updated_at) values (?, ?, ?, ?, ?)");
-    await env.DB.batch([insert.bind("w1@x.test", 0, later, at, at), insert.bind("w2@x.test", 0, later, at, at), insert.bind("done@x.test", 1, null, at, at)]);
+    const insert = env.DB.prepare(
+      "insert into hwh_waitlist (email, email_sent, notify_next_attempt_at, created_at, updated_at) values (?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind("w1@x.test", 0, later, at, at),
+      insert.bind("w2@x.test", 0, later, at, at),
+      insert.bind("done@x.test", 1, null, at, at),
+    ]);
 
     expect(await json(await admin("/notifications/retry", await operator(), { method: "POST" }))).toEqual({ requeued: 2 });
-    const waiting = await env.DB.prepare("select count(*) as n from hwh_waitlist where email_sent = 0 and notify_next_attempt_at is null").first<{ n: number }>();
+    const waiting = await env.DB.prepare(
+      "select count(*) as n from hwh_waitlist where email_sent = 0 and notify_next_attempt_at is null",
+    ).first<{ n: number }>();
     expect(waiting!.n).toBe(2);
     const [record] = await testRepository().admin.auditTrail(1);
     expect(record).toMatchObject({ action: "notifications.retried", operator: OPERATOR, details: { requeued: 2 } });
@@ -373,7 +412,9 @@ describe("/api/admin/people/:email", () => {
     const sessionId = String(jwtPayload(session.access_token).session_id);
     expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(1);
     // A code asked for after signing in (past the cooldown): pending, to be erased too.
-    await env.DB.prepare("update hwh_auth_codes set sent_at = ? where email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
+    await env.DB.prepare("update hwh_auth_codes set sent_at = ? where email = ?")
+      .bind(new Date(Date.now() - 120_000).toISOString(), email)
+      .run();
     expect((await authCall("POST", "/otp", { email, create_user: true, data: {} })).status).toBe(200);
     expect(await countAuthRows("hwh_auth_codes", "email = ? and code_hash is not null", email)).toBe(1);
     const before = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
@@ -398,7 +439,11 @@ describe("/api/admin/people/:email", () => {
     // Joining again is a new entry (201), not a duplicate.
     await join(email);
     // Erasing again finds nothing more than that entry.
-    expect(await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }))).toEqual({ waitlist: 1, submissions: 0, users: 0 });
+    expect(await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }))).toEqual({
+      waitlist: 1,
+      submissions: 0,
+      users: 0,
+    });
   });
 
   it("writes an audit record of each erasure: operator, time, counts and a keyed hash of the address, never the address", async () => {
@@ -410,8 +455,18 @@ describe("/api/admin/people/:email", () => {
 
     const [byKey, byOperator] = await testRepository().admin.auditTrail(2);
     const hash = await subjectHash(JWT_SECRET, email);
-    expect(byOperator).toMatchObject({ action: "person.erased", operator: OPERATOR, subjectHash: hash, details: { waitlist: 1, submissions: 0, users: 0 } });
-    expect(byKey).toMatchObject({ action: "person.erased", operator: "admin-key", subjectHash: hash, details: { waitlist: 0, submissions: 0, users: 0 } });
+    expect(byOperator).toMatchObject({
+      action: "person.erased",
+      operator: OPERATOR,
+      subjectHash: hash,
+      details: { waitlist: 1, submissions: 0, users: 0 },
+    });
+    expect(byKey).toMatchObject({
+      action: "person.erased",
+      operator: "admin-key",
+      subjectHash: hash,
+      details: { waitlist: 0, submissions: 0, users: 0 },
+    });
     expect(Date.parse(byOperator!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     const everything = JSON.stringify(await env.DB.prepare("select * from hwh_audit_log").all());

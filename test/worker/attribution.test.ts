@@ -20,13 +20,18 @@ const PAGE = `<!doctype html><html><head><link rel="canonical" href="/"></head><
 const assets = {
   async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
-    const headers = { "Content-Type": "text/html; charset=utf-8", ETag: '"built-1"', "Cache-Control": "public, max-age=0, must-revalidate" };
+    const headers = {
+      "Content-Type": "text/html; charset=utf-8",
+      ETag: '"built-1"',
+      "Cache-Control": "public, max-age=0, must-revalidate",
+    };
     if (request.headers.get("If-None-Match") === '"built-1"') return new Response(null, { status: 304, headers });
     return new Response(PAGE, { headers });
   },
 };
 
-const hiddenValues = (html: string, name: string) => [...html.matchAll(new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`, "g"))].map((m) => m[1]);
+const hiddenValues = (html: string, name: string) =>
+  [...html.matchAll(new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`, "g"))].map((m) => m[1]);
 
 describe("the landing page's attribution", () => {
   it("reads the campaign parameters from the address and the host from a Referer of another site", () => {
@@ -38,7 +43,12 @@ describe("the landing page's attribution", () => {
       referrer_host: "www.google.com",
     });
     expect(landingAttribution(page, "https://homeworkhelper.app/#/login").referrer_host).toBeNull();
-    expect(landingAttribution(new URL("https://homeworkhelper.app/"), null)).toEqual({ utm_source: null, utm_medium: null, utm_campaign: null, referrer_host: null });
+    expect(landingAttribution(new URL("https://homeworkhelper.app/"), null)).toEqual({
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      referrer_host: null,
+    });
     expect(landingAttribution(page, "not a url").referrer_host).toBeNull();
     expect(landingAttribution(page, "android-app://com.google.android.gm/").referrer_host).toBeNull();
   });
@@ -110,14 +120,28 @@ describe("a join with attribution", () => {
 
   it("stores what a form posted without JavaScript sends", async () => {
     const email = uniqueEmail("attributed-form");
-    const body = new URLSearchParams({ email, source: "cta", website: "", utm_source: "tiktok", utm_medium: "", utm_campaign: "bio", referrer_host: "www.tiktok.com" });
+    const body = new URLSearchParams({
+      email,
+      source: "cta",
+      website: "",
+      utm_source: "tiktok",
+      utm_medium: "",
+      utm_campaign: "bio",
+      referrer_host: "www.tiktok.com",
+    });
     const response = await call("/api/waitlist", {
       method: "POST",
       headers: { "Content-Type": FORM_MEDIA_TYPE, "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" },
       body: body.toString(),
     });
     expect(response.status).toBe(201);
-    expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "cta", utmSource: "tiktok", utmMedium: null, utmCampaign: "bio", referrerHost: "www.tiktok.com" });
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({
+      source: "cta",
+      utmSource: "tiktok",
+      utmMedium: null,
+      utmCampaign: "bio",
+      referrerHost: "www.tiktok.com",
+    });
   });
 
   it("refuses a referrer_host that is no host name, and attribution that is not text, with 400 and nothing stored", async () => {

@@ -23,7 +23,11 @@ describe("/auth/v1/admin", () => {
   });
 
   it("with a wrong key, or a user's access token: 403 not_admin", async () => {
-    await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}x` } }), 403, "not_admin");
+    await expectAuthError(
+      await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}x` } }),
+      403,
+      "not_admin",
+    );
     await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer x" } }), 403, "not_admin");
     const session = await signIn(uniqueEmail("notadmin"));
     await expectAuthError(await authCall("GET", "/admin/users", undefined, { token: session.access_token }), 403, "not_admin");
@@ -32,7 +36,11 @@ describe("/auth/v1/admin", () => {
   it("with no admin key configured, nobody gets in (not even with an empty bearer)", async () => {
     const overrides = { AUTH_ADMIN_KEY: "" };
     await expectAuthError(await authCall("GET", "/admin/users", undefined, { ...admin, overrides }), 403, "not_admin");
-    await expectAuthError(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer " }, overrides }), 401, "no_authorization");
+    await expectAuthError(
+      await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer " }, overrides }),
+      401,
+      "no_authorization",
+    );
   });
 
   it.each([
@@ -47,7 +55,11 @@ describe("/auth/v1/admin", () => {
       expect(body.message).toBe("User not allowed: the admin API is not configured on this server (AUTH_ADMIN_KEY).");
     }
     // With a key configured, a wrong one is refused without a hint.
-    const wrong = await expectAuthError(await authCall(method, path, undefined, { headers: { Authorization: "Bearer wrong" } }), 403, "not_admin");
+    const wrong = await expectAuthError(
+      await authCall(method, path, undefined, { headers: { Authorization: "Bearer wrong" } }),
+      403,
+      "not_admin",
+    );
     expect(wrong.message).toBe("User not allowed");
   });
 
@@ -83,7 +95,11 @@ describe("/auth/v1/admin", () => {
     const response = await authCall("GET", `/admin/users/${session.user.id}`, undefined, admin);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(session.user);
-    await expectAuthError(await authCall("GET", "/admin/users/00000000-0000-4000-8000-000000000000", undefined, admin), 404, "user_not_found");
+    await expectAuthError(
+      await authCall("GET", "/admin/users/00000000-0000-4000-8000-000000000000", undefined, admin),
+      404,
+      "user_not_found",
+    );
     await expectAuthError(await authCall("GET", "/admin/users/not-a-uuid", undefined, admin), 404, "user_not_found");
   });
 
@@ -115,11 +131,19 @@ describe("/auth/v1/admin", () => {
     const ip = uniqueIp();
     // Someone guessing the key: every guess counts.
     for (let index = 0; index < 59; index += 1) {
-      await expectAuthError(await authCall("GET", "/admin/users", undefined, { ip, headers: { Authorization: `Bearer guess-${index}` } }), 403, "not_admin");
+      await expectAuthError(
+        await authCall("GET", "/admin/users", undefined, { ip, headers: { Authorization: `Bearer guess-${index}` } }),
+        403,
+        "not_admin",
+      );
     }
     expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip })).status).toBe(200);
 
-    for (const [method, path] of [["GET", "/admin/users"], ["GET", "/admin/users/00000000-0000-4000-8000-000000000000"], ["DELETE", "/admin/users/00000000-0000-4000-8000-000000000000"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/admin/users"],
+      ["GET", "/admin/users/00000000-0000-4000-8000-000000000000"],
+      ["DELETE", "/admin/users/00000000-0000-4000-8000-000000000000"],
+    ] as const) {
       const refused = await authCall(method, path, undefined, { ...admin, ip });
       const body = await expectAuthError(refused, 429, "over_request_rate_limit");
       expect(Object.keys(body).sort()).toEqual(["code", "error_code", "message", "msg"]);
@@ -142,6 +166,10 @@ describe("/auth/v1/admin", () => {
     const overrides = { AUTH_RATE_LIMIT_ADMIN: "2" };
     expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides })).status).toBe(200);
     expect((await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides })).status).toBe(200);
-    await expectAuthError(await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides }), 429, "over_request_rate_limit");
+    await expectAuthError(
+      await authCall("GET", "/admin/users?per_page=1", undefined, { ...admin, ip, overrides }),
+      429,
+      "over_request_rate_limit",
+    );
   });
 });

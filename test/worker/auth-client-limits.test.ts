@@ -23,7 +23,11 @@ const randomNet = () => `2001:db8:${group()}:${group()}`;
 
 /** The `index`th address of a /64, written in the several ways an address can be. */
 function addressIn(net: string, index: number): string {
-  const forms = [`${net}::${index.toString(16)}`, `${net}:${group()}:${group()}:${group()}:${index.toString(16)}`, `${net.toUpperCase()}:0:0:${group()}:${index.toString(16)}`];
+  const forms = [
+    `${net}::${index.toString(16)}`,
+    `${net}:${group()}:${group()}:${group()}:${index.toString(16)}`,
+    `${net.toUpperCase()}:0:0:${group()}:${index.toString(16)}`,
+  ];
   return forms[index % forms.length]!;
 }
 
@@ -57,7 +61,11 @@ describe("per-IP limits: who the client is", () => {
     for (let index = 1; index <= 3; index += 1) {
       await expectAuthError(await verify(uniqueEmail("v6verify"), "000000", { ip: addressIn(net, index), overrides }), 403, "otp_expired");
     }
-    await expectAuthError(await verify(uniqueEmail("v6verify"), "000000", { ip: addressIn(net, 99), overrides }), 429, "over_request_rate_limit");
+    await expectAuthError(
+      await verify(uniqueEmail("v6verify"), "000000", { ip: addressIn(net, 99), overrides }),
+      429,
+      "over_request_rate_limit",
+    );
   });
 
   it("X-Forwarded-For, X-Real-IP, True-Client-IP and Forwarded never give a client a new allowance", async () => {
@@ -107,7 +115,9 @@ describe("clientKey", () => {
   });
 
   it("every address of a /64 is one key, another /64 another", () => {
-    expect(new Set(Array.from({ length: 20 }, (_, index) => clientKey(addressIn("2001:db8:aa:bb", index + 1))))).toEqual(new Set(["2001:db8:aa:bb::/64"]));
+    expect(new Set(Array.from({ length: 20 }, (_, index) => clientKey(addressIn("2001:db8:aa:bb", index + 1))))).toEqual(
+      new Set(["2001:db8:aa:bb::/64"]),
+    );
     expect(clientKey("2001:db8:aa:bc::1")).not.toBe(clientKey("2001:db8:aa:bb::1"));
   });
 });

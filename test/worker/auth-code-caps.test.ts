@@ -128,7 +128,12 @@ describe("a mailbox is every address that reaches it", () => {
     for (let index = 1; index <= 5; index += 1) expect((await ask(`${local}+${index}@example.org`, 0, {})).status).toBe(200);
     for (let index = 1; index <= 5; index += 1) expect(await codeMailCount(`${local}+${index}@example.org`)).toBe(1);
 
-    for (const variant of [`${local}+6@example.org`, `${local}@example.org`, `${local.toUpperCase()}+x+y@EXAMPLE.ORG`, `${local}+@example.org`]) {
+    for (const variant of [
+      `${local}+6@example.org`,
+      `${local}@example.org`,
+      `${local.toUpperCase()}+x+y@EXAMPLE.ORG`,
+      `${local}+@example.org`,
+    ]) {
       await expectRefused(await ask(variant, SECOND, {}), 3599);
     }
     expect(await codeMailCount(`${local}+6@example.org`)).toBe(0);
@@ -139,7 +144,13 @@ describe("a mailbox is every address that reaches it", () => {
   it("Gmail: dotted variants and googlemail.com are one inbox", async () => {
     const local = uniqueLocal("jane");
     const dotted = (at: number) => `${local.slice(0, at)}.${local.slice(at)}`;
-    const variants = [`${local}@gmail.com`, `${dotted(1)}@gmail.com`, `${dotted(2)}+news@googlemail.com`, `${dotted(3).replace(/(.)$/, ".$1")}@googlemail.com`, `${dotted(4)}@gmail.com`];
+    const variants = [
+      `${local}@gmail.com`,
+      `${dotted(1)}@gmail.com`,
+      `${dotted(2)}+news@googlemail.com`,
+      `${dotted(3).replace(/(.)$/, ".$1")}@googlemail.com`,
+      `${dotted(4)}@gmail.com`,
+    ];
     for (const email of variants) expect((await ask(email, 0, {})).status).toBe(200);
     await expectRefused(await ask(`${dotted(5)}+6@gmail.com`, SECOND, {}), 3599);
     await expectRefused(await ask(`${local.toUpperCase()}@GoogleMail.com`, SECOND, {}), 3599);

@@ -25,7 +25,12 @@ afterEach(() => {
 });
 
 describe("per-IP rate limits", () => {
-  const limits = { AUTH_RATE_LIMIT_OTP: "3", AUTH_RATE_LIMIT_VERIFY: "3", AUTH_RATE_LIMIT_TOKEN: "3", AUTH_RATE_LIMIT_WINDOW_SECONDS: "300" };
+  const limits = {
+    AUTH_RATE_LIMIT_OTP: "3",
+    AUTH_RATE_LIMIT_VERIFY: "3",
+    AUTH_RATE_LIMIT_TOKEN: "3",
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: "300",
+  };
 
   it("/otp: past the limit 429 over_request_rate_limit with Retry-After; another IP is not affected", async () => {
     const ip = uniqueIp();
@@ -102,7 +107,9 @@ describe("per-IP limits fail closed", () => {
   });
 
   it("/admin/*: 500, even with the right key", async () => {
-    await expectFailedClosed(await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, overrides: overrides() }));
+    await expectFailedClosed(
+      await authCall("GET", "/admin/users", undefined, { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, overrides: overrides() }),
+    );
   });
 });
 
@@ -138,7 +145,10 @@ describe("routes auth-js has that are not enabled", () => {
   });
 
   it("describes itself: /settings, /health and an empty key set", async () => {
-    expect(await (await authCall("GET", "/settings")).json()).toMatchObject({ external: { email: true, phone: false }, disable_signup: false });
+    expect(await (await authCall("GET", "/settings")).json()).toMatchObject({
+      external: { email: true, phone: false },
+      disable_signup: false,
+    });
     expect((await authCall("GET", "/health")).status).toBe(200);
     expect(await (await authCall("GET", "/.well-known/jwks.json")).json()).toEqual({ keys: [] });
   });
@@ -181,9 +191,27 @@ describe("housekeeping (cron)", () => {
     expect((await counters())!.n).toBe(0);
     expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(0);
     expect(await countAuthRows("hwh_auth_codes", "email in (?, ?)", recent, now)).toBe(2);
-    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(0);
+    expect(
+      await countAuthRows(
+        "hwh_auth_refresh_tokens",
+        "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)",
+        userId,
+      ),
+    ).toBe(0);
     // The session itself and its live token stay.
-    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is null and session_id in (select id from hwh_auth_sessions where user_id = ?)", userId)).toBe(1);
-    expect(await countAuthRows("hwh_auth_refresh_tokens", "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)", kept.user.id)).toBe(1);
+    expect(
+      await countAuthRows(
+        "hwh_auth_refresh_tokens",
+        "revoked_at is null and session_id in (select id from hwh_auth_sessions where user_id = ?)",
+        userId,
+      ),
+    ).toBe(1);
+    expect(
+      await countAuthRows(
+        "hwh_auth_refresh_tokens",
+        "revoked_at is not null and session_id in (select id from hwh_auth_sessions where user_id = ?)",
+        kept.user.id,
+      ),
+    ).toBe(1);
   });
 });

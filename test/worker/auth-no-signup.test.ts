@@ -3,7 +3,18 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { requestCode } from "../../worker/auth/service";
 import { createDeps } from "../../worker/deps";
-import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, latestCode, mailboxCounts, signIn, verify, type Session } from "../support/auth";
+import {
+  authCall,
+  codeMailCount,
+  codeRow,
+  countAuthRows,
+  expectAuthError,
+  latestCode,
+  mailboxCounts,
+  signIn,
+  verify,
+  type Session,
+} from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { uniqueEmail } from "../support/worker";
 
@@ -83,7 +94,11 @@ describe("POST /auth/v1/otp with create_user: false", () => {
 
     provider.setMode("success");
     vi.setSystemTime(start + 61_000 + 30_000);
-    await expectAuthError(await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV }), 429, "over_email_send_rate_limit");
+    await expectAuthError(
+      await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV }),
+      429,
+      "over_email_send_rate_limit",
+    );
     vi.setSystemTime(start + 61_000 + 60_000);
     expect((await authCall("POST", "/otp", { email, create_user: false }, { overrides: PROVIDER_ENV })).status).toBe(200);
     expect(provider.calls).toHaveLength(2);

@@ -23,7 +23,14 @@ afterEach(() => {
 describe("POST /auth/v1/otp", () => {
   it("stores a hashed code for the address and e-mails it; answers 200 {}; no user exists yet", async () => {
     const email = uniqueEmail("otp");
-    const response = await authCall("POST", "/otp", { email, create_user: true, data: { grade: 9 }, gotrue_meta_security: {}, code_challenge: null, code_challenge_method: null });
+    const response = await authCall("POST", "/otp", {
+      email,
+      create_user: true,
+      data: { grade: 9 },
+      gotrue_meta_security: {},
+      code_challenge: null,
+      code_challenge_method: null,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
     expect(response.headers.get("X-Supabase-Api-Version")).toBe("2024-01-01");
@@ -165,18 +172,28 @@ describe("POST /auth/v1/otp", () => {
 
   it("accepts data of real writing: accents, emoji sequences, joiners between letters, line breaks in values", async () => {
     const email = uniqueEmail("gooddata");
-    const data = { name: "Zoë Ångström", persian: "می\u200cخواهم", emoji: "👩\u200d💻", bio: "line one\nline two", nested: { list: ["ok", 1, true, null] } };
+    const data = {
+      name: "Zoë Ångström",
+      persian: "می\u200cخواهم",
+      emoji: "👩\u200d💻",
+      bio: "line one\nline two",
+      nested: { list: ["ok", 1, true, null] },
+    };
     expect((await authCall("POST", "/otp", { email, data })).status).toBe(200);
     expect(JSON.parse((await codeRow(email))!.user_metadata!)).toEqual(data);
   });
 
   it.each([
-    ["malformed JSON", "{\"email\":", "application/json", 400, "bad_json"],
+    ["malformed JSON", '{"email":', "application/json", 400, "bad_json"],
     ["a JSON array", "[]", "application/json", 400, "bad_json"],
     ["an empty body", "", "application/json", 400, "bad_json"],
     ["a form post", "email=a%40b.co", "application/x-www-form-urlencoded", 415, "validation_failed"],
   ])("rejects %s in GoTrue's shape", async (_name, body, contentType, status, code) => {
-    const response = await call("/auth/v1/otp", { method: "POST", headers: { "Content-Type": contentType, "CF-Connecting-IP": uniqueIp() }, body });
+    const response = await call("/auth/v1/otp", {
+      method: "POST",
+      headers: { "Content-Type": contentType, "CF-Connecting-IP": uniqueIp() },
+      body,
+    });
     await expectAuthError(response, status, code);
   });
 
@@ -230,7 +247,12 @@ describe("POST /auth/v1/otp", () => {
 
   it("the database being down is a 500 in GoTrue's shape, not an HTML page", async () => {
     const { brokenDatabase } = await import("../support/worker");
-    const response = await authCall("POST", "/otp", { email: uniqueEmail("dbdown") }, { ip: uniqueIp(), overrides: { DB: brokenDatabase() } });
+    const response = await authCall(
+      "POST",
+      "/otp",
+      { email: uniqueEmail("dbdown") },
+      { ip: uniqueIp(), overrides: { DB: brokenDatabase() } },
+    );
     await expectAuthError(response, 500, "unexpected_failure");
   });
 });

@@ -25,7 +25,9 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
     expect(next).toMatchObject({ token_type: "bearer", expires_in: 3600, user: { email: session.user.email } });
     expect(jwtPayload(next.access_token).session_id).toBe(jwtPayload(session.access_token).session_id);
     expect((await getUser(next.access_token)).status).toBe(200);
-    expect(await countAuthRows("hwh_auth_refresh_tokens", "token_hash = ? or token_hash = ?", session.refresh_token, next.refresh_token)).toBe(0);
+    expect(
+      await countAuthRows("hwh_auth_refresh_tokens", "token_hash = ? or token_hash = ?", session.refresh_token, next.refresh_token),
+    ).toBe(0);
   });
 
   it("every use rotates again", async () => {
@@ -55,7 +57,9 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     const [first, second] = [(await a.json()) as Session, (await b.json()) as Session];
     expect(first.refresh_token).toBe(second.refresh_token);
-    expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ? and revoked_at is null", jwtPayload(session.access_token).session_id)).toBe(1);
+    expect(
+      await countAuthRows("hwh_auth_refresh_tokens", "session_id = ? and revoked_at is null", jwtPayload(session.access_token).session_id),
+    ).toBe(1);
   });
 
   it("reuse after the grace window ends the whole session", async () => {
@@ -105,7 +109,10 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
       return rotate(input);
     });
     const origin = { issuer: "http://localhost/auth/v1", ip: null, userAgent: null };
-    await expect(refreshSession(deps, origin, session.refresh_token)).rejects.toMatchObject({ status: 400, code: "refresh_token_not_found" });
+    await expect(refreshSession(deps, origin, session.refresh_token)).rejects.toMatchObject({
+      status: 400,
+      code: "refresh_token_not_found",
+    });
     expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", sessionId)).toBe(0);
   });
 
@@ -120,7 +127,11 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
   });
 
   it("other grant types are not enabled; a missing grant_type is a validation error", async () => {
-    await expectAuthError(await authCall("POST", "/token?grant_type=password", { email: "a@b.co", password: "x" }), 422, "provider_disabled");
+    await expectAuthError(
+      await authCall("POST", "/token?grant_type=password", { email: "a@b.co", password: "x" }),
+      422,
+      "provider_disabled",
+    );
     await expectAuthError(await authCall("POST", "/token?grant_type=pkce", { auth_code: "x" }), 422, "provider_disabled");
     await expectAuthError(await authCall("POST", "/token", {}), 400, "validation_failed");
   });

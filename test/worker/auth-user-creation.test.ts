@@ -1,6 +1,16 @@
 // When a user comes to exist (the first verified code, not the code request) and what `data` does (at most 1 KB, only on creation).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authCall, codeMailCount, codeRow, countAuthRows, expectAuthError, getUser, latestCode, verify, type Session } from "../support/auth";
+import {
+  authCall,
+  codeMailCount,
+  codeRow,
+  countAuthRows,
+  expectAuthError,
+  getUser,
+  latestCode,
+  verify,
+  type Session,
+} from "../support/auth";
 import { testRepository, uniqueEmail } from "../support/worker";
 
 afterEach(() => {

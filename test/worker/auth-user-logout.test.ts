@@ -133,7 +133,11 @@ describe("POST /auth/v1/logout", () => {
   it("any other scope is validation_failed, and nothing ends", async () => {
     const session = await signIn(uniqueEmail("scope"));
     for (const scope of ["all", "", "LOCAL", "global,others"]) {
-      await expectAuthError(await authCall("POST", `/logout?scope=${encodeURIComponent(scope)}`, undefined, { token: session.access_token }), 400, "validation_failed");
+      await expectAuthError(
+        await authCall("POST", `/logout?scope=${encodeURIComponent(scope)}`, undefined, { token: session.access_token }),
+        400,
+        "validation_failed",
+      );
     }
     expect(await alive(session)).toBe(true);
   });
@@ -143,6 +147,10 @@ describe("POST /auth/v1/logout", () => {
     await expectAuthError(await authCall("POST", "/logout?scope=local", undefined, { token: "not.a-jwt" }), 403, "bad_jwt");
     const session = await signIn(uniqueEmail("twice"));
     expect((await authCall("POST", "/logout?scope=local", undefined, { token: session.access_token })).status).toBe(204);
-    await expectAuthError(await authCall("POST", "/logout?scope=local", undefined, { token: session.access_token }), 403, "session_not_found");
+    await expectAuthError(
+      await authCall("POST", "/logout?scope=local", undefined, { token: session.access_token }),
+      403,
+      "session_not_found",
+    );
   });
 });

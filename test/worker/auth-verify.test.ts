@@ -1,15 +1,7 @@
 // POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  authCall,
-  countAuthRows,
-  expectAuthError,
-  jwtPayload,
-  requestCode,
-  verify,
-  type Session,
-} from "../support/auth";
+import { authCall, countAuthRows, expectAuthError, jwtPayload, requestCode, verify, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 
 afterEach(() => {
@@ -44,7 +36,11 @@ describe("POST /auth/v1/verify", () => {
       expect(typeof session.user[field], field).toBe("string");
     }
     expect(session.user.identities).toEqual([
-      expect.objectContaining({ provider: "email", user_id: session.user.id, identity_data: expect.objectContaining({ email, email_verified: true }) }),
+      expect.objectContaining({
+        provider: "email",
+        user_id: session.user.id,
+        identity_data: expect.objectContaining({ email, email_verified: true }),
+      }),
     ]);
 
     const claims = jwtPayload(session.access_token);
@@ -143,7 +139,12 @@ describe("POST /auth/v1/verify", () => {
     const old = await requestCode(expiring);
     vi.setSystemTime(start + 11 * 60_000);
     bodies.push(await (await verify(expiring, old)).json());
-    const expected = { code: "otp_expired", error_code: "otp_expired", msg: "Token has expired or is invalid", message: "Token has expired or is invalid" };
+    const expected = {
+      code: "otp_expired",
+      error_code: "otp_expired",
+      msg: "Token has expired or is invalid",
+      message: "Token has expired or is invalid",
+    };
     expect(bodies).toEqual([expected, expected, expected, expected]);
     expect(await countAuthRows("hwh_auth_users", "email = ?", nobody)).toBe(0);
     expect(await countAuthRows("hwh_auth_codes", "email = ?", nobody)).toBe(0);
@@ -202,6 +203,10 @@ describe("POST /auth/v1/verify", () => {
 
   it("links (token_hash) and phone codes are not enabled", async () => {
     await expectAuthError(await authCall("POST", "/verify", { token_hash: "abc", type: "email" }), 422, "feature_not_enabled");
-    await expectAuthError(await authCall("POST", "/verify", { phone: "+15555550100", token: "123456", type: "sms" }), 422, "phone_provider_disabled");
+    await expectAuthError(
+      await authCall("POST", "/verify", { phone: "+15555550100", token: "123456", type: "sms" }),
+      422,
+      "phone_provider_disabled",
+    );
   });
 });

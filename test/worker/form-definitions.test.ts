@@ -144,7 +144,12 @@ describe("text cleaning", () => {
     ["a bidi override in a message", { notes: "hi \u202egnp.exe" }, "notes", "Notes contains characters that are not allowed."],
     ["hidden tag characters in a message", { notes: "hi\u{e0041}\u{e0042}" }, "notes", "Notes contains characters that are not allowed."],
     ["an unpaired surrogate in a message", { notes: "a\udc00b" }, "notes", "Notes contains characters that are not allowed."],
-    ["a line separator in a one-line field", { full_name: "Ada\u2028Lovelace" }, "full_name", "Full_name contains characters that are not allowed."],
+    [
+      "a line separator in a one-line field",
+      { full_name: "Ada\u2028Lovelace" },
+      "full_name",
+      "Full_name contains characters that are not allowed.",
+    ],
   ])("refuses %s", (_name, change, field, message) => {
     expect(errorsOf({ ...valid, ...change })).toEqual({ [field]: message });
   });
@@ -153,7 +158,10 @@ describe("text cleaning", () => {
     expect(hasForbiddenCharacters("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")).toBe(false); // Persian with ZWNJ
     expect(hasForbiddenCharacters("family \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f")).toBe(false);
     expect(errorsOf({ ...valid, full_name: "Zo\u00eb", notes: "\u{1f469}\u200d\u{1f4bb} ok" })).toEqual({});
-    expect(validate(formSchema(EVERY_TYPE), { ...valid, full_name: "Zoe\u0308" })).toMatchObject({ ok: true, value: { full_name: "Zo\u00eb" } });
+    expect(validate(formSchema(EVERY_TYPE), { ...valid, full_name: "Zoe\u0308" })).toMatchObject({
+      ok: true,
+      value: { full_name: "Zo\u00eb" },
+    });
   });
 });
 
@@ -168,6 +176,9 @@ describe("field names", () => {
   });
 
   it("answers a honeypot or token that is not text in words", () => {
-    expect(validate(waitlistSchema, { email: "a@b.co", website: 5 })).toEqual({ ok: false, fieldErrors: { website: "Website must be text." } });
+    expect(validate(waitlistSchema, { email: "a@b.co", website: 5 })).toEqual({
+      ok: false,
+      fieldErrors: { website: "Website must be text." },
+    });
   });
 });

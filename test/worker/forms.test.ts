@@ -13,7 +13,9 @@ describe("POST /api/forms/:form", () => {
     // No id: a sequential id would tell anyone how many messages the team has had.
     expect(body).toEqual({ form_name: "Contact Form", created_at: expect.any(String) });
 
-    const row = await env.DB.prepare("select id from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ id: number }>();
+    const row = await env.DB.prepare("select id from hwh_form_submissions where form_data like ?")
+      .bind(`%${email}%`)
+      .first<{ id: number }>();
     const stored = await repo.findFormSubmission(row!.id);
     expect(stored).toMatchObject({
       formName: "Contact Form",
@@ -54,11 +56,7 @@ describe("POST /api/forms/:form", () => {
 
   it("answers 500 with the spec's message when the database fails", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const res = await postJson(
-      "/api/forms/contact",
-      { name: "Ada", email: uniqueEmail(), message: "Hi" },
-      { DB: brokenDatabase() },
-    );
+    const res = await postJson("/api/forms/contact", { name: "Ada", email: uniqueEmail(), message: "Hi" }, { DB: brokenDatabase() });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({
       error: { code: "internal_error", message: "Submission failed. Please try again later." },

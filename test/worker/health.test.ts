@@ -50,7 +50,12 @@ describe("GET /api/health", () => {
   it("answers 200 in production when every setting is real", async () => {
     const res = await call("/api/health", {}, PRODUCTION);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "ok", environment: "production", settings: { missing: [] }, mail: { transport: "provider" } });
+    expect(await res.json()).toMatchObject({
+      status: "ok",
+      environment: "production",
+      settings: { missing: [] },
+      mail: { transport: "provider" },
+    });
   });
 
   it.each([
@@ -58,7 +63,11 @@ describe("GET /api/health", () => {
     ["ENVIRONMENT=Production", { ENVIRONMENT: "Production" }],
     ["ENVIRONMENT=staging", { ENVIRONMENT: "staging" }],
   ])("treats %s as production: the settings it lacks make health 503, named, never shown", async (_name, environment) => {
-    const res = await call("/api/health", {}, { ...environment, MAIL_PROVIDER_TOKEN: "", AUTH_ADMIN_KEY: "", AUTH_JWT_SECRET: "change-me-change-me-change-me-change-me" });
+    const res = await call(
+      "/api/health",
+      {},
+      { ...environment, MAIL_PROVIDER_TOKEN: "", AUTH_ADMIN_KEY: "", AUTH_JWT_SECRET: "change-me-change-me-change-me-change-me" },
+    );
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
     expect(body).toMatchObject({
@@ -119,7 +128,16 @@ describe("configuration fails closed", () => {
   });
 
   it("recognises placeholders: empty, documentation domains, change-me markers", () => {
-    for (const value of ["", "  ", "https://api.ai-provider.example/v1/run", "team@example.com", "x@company.test", "change-me", "CHANGEME-secret", "<your key>"]) {
+    for (const value of [
+      "",
+      "  ",
+      "https://api.ai-provider.example/v1/run",
+      "team@example.com",
+      "x@company.test",
+      "change-me",
+      "CHANGEME-secret",
+      "<your key>",
+    ]) {
       expect(isPlaceholder(value), value).toBe(true);
     }
     for (const value of ["https://api.provider-mail.com/v1/run", "hello@homeworkhelper.app", "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c"]) {
@@ -147,7 +165,12 @@ describe("configuration fails closed", () => {
   it("tells random secrets from weak ones", () => {
     expect(isWeakSecret("9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c", 32)).toBe(false);
     expect(isWeakSecret("Zq8vN2pXr5tLm3Kw", 16)).toBe(false);
-    for (const weak of ["", "abcabcabcabcabcabcabcabcabcabcabc", "admin123admin123admin123admin1234", "changeme-changeme-changeme-changeme"]) {
+    for (const weak of [
+      "",
+      "abcabcabcabcabcabcabcabcabcabcabc",
+      "admin123admin123admin123admin1234",
+      "changeme-changeme-changeme-changeme",
+    ]) {
       expect(isWeakSecret(weak, 32), weak).toBe(true);
     }
   });
@@ -156,7 +179,10 @@ describe("configuration fails closed", () => {
     const res = await call("/api/health", {}, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
-    expect(body.settings.invalid).toEqual(["NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)", "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
+    expect(body.settings.invalid).toEqual([
+      "NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)",
+      "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)",
+    ]);
     expect(body.error?.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
     // In development it is reported, and the default is used.
     const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();

@@ -6,7 +6,16 @@ import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
 import { SITE_CSP } from "../../worker/shared/security-headers";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
-import { brokenDatabase, call, countRows, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
+import {
+  brokenDatabase,
+  call,
+  countRows,
+  postJson,
+  testRepository,
+  uniqueClientIp,
+  uniqueEmail,
+  type EnvOverrides,
+} from "../support/worker";
 
 /**
  * Issue 9 §1: the waitlist and contact forms work without JavaScript. The browser posts the
@@ -24,12 +33,23 @@ afterEach(() => {
 /** What a browser sends for a <form method="post"> on the site's own page. */
 const BROWSER = { "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" };
 
-function postForm(path: string, fields: Record<string, string> | string, headers: Record<string, string> = {}, overrides: EnvOverrides = {}) {
+function postForm(
+  path: string,
+  fields: Record<string, string> | string,
+  headers: Record<string, string> = {},
+  overrides: EnvOverrides = {},
+) {
   const body = typeof fields === "string" ? fields : new URLSearchParams(fields).toString();
   return call(path, { method: "POST", headers: { "Content-Type": FORM_MEDIA_TYPE, ...BROWSER, ...headers }, body }, overrides);
 }
 
-const contact = (tag: string, extra: Record<string, string> = {}) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello", website: "", ...extra });
+const contact = (tag: string, extra: Record<string, string> = {}) => ({
+  name: "Ada",
+  email: uniqueEmail(tag),
+  message: "Hello",
+  website: "",
+  ...extra,
+});
 const waitlist = (tag: string, extra: Record<string, string> = {}) => ({ email: uniqueEmail(tag), source: "hero", website: "", ...extra });
 
 const mailsWith = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text));
@@ -90,18 +110,31 @@ async function expectPage(response: Response, expected: Expected): Promise<strin
 
 const WAITLIST = { heading: "Join the Waitlist", back: "/" } as const;
 const CONTACT = { heading: "Contact Form", back: "/#contact" } as const;
-const WAITLIST_SUCCESS = { ...WAITLIST, status: 201, kind: "success", lines: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail] } as const;
+const WAITLIST_SUCCESS = {
+  ...WAITLIST,
+  status: 201,
+  kind: "success",
+  lines: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail],
+} as const;
 const CONTACT_SUCCESS = { ...CONTACT, status: 201, kind: "success", lines: [FORM_MESSAGES.success] } as const;
 
 describe("the waitlist form without JavaScript", () => {
   it("joins: 201 page with the spec's success words, stored and notified exactly as a JSON join", async () => {
     const viaForm = uniqueEmail("NoJs");
-    await expectPage(await postForm("/api/waitlist", { email: `  ${viaForm.toUpperCase()} `, source: "cta", website: "" }), WAITLIST_SUCCESS);
+    await expectPage(
+      await postForm("/api/waitlist", { email: `  ${viaForm.toUpperCase()} `, source: "cta", website: "" }),
+      WAITLIST_SUCCESS,
+    );
     const viaJson = uniqueEmail("nojs");
     expect((await postJson("/api/waitlist", { email: viaJson, source: "cta", website: "" })).status).toBe(201);
 
     const [formEntry, jsonEntry] = [await repo.findWaitlistEntry(viaForm.toLowerCase()), await repo.findWaitlistEntry(viaJson)];
-    expect(formEntry).toMatchObject({ email: viaForm.toLowerCase(), source: "cta", emailSent: true, notifyAttempts: jsonEntry!.notifyAttempts });
+    expect(formEntry).toMatchObject({
+      email: viaForm.toLowerCase(),
+      source: "cta",
+      emailSent: true,
+      notifyAttempts: jsonEntry!.notifyAttempts,
+    });
     const [formMail, jsonMail] = [(await mailsWith(viaForm.toLowerCase()))[0]!, (await mailsWith(viaJson))[0]!];
     const shape = (mail: typeof formMail, email: string, at: string) => ({
       ...mail,
@@ -122,7 +155,12 @@ describe("the waitlist form without JavaScript", () => {
   it("already on the list: 409 page with the spec's words", async () => {
     const email = uniqueEmail();
     await expectPage(await postForm("/api/waitlist", { email, source: "hero" }), WAITLIST_SUCCESS);
-    await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), { ...WAITLIST, status: 409, kind: "error", lines: [WAITLIST_MESSAGES.duplicate] });
+    await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), {
+      ...WAITLIST,
+      status: 409,
+      kind: "error",
+      lines: [WAITLIST_MESSAGES.duplicate],
+    });
   });
 
   it.each([
@@ -130,7 +168,12 @@ describe("the waitlist form without JavaScript", () => {
     ["not-an-address", WAITLIST_MESSAGES.emailInvalid],
   ])("e-mail %j: 400 page with the field's message, nothing stored", async (email, message) => {
     const before = await countRows("hwh_waitlist");
-    await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), { ...WAITLIST, status: 400, kind: "error", lines: [message] });
+    await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), {
+      ...WAITLIST,
+      status: 400,
+      kind: "error",
+      lines: [message],
+    });
     expect(await countRows("hwh_waitlist")).toBe(before);
   });
 
@@ -148,7 +191,9 @@ describe("the contact form without JavaScript", () => {
     const body = `name=+Ada+Lovelace+&email=${encodeURIComponent(viaForm)}&message=Line+one%0D%0ALine+two&website=`;
     await expectPage(await postForm("/api/forms/contact", body), CONTACT_SUCCESS);
     const viaJson = uniqueEmail("nojscontact");
-    expect((await postJson("/api/forms/contact", { name: "Ada Lovelace", email: viaJson, message: "Line one\nLine two", website: "" })).status).toBe(201);
+    expect(
+      (await postJson("/api/forms/contact", { name: "Ada Lovelace", email: viaJson, message: "Line one\nLine two", website: "" })).status,
+    ).toBe(201);
 
     const [formRow, jsonRow] = [(await submissionWith(viaForm))!, (await submissionWith(viaJson))!];
     expect(formRow.formData).toEqual({ ...jsonRow.formData, email: viaForm });
@@ -212,7 +257,12 @@ describe.each([
     const outbound = vi.spyOn(globalThis, "fetch");
     const before = await counts();
     const turnstile = { TURNSTILE_SITE_KEY: "1x00000000000000000000AA", TURNSTILE_SECRET_KEY: "test-turnstile-secret" };
-    await expectPage(await postForm(path, fields("noscript"), {}, turnstile), { ...page, status: 403, kind: "error", lines: [PUBLIC_FORM_ERRORS.notVerified] });
+    await expectPage(await postForm(path, fields("noscript"), {}, turnstile), {
+      ...page,
+      status: 403,
+      kind: "error",
+      lines: [PUBLIC_FORM_ERRORS.notVerified],
+    });
     expect(await counts()).toEqual(before);
     expect(outbound).not.toHaveBeenCalled();
   });
@@ -220,14 +270,24 @@ describe.each([
   it("a body over the form limit: 413 page, nothing stored", async () => {
     const before = await counts();
     const response = await postForm(path, { ...fields("big"), message: "x".repeat(MAX_FORM_BODY_BYTES) });
-    await expectPage(response, { ...page, status: 413, kind: "error", lines: [`The request body is larger than ${MAX_FORM_BODY_BYTES / 1024} KB.`] });
+    await expectPage(response, {
+      ...page,
+      status: 413,
+      kind: "error",
+      lines: [`The request body is larger than ${MAX_FORM_BODY_BYTES / 1024} KB.`],
+    });
     expect(await counts()).toEqual(before);
   });
 
   it("a field sent twice: 400 page naming it, nothing stored (which value was meant cannot be known)", async () => {
     const before = await counts();
     const body = `${new URLSearchParams(fields("twice"))}&email=${encodeURIComponent(uniqueEmail("twice"))}`;
-    await expectPage(await postForm(path, body), { ...page, status: 400, kind: "error", lines: ['The field "email" was sent more than once.'] });
+    await expectPage(await postForm(path, body), {
+      ...page,
+      status: 400,
+      kind: "error",
+      lines: ['The field "email" was sent more than once.'],
+    });
     expect(await counts()).toEqual(before);
   });
 
@@ -343,7 +403,9 @@ describe.each([
     const ip = uniqueClientIp();
     const settings = { WAITLIST_RATE_LIMIT: "1", FORMS_RATE_LIMIT: "1" };
     for (let n = 0; n < 3; n += 1) {
-      expect((await postForm(path, fields("allowance"), { "CF-Connecting-IP": ip, "Sec-Fetch-Site": "cross-site" }, settings)).status).toBe(403);
+      expect((await postForm(path, fields("allowance"), { "CF-Connecting-IP": ip, "Sec-Fetch-Site": "cross-site" }, settings)).status).toBe(
+        403,
+      );
     }
     expect((await postForm(path, fields("allowance"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
   });

@@ -57,7 +57,8 @@ describe("hourly cap and digest", () => {
     expect(provider.calls.map((call) => call.body.inputs.title)).toEqual(Array(3).fill("New Waitlist Submission"));
     const waiting = await Promise.all(emails.slice(3).map((email) => repo.findWaitlistEntry(email)));
     // Released unsent, due at once, and not counted as an attempt.
-    for (const entry of waiting) expect(entry).toMatchObject({ emailSent: false, notifyClaim: null, notifyAttempts: 0, notifyNextAttemptAt: null });
+    for (const entry of waiting)
+      expect(entry).toMatchObject({ emailSent: false, notifyClaim: null, notifyAttempts: 0, notifyNextAttemptAt: null });
 
     vi.setSystemTime(start + 5 * 60_000);
     await runCron(CAPPED);
@@ -72,7 +73,11 @@ describe("hourly cap and digest", () => {
     expect(digest.body_html).not.toContain("<b>bold");
 
     for (const email of emails.slice(3)) {
-      expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: true, emailSentAt: new Date(start + 5 * 60_000).toISOString(), notifyClaim: null });
+      expect(await repo.findWaitlistEntry(email)).toMatchObject({
+        emailSent: true,
+        emailSentAt: new Date(start + 5 * 60_000).toISOString(),
+        notifyClaim: null,
+      });
     }
     // Delivered: the next run sends nothing more.
     vi.setSystemTime(start + 10 * 60_000);
@@ -95,7 +100,9 @@ describe("hourly cap and digest", () => {
     await runCron(settings);
     expect(provider.calls).toHaveLength(11);
     expect(provider.calls[10]!.body.inputs.title).toBe("Digest: 140 waitlist signups, 0 form submissions");
-    const undelivered = await env.DB.prepare("select count(*) as n from hwh_waitlist where email like ? and email_sent = 0").bind(`${tag}%`).first<{ n: number }>();
+    const undelivered = await env.DB.prepare("select count(*) as n from hwh_waitlist where email like ? and email_sent = 0")
+      .bind(`${tag}%`)
+      .first<{ n: number }>();
     expect(undelivered!.n).toBe(0);
   });
 
@@ -112,7 +119,11 @@ describe("hourly cap and digest", () => {
     await runCron(settings);
     for (const email of emails.slice(1)) {
       const entry = await repo.findWaitlistEntry(email);
-      expect(entry).toMatchObject({ emailSent: false, notifyAttempts: 1, notifyLastError: "MailDeliveryError: provider answered HTTP 500" });
+      expect(entry).toMatchObject({
+        emailSent: false,
+        notifyAttempts: 1,
+        notifyLastError: "MailDeliveryError: provider answered HTTP 500",
+      });
       expect(Date.parse(entry!.notifyNextAttemptAt!)).toBe(start + 10 * 60_000);
     }
 
@@ -154,7 +165,11 @@ describe("hourly cap and digest", () => {
 describe("notification text", () => {
   it("a multi-line message keeps its line breaks: escaped, then <br>", async () => {
     const provider = fakeProvider("success");
-    await postJson("/api/forms/contact", { name: "Ada", email: uniqueEmail(), message: "First line\r\nSecond <line>\n\nFourth" }, PROVIDER_ENV);
+    await postJson(
+      "/api/forms/contact",
+      { name: "Ada", email: uniqueEmail(), message: "First line\r\nSecond <line>\n\nFourth" },
+      PROVIDER_ENV,
+    );
     expect(provider.calls[0]!.body.inputs.body_html).toContain("First line<br>\nSecond &lt;line&gt;<br>\n<br>\nFourth");
   });
 });

@@ -91,8 +91,12 @@ describe("provider transport contract", () => {
     await postJson("/api/forms/contact", { name: "Ada", email, message: "my secret homework" }, PROVIDER_ENV);
     expect(JSON.stringify(logged)).not.toContain(email);
     expect(JSON.stringify(logged)).not.toContain("secret homework");
-    expect(logged).toContainEqual(expect.objectContaining({ event: "notification.failed", error: "MailDeliveryError: provider answered HTTP 400" }));
-    const stored = await env.DB.prepare("select notify_last_error from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ notify_last_error: string }>();
+    expect(logged).toContainEqual(
+      expect.objectContaining({ event: "notification.failed", error: "MailDeliveryError: provider answered HTTP 400" }),
+    );
+    const stored = await env.DB.prepare("select notify_last_error from hwh_form_submissions where form_data like ?")
+      .bind(`%${email}%`)
+      .first<{ notify_last_error: string }>();
     expect(stored!.notify_last_error).toBe("MailDeliveryError: provider answered HTTP 400");
   });
 
@@ -140,7 +144,9 @@ describe("scheduled retry", () => {
     const retried = provider.calls.slice(callsBefore).map((c) => c.body.inputs.title);
     expect(retried).toContain("New Waitlist Submission");
     expect(retried).toContain("[Contact Form] New submission");
-    const submission = (await env.DB.prepare("select email_sent from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ email_sent: number }>())!;
+    const submission = (await env.DB.prepare("select email_sent from hwh_form_submissions where form_data like ?")
+      .bind(`%${email}%`)
+      .first<{ email_sent: number }>())!;
     expect(submission.email_sent).toBe(1);
 
     // Delivered notifications are never sent again.
@@ -201,9 +207,7 @@ describe("scheduled retry", () => {
     const entry = await repo.findWaitlistEntry(email);
     expect(entry).toMatchObject({ emailSent: false, notifyAttempts: 1 });
     expect(entry!.notifyLastError).toMatch(/MAIL_PROVIDER_TOKEN is not set/);
-    expect(logged).toContainEqual(
-      expect.objectContaining({ level: "error", event: "notification.failed", transport: "unconfigured" }),
-    );
+    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "notification.failed", transport: "unconfigured" }));
   });
 });
 
@@ -214,7 +218,12 @@ describe("without COMPANY_EMAIL", () => {
     const unset = { ...PROVIDER_ENV, COMPANY_EMAIL: "" };
     expect((await postJson("/api/waitlist", { email }, unset)).status).toBe(201);
     expect(provider.calls).toHaveLength(0);
-    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, emailSentAt: null, notifyAttempts: 1, notifyLastError: "Error: COMPANY_EMAIL is not set" });
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({
+      emailSent: false,
+      emailSentAt: null,
+      notifyAttempts: 1,
+      notifyLastError: "Error: COMPANY_EMAIL is not set",
+    });
     expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "notification.failed", kind: "waitlist" }));
 
     // The cron's retry is held back the same way while the setting is empty.
@@ -273,7 +282,10 @@ describe("dev mailbox", () => {
       // Nor does its transport: a join stores the entry, and the e-mail is not kept anywhere.
       const email = uniqueEmail("closed");
       expect((await postJson("/api/waitlist", { email }, { ENVIRONMENT: environment })).status).toBe(201);
-      expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, notifyLastError: expect.stringMatching(/MAIL_PROVIDER_TOKEN/) });
+      expect(await repo.findWaitlistEntry(email)).toMatchObject({
+        emailSent: false,
+        notifyLastError: expect.stringMatching(/MAIL_PROVIDER_TOKEN/),
+      });
       expect((await repo.listDevMail(200)).some((mail) => mail.bodyHtml.includes(email))).toBe(false);
     },
   );

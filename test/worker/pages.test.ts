@@ -30,7 +30,11 @@ function fakeAssets(seen: Request[] = []) {
     async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
       const request = new Request(input, init);
       seen.push(request);
-      const headers = { "Content-Type": "text/html; charset=utf-8", ETag: BUILT_ETAG, "Content-Security-Policy": "default-src 'self'; script-src 'self'" };
+      const headers = {
+        "Content-Type": "text/html; charset=utf-8",
+        ETag: BUILT_ETAG,
+        "Content-Security-Policy": "default-src 'self'; script-src 'self'",
+      };
       if (request.headers.get("If-None-Match")?.split(/,\s*/).includes(BUILT_ETAG)) return new Response(null, { status: 304, headers });
       return new Response(PAGE, { headers });
     },

@@ -49,7 +49,8 @@ describe("per-client limits", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start - (start % 600_000));
     const statuses: number[] = [];
-    for (let n = 0; n < 7; n += 1) statuses.push((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status);
+    for (let n = 0; n < 7; n += 1)
+      statuses.push((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     vi.setSystemTime(start - (start % 600_000) + 600_000);
     expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status).toBe(201);
@@ -73,7 +74,8 @@ describe("per-client limits", () => {
     const ip = uniqueClientIp();
     const settings = { WAITLIST_RATE_LIMIT: "2", PUBLIC_RATE_LIMIT_WINDOW_SECONDS: "60" };
     const statuses = [];
-    for (let n = 0; n < 3; n += 1) statuses.push((await post("/api/waitlist", { email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
+    for (let n = 0; n < 3; n += 1)
+      statuses.push((await post("/api/waitlist", { email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
     expect(statuses).toEqual([201, 201, 429]);
   });
 
@@ -102,7 +104,9 @@ describe("per-client limits", () => {
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     // The next /64 is another client.
-    expect((await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` })).status).toBe(201);
+    expect(
+      (await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` })).status,
+    ).toBe(201);
   });
 
   it("fails closed: when the counter cannot be written, the form answers its own failure and stores nothing", async () => {
@@ -182,7 +186,9 @@ describe("Turnstile (when both keys are set)", () => {
       const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
       calls.push(form);
       if (mode === "down") return new Response("bad gateway", { status: 502 });
-      return Response.json(form.get("response") === "good" ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] });
+      return Response.json(
+        form.get("response") === "good" ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] },
+      );
     });
     return calls;
   }
@@ -206,8 +212,12 @@ describe("Turnstile (when both keys are set)", () => {
     const email = uniqueEmail("robot");
     const res = await post("/api/forms/contact", { name: "R", email, message: "x", ...token }, {}, TURNSTILE);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: { code: "verification_failed", message: "We could not verify that you are a person. Please try again." } });
-    const stored = await env.DB.prepare("select count(*) as n from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ n: number }>();
+    expect(await res.json()).toEqual({
+      error: { code: "verification_failed", message: "We could not verify that you are a person. Please try again." },
+    });
+    const stored = await env.DB.prepare("select count(*) as n from hwh_form_submissions where form_data like ?")
+      .bind(`%${email}%`)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(0);
   });
 

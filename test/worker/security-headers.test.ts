@@ -82,7 +82,12 @@ describe("security headers on the worker's answers", () => {
   });
 
   it("every answer asks browsers to use HTTPS only, for a year, subdomains included", async () => {
-    for (const response of [await call("/"), await call("/api/health"), await call("/auth/v1/settings"), await call("/assets/missing.js")]) {
+    for (const response of [
+      await call("/"),
+      await call("/api/health"),
+      await call("/auth/v1/settings"),
+      await call("/assets/missing.js"),
+    ]) {
       expect(response.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
     }
     expect(staticHeadersFile()).toContain("Strict-Transport-Security: max-age=31536000; includeSubDomains");

@@ -48,7 +48,12 @@ describe("POST /api/waitlist", () => {
     vi.setSystemTime(joinedAt);
     expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
     const failed = (await repo.findWaitlistEntry(email))!;
-    expect(failed).toMatchObject({ emailSent: false, emailSentAt: null, createdAt: new Date(joinedAt).toISOString(), updatedAt: new Date(joinedAt).toISOString() });
+    expect(failed).toMatchObject({
+      emailSent: false,
+      emailSentAt: null,
+      createdAt: new Date(joinedAt).toISOString(),
+      updatedAt: new Date(joinedAt).toISOString(),
+    });
 
     provider.setMode("success");
     const sentAt = new Date(Date.parse(failed.notifyNextAttemptAt!) + 60_000);
@@ -122,9 +127,7 @@ describe("POST /api/waitlist", () => {
   it("50 concurrent joins of one e-mail produce exactly one row and one notification", async () => {
     const email = uniqueEmail("race");
     const provider = fakeProvider("success");
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, () => postJson("/api/waitlist", { email }, PROVIDER_ENV)),
-    );
+    const responses = await Promise.all(Array.from({ length: 50 }, () => postJson("/api/waitlist", { email }, PROVIDER_ENV)));
     const statuses = responses.map((res) => res.status);
     // Every request either joined (201) or, once the notification was delivered, was a duplicate.
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);

@@ -18,9 +18,7 @@ export type WaitlistOutcome = { ok: true; alreadyJoined: boolean } | { ok: false
  * message for each field it refused (a 400), to be shown at that field; `message` is for the
  * form as a whole.
  */
-export type SubmitOutcome =
-  | { ok: true }
-  | { ok: false; message: string; fieldErrors: Readonly<Record<string, string>> };
+export type SubmitOutcome = { ok: true } | { ok: false; message: string; fieldErrors: Readonly<Record<string, string>> };
 
 /**
  * What every public form sends besides its own fields (worker/shared/public-forms.ts): the
@@ -75,7 +73,11 @@ export async function joinWaitlist(
  */
 export async function submitForm(form: FormDefinition, values: Record<string, string>, extras: PublicFormExtras): Promise<SubmitOutcome> {
   const messages = contactForm.messages;
-  const failed = (message: string, fieldErrors: Readonly<Record<string, string>> = {}): SubmitOutcome => ({ ok: false, message, fieldErrors });
+  const failed = (message: string, fieldErrors: Readonly<Record<string, string>> = {}): SubmitOutcome => ({
+    ok: false,
+    message,
+    fieldErrors,
+  });
   try {
     const response = await postJson(formEndpoint(form), { ...values, ...extraFields(extras) });
     if (response.ok) return { ok: true };

@@ -412,9 +412,7 @@ export const howItWorks: HowItWorksContent = {
 
 export const advancedAi: AdvancedAiContent = {
   title: "Powered by Advanced AI",
-  intro:
-    "Our models are tuned for schoolwork: they show their reasoning, check their results and " +
-    "explain each step at your level.",
+  intro: "Our models are tuned for schoolwork: they show their reasoning, check their results and " + "explain each step at your level.",
   points: [
     "Understands handwritten and printed problems",
     "Explains the method, not only the final answer",
@@ -448,9 +446,7 @@ export const contactSection: ContactSectionContent = {
 
 export const closingCta: ClosingCtaContent = {
   title: "Be the First to Try It",
-  intro:
-    `Join ${claims.studentsWaiting} students waiting for launch in ${claims.launch}. ` +
-    "Free for students, no subscriptions.",
+  intro: `Join ${claims.studentsWaiting} students waiting for launch in ${claims.launch}. ` + "Free for students, no subscriptions.",
 };
 
 export const footer: FooterContent = {
@@ -504,8 +500,7 @@ export const privacyPolicy: LegalPageContent = {
       paragraphs: [
         `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
           "This policy explains what we collect through this website, why, and the choices you have.",
-        "By using the website you agree to the practices described here. We keep this policy short " +
-          "because we collect very little.",
+        "By using the website you agree to the practices described here. We keep this policy short " + "because we collect very little.",
       ],
     },
     {
@@ -579,7 +574,7 @@ export const termsOfService: LegalPageContent = {
     {
       heading: "Limitation of Liability",
       paragraphs: [
-        "The service is provided \"as is\". AI explanations can contain mistakes, so check important " +
+        'The service is provided "as is". AI explanations can contain mistakes, so check important ' +
           "answers before you rely on them. To the extent the law allows, we are not liable for " +
           "indirect or consequential losses arising from your use of the service.",
       ],
@@ -637,7 +632,8 @@ export const login: LoginContent = {
     verificationFailed: "Invalid verification code. Please try again.",
     signedIn: "Successfully logged in! Redirecting...",
     codeRejected: "That code is wrong or has expired. Check the newest email from us, or ask for a new code.",
-    codeAlreadySent: "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
+    codeAlreadySent:
+      "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
     tooManyCodeRequests: "You've asked for a lot of codes from this device. Please wait a little.",
     tooManyAttempts: (wait) => `Too many tries from this device. Please wait ${wait} and try again.`,
     loggedOut: "You're logged out. You can sign in again below.",

@@ -75,7 +75,8 @@ export async function verifyAccessToken(
     throw badJwt(describeJoseError(error));
   }
   const { sub, session_id: sessionId } = payload;
-  if (typeof sub !== "string" || typeof sessionId !== "string") throw badJwt("token has invalid claims: sub and session_id must be strings");
+  if (typeof sub !== "string" || typeof sessionId !== "string")
+    throw badJwt("token has invalid claims: sub and session_id must be strings");
   return { userId: sub, sessionId };
 }
 

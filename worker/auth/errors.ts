@@ -44,11 +44,9 @@ export const invalidCode = () => new AuthError(403, "otp_expired", "Token has ex
 
 export const noAuthorization = () => new AuthError(401, "no_authorization", "This endpoint requires a Bearer token");
 
-export const badJwt = (reason: string) =>
-  new AuthError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
+export const badJwt = (reason: string) => new AuthError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
 
-export const sessionNotFound = () =>
-  new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+export const sessionNotFound = () => new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
 
 /** 403 where a token names a user that is gone (GoTrue's /user), 404 on the admin routes. */
 export const userNotFound = (status: 403 | 404) => new AuthError(status, "user_not_found", "User not found");

@@ -39,7 +39,12 @@ export type MailboxCap = { key: string; window: CounterWindow; max: number };
  * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
  * the mailbox's keyed hash (never the address).
  */
-export async function mailboxCaps(secret: string, email: string, now: Date, limits: Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">): Promise<MailboxCap[]> {
+export async function mailboxCaps(
+  secret: string,
+  email: string,
+  now: Date,
+  limits: Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">,
+): Promise<MailboxCap[]> {
   const mailbox = await mailboxHash(secret, canonicalMailbox(email));
   return [
     { key: `code-mail-hour:${mailbox}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },

@@ -27,7 +27,10 @@ function holdsForbiddenText(value: unknown): boolean {
 }
 
 const userMetadata = v.pipe(
-  v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "data must be an object."),
+  v.custom<Record<string, unknown>>(
+    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    "data must be an object.",
+  ),
   v.check(
     (value) => new TextEncoder().encode(JSON.stringify(value)).byteLength <= MAX_USER_METADATA_BYTES,
     `data must be at most ${MAX_USER_METADATA_BYTES} bytes of JSON.`,

@@ -43,9 +43,7 @@ export async function sha256Hex(value: string): Promise<string> {
  * code hash can never be mistaken for a derived refresh token or the other way round.
  */
 async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\u0000${message}`));
 }
 

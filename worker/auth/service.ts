@@ -44,7 +44,9 @@ export type SessionJson = {
 export function jwtSecret(config: AppConfig): string {
   const secret = config.auth.jwtSecret;
   if (isWeakSecret(secret, MIN_JWT_SECRET_LENGTH)) {
-    log("error", "auth.not_configured", { reason: `AUTH_JWT_SECRET must be a random value of at least ${MIN_JWT_SECRET_LENGTH} characters` });
+    log("error", "auth.not_configured", {
+      reason: `AUTH_JWT_SECRET must be a random value of at least ${MIN_JWT_SECRET_LENGTH} characters`,
+    });
     throw new AuthError(500, "unexpected_failure", "Sign-in is not configured on this server.");
   }
   return secret;
@@ -194,7 +196,14 @@ async function sessionJson(
     now: deps.now(),
     ttlSeconds: ttl,
   });
-  return { access_token: token, token_type: "bearer", expires_in: ttl, expires_at: expiresAt, refresh_token: refreshToken, user: userJson(user) };
+  return {
+    access_token: token,
+    token_type: "bearer",
+    expires_in: ttl,
+    expires_at: expiresAt,
+    refresh_token: refreshToken,
+    user: userJson(user),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,7 +309,11 @@ export function readLogoutScope(value: string | undefined): LogoutScope {
 export async function signOut(deps: Deps, origin: RequestOrigin, authorization: string | undefined, scope: LogoutScope) {
   const { session, user } = await authenticate(deps, origin, authorization);
   const selection =
-    scope === "local" ? { userId: user.id, only: session.id } : scope === "others" ? { userId: user.id, except: session.id } : { userId: user.id };
+    scope === "local"
+      ? { userId: user.id, only: session.id }
+      : scope === "others"
+        ? { userId: user.id, except: session.id }
+        : { userId: user.id };
   await deps.repo.auth.deleteSessions(selection);
 }
 

@@ -26,7 +26,9 @@ function olderThan(t: typeof waitlist | typeof formSubmissions, after: ListCurso
 }
 
 /** The names of the e-mail fields of every form: where a submission names its sender. */
-const EMAIL_FIELDS = [...new Set(FORMS.flatMap((form) => form.fields.filter((field) => field.type === "email").map((field) => field.name)))];
+const EMAIL_FIELDS = [
+  ...new Set(FORMS.flatMap((form) => form.fields.filter((field) => field.type === "email").map((field) => field.name))),
+];
 
 /** Submissions whose e-mail field (of any form) is `email` (stored addresses compared lower-cased). */
 function submittedBy(email: string): SQL {
@@ -53,7 +55,11 @@ export type PersonData = {
 };
 
 export function createAdminRepository(db: Database) {
-  const groupCount = (column: SQLiteColumn) => db.select({ key: sql<string | null>`${column}`, count: count() }).from(waitlist).groupBy(column);
+  const groupCount = (column: SQLiteColumn) =>
+    db
+      .select({ key: sql<string | null>`${column}`, count: count() })
+      .from(waitlist)
+      .groupBy(column);
 
   return {
     /** Everything the console's overview shows, in one database call. */
@@ -62,26 +68,35 @@ export function createAdminRepository(db: Database) {
       const firstDay = new Date(today - (STATS_DAYS - 1) * DAY_MS);
       const day = sql<string>`substr(${waitlist.createdAt}, 1, 10)`;
       const undelivered = (t: typeof waitlist | typeof formSubmissions) =>
-        db.select({ count: count(), oldest: sql<string | null>`min(${t.createdAt})` }).from(t).where(eq(t.emailSent, false));
-      const [totals, bySource, byUtmSource, byUtmMedium, byUtmCampaign, byReferrerHost, byDay, byForm, waitingW, waitingF] = await db.batch([
         db
-          .select({
-            total: count(),
-            // Named: D1 returns a batch's rows by column name, and the two expressions differ only in a parameter.
-            last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
-            last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
-          })
-          .from(waitlist),
-        groupCount(waitlist.source),
-        groupCount(waitlist.utmSource),
-        groupCount(waitlist.utmMedium),
-        groupCount(waitlist.utmCampaign),
-        groupCount(waitlist.referrerHost),
-        db.select({ date: day, count: count() }).from(waitlist).where(gte(waitlist.createdAt, iso(firstDay))).groupBy(day),
-        db.select({ key: formSubmissions.formName, count: count() }).from(formSubmissions).groupBy(formSubmissions.formName),
-        undelivered(waitlist),
-        undelivered(formSubmissions),
-      ]);
+          .select({ count: count(), oldest: sql<string | null>`min(${t.createdAt})` })
+          .from(t)
+          .where(eq(t.emailSent, false));
+      const [totals, bySource, byUtmSource, byUtmMedium, byUtmCampaign, byReferrerHost, byDay, byForm, waitingW, waitingF] = await db.batch(
+        [
+          db
+            .select({
+              total: count(),
+              // Named: D1 returns a batch's rows by column name, and the two expressions differ only in a parameter.
+              last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
+              last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
+            })
+            .from(waitlist),
+          groupCount(waitlist.source),
+          groupCount(waitlist.utmSource),
+          groupCount(waitlist.utmMedium),
+          groupCount(waitlist.utmCampaign),
+          groupCount(waitlist.referrerHost),
+          db
+            .select({ date: day, count: count() })
+            .from(waitlist)
+            .where(gte(waitlist.createdAt, iso(firstDay)))
+            .groupBy(day),
+          db.select({ key: formSubmissions.formName, count: count() }).from(formSubmissions).groupBy(formSubmissions.formName),
+          undelivered(waitlist),
+          undelivered(formSubmissions),
+        ],
+      );
       const perDay = new Map(byDay.map((row) => [row.date, row.count]));
       const days = Array.from({ length: STATS_DAYS }, (_, i) => iso(new Date(firstDay.getTime() + i * DAY_MS)).slice(0, 10));
       const oldest = [waitingW[0]?.oldest, waitingF[0]?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
@@ -101,7 +116,9 @@ export function createAdminRepository(db: Database) {
         submissions: {
           total: Object.values(formsByName).reduce((sum, n) => sum + n, 0),
           // By slug, as the API's routes name forms; a stored name no form has any more keeps its name.
-          byForm: Object.fromEntries(Object.entries(formsByName).map(([name, n]) => [FORMS.find((form) => form.name === name)?.slug ?? name, n])),
+          byForm: Object.fromEntries(
+            Object.entries(formsByName).map(([name, n]) => [FORMS.find((form) => form.name === name)?.slug ?? name, n]),
+          ),
         },
         notifications: { undelivered: (waitingW[0]?.count ?? 0) + (waitingF[0]?.count ?? 0), oldestUndeliveredAt: oldest },
       };

@@ -118,7 +118,12 @@ export function createAuthRepository(db: Database) {
      * `maxAttempts` are ever compared, and a right code is used exactly once. Resolves the
      * `data` stored with the code when the guess used it, or null.
      */
-    async useCode(input: { email: string; codeHash: string; now: Date; maxAttempts: number }): Promise<{ userMetadata: Record<string, unknown> } | null> {
+    async useCode(input: {
+      email: string;
+      codeHash: string;
+      now: Date;
+      maxAttempts: number;
+    }): Promise<{ userMetadata: Record<string, unknown> } | null> {
       const rows = await db
         .update(authCodes)
         .set({
@@ -268,7 +273,9 @@ export function createAuthRepository(db: Database) {
       const [, , , users] = await db.batch([
         db.delete(authRefreshTokens).where(inArray(authRefreshTokens.sessionId, ids)),
         db.delete(authSessions).where(eq(authSessions.userId, userId)),
-        db.delete(authCodes).where(eq(authCodes.email, db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, userId)))),
+        db
+          .delete(authCodes)
+          .where(eq(authCodes.email, db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, userId)))),
         db.delete(authUsers).where(eq(authUsers.id, userId)).returning(),
       ]);
       return users[0];

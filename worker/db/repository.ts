@@ -93,7 +93,10 @@ function undeliveredSummary(w: UndeliveredRow[], f: UndeliveredRow[]): { count: 
 export function createRepository(db: Database) {
   /** Per table: how many notifications are undelivered, and the oldest one's time. */
   const undeliveredOf = (t: typeof waitlist | typeof formSubmissions) =>
-    db.select({ count: count(), oldest: min(t.createdAt) }).from(t).where(eq(t.emailSent, false));
+    db
+      .select({ count: count(), oldest: min(t.createdAt) })
+      .from(t)
+      .where(eq(t.emailSent, false));
   const undeliveredQueries = () => [undeliveredOf(waitlist), undeliveredOf(formSubmissions)] as const;
 
   /** One event counted against `key` in its window: one upsert, returning the count so far. */
@@ -134,7 +137,8 @@ export function createRepository(db: Database) {
         return { missingSchema: null, undelivered: undeliveredSummary(results[0], results[1]) };
       } catch (error) {
         // Only a missing table or column is an answer; anything else (unreachable) is thrown.
-        const message = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error);
+        const message =
+          error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error);
         const missing = /no such (table|column): [\w.]+/.exec(message)?.[0];
         if (!missing) throw error;
         return { missingSchema: missing, undelivered: null };
@@ -185,7 +189,9 @@ export function createRepository(db: Database) {
         })
         .returning();
       const [rows, budgetUsed] = claim.budget
-        ? await db.batch([upsert, counter(claim.budget.key, claim.budget.window)]).then(([entries, counts]) => [entries, counts[0]!.count] as const)
+        ? await db
+            .batch([upsert, counter(claim.budget.key, claim.budget.window)])
+            .then(([entries, counts]) => [entries, counts[0]!.count] as const)
         : [await upsert, null];
       const entry = rows[0];
       return entry ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed } : { outcome: "duplicate" };
@@ -290,7 +296,12 @@ export function createRepository(db: Database) {
         const ids = (kind: NotificationKind) => chunks(records.filter((item) => item.kind === kind).map((item) => item.record.id));
         const statements = [
           ...(devMail ? [db.insert(devMailbox).values({ ...devMail, createdAt: iso(now) })] : []),
-          ...ids("waitlist").map((chunk) => db.update(waitlist).set({ ...delivered(now), updatedAt: iso(now) }).where(inArray(waitlist.id, chunk))),
+          ...ids("waitlist").map((chunk) =>
+            db
+              .update(waitlist)
+              .set({ ...delivered(now), updatedAt: iso(now) })
+              .where(inArray(waitlist.id, chunk)),
+          ),
           ...ids("form").map((chunk) => db.update(formSubmissions).set(delivered(now)).where(inArray(formSubmissions.id, chunk))),
         ];
         if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -305,7 +316,12 @@ export function createRepository(db: Database) {
           const t = tableFor(item.kind);
           return db
             .update(t)
-            .set({ notifyLastError: error.slice(0, 500), notifyNextAttemptAt: iso(nextAttemptAt), notifyLockedUntil: null, notifyClaim: null })
+            .set({
+              notifyLastError: error.slice(0, 500),
+              notifyNextAttemptAt: iso(nextAttemptAt),
+              notifyLockedUntil: null,
+              notifyClaim: null,
+            })
             .where(and(eq(t.id, item.record.id), eq(t.emailSent, false), eq(t.notifyClaim, item.record.notifyClaim ?? "")));
         });
         if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -319,7 +335,12 @@ export function createRepository(db: Database) {
         const t = tableFor(item.kind);
         await db
           .update(t)
-          .set({ notifyAttempts: sql`max(${t.notifyAttempts} - 1, 0)`, notifyNextAttemptAt: null, notifyLockedUntil: null, notifyClaim: null })
+          .set({
+            notifyAttempts: sql`max(${t.notifyAttempts} - 1, 0)`,
+            notifyNextAttemptAt: null,
+            notifyLockedUntil: null,
+            notifyClaim: null,
+          })
           .where(and(eq(t.id, item.record.id), eq(t.emailSent, false), eq(t.notifyClaim, item.record.notifyClaim ?? "")));
       },
 

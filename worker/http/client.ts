@@ -22,12 +22,18 @@ export function clientKey(address: string | null): string {
   if (!groups) return address.slice(0, 64).toLowerCase();
   const isV4Mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
   if (isV4Mapped) return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (with "::" and a dotted IPv4 tail expanded), or null. */
 function ipv6Groups(address: string): number[] | null {
-  let text = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  let text = address
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .toLowerCase();
   const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
   if (v4) {
     const bytes = v4.slice(1).map(Number);

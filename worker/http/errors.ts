@@ -48,9 +48,15 @@ export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Respons
 export function publicFormLimitErrors(failure: string): LimitErrors {
   return {
     tooMany: (retryAfterSeconds) =>
-      new ApiError(429, "rate_limited", PUBLIC_FORM_ERRORS.rateLimited, { retry_after: retryAfterSeconds }, {
-        "Retry-After": String(retryAfterSeconds),
-      }),
+      new ApiError(
+        429,
+        "rate_limited",
+        PUBLIC_FORM_ERRORS.rateLimited,
+        { retry_after: retryAfterSeconds },
+        {
+          "Retry-After": String(retryAfterSeconds),
+        },
+      ),
     unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
   };
 }

@@ -45,15 +45,9 @@ export function waitlistNotification(entry: { email: string; createdAt: string }
   };
 }
 
-export function formNotification(submission: {
-  formName: string;
-  formData: Record<string, unknown>;
-  createdAt: string;
-}): MailContent {
+export function formNotification(submission: { formName: string; formData: Record<string, unknown>; createdAt: string }): MailContent {
   const title = `[${submission.formName}] New submission`;
-  const fields = Object.entries(submission.formData).map(([name, value]) =>
-    row(displayFieldName(name), displayValue(value)),
-  );
+  const fields = Object.entries(submission.formData).map(([name, value]) => row(displayFieldName(name), displayValue(value)));
   return {
     title,
     bodyHtml: [

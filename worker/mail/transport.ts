@@ -56,10 +56,9 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
         });
       } catch (error) {
         const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-        throw new MailDeliveryError(
-          timedOut ? `provider did not answer within ${mail.timeoutMs} ms` : "provider could not be reached",
-          { cause: error },
-        );
+        throw new MailDeliveryError(timedOut ? `provider did not answer within ${mail.timeoutMs} ms` : "provider could not be reached", {
+          cause: error,
+        });
       }
       let text: string;
       try {
@@ -81,7 +80,8 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
         throw new MailDeliveryError(`provider error${errorCode(fields.error)}`);
       }
       if (fields.send_email_status !== "success") {
-        const status = typeof fields.send_email_status === "string" ? fields.send_email_status.slice(0, 40) : typeof fields.send_email_status;
+        const status =
+          typeof fields.send_email_status === "string" ? fields.send_email_status.slice(0, 40) : typeof fields.send_email_status;
         throw new MailDeliveryError(`provider send_email_status is ${JSON.stringify(status)}`);
       }
       return {};
@@ -91,7 +91,10 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
 
 /** A provider error's code or type, when it has a short one (never its free-text message). */
 function errorCode(error: unknown): string {
-  const code = typeof error === "object" && error !== null ? ((error as Record<string, unknown>).code ?? (error as Record<string, unknown>).type) : error;
+  const code =
+    typeof error === "object" && error !== null
+      ? ((error as Record<string, unknown>).code ?? (error as Record<string, unknown>).type)
+      : error;
   return typeof code === "string" && /^[\w.-]{1,60}$/.test(code) ? ` (${code})` : "";
 }
 

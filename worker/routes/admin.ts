@@ -44,9 +44,15 @@ type OperatorEnv = AppEnv & { Variables: { operator: string } };
 const ADMIN_KEY_OPERATOR = "admin-key";
 
 const notSignedIn = () =>
-  new ApiError(401, ADMIN_ERRORS.notSignedIn, "Sign in with an operator's address, or send Authorization: Bearer <AUTH_ADMIN_KEY>.", {}, {
-    "WWW-Authenticate": 'Bearer realm="operator"',
-  });
+  new ApiError(
+    401,
+    ADMIN_ERRORS.notSignedIn,
+    "Sign in with an operator's address, or send Authorization: Bearer <AUTH_ADMIN_KEY>.",
+    {},
+    {
+      "WWW-Authenticate": 'Bearer realm="operator"',
+    },
+  );
 
 const operatorOnly: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   const deps = c.get("deps");
@@ -76,9 +82,15 @@ const operatorOnly: MiddlewareHandler<OperatorEnv> = async (c, next) => {
 
 const limited = limitPerClient((c) => ({ name: "operator", ...c.get("deps").config.operatorLimit }), {
   tooMany: (retryAfter) =>
-    new ApiError(429, "rate_limited", `Too many requests. Try again in ${retryAfter} seconds.`, { retry_after: retryAfter }, {
-      "Retry-After": String(retryAfter),
-    }),
+    new ApiError(
+      429,
+      "rate_limited",
+      `Too many requests. Try again in ${retryAfter} seconds.`,
+      { retry_after: retryAfter },
+      {
+        "Retry-After": String(retryAfter),
+      },
+    ),
   unavailable: (cause) => new ApiError(500, "internal_error", "Something went wrong. Please try again.", {}, {}, { cause }),
 });
 
@@ -93,7 +105,8 @@ function listQuery(c: Context): ListQuery {
   let limit: number = ADMIN_PAGE.defaultLimit;
   if (rawLimit !== undefined) {
     limit = Number(rawLimit);
-    if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > ADMIN_PAGE.maxLimit) throw badRequest(`limit must be a whole number from 1 to ${ADMIN_PAGE.maxLimit}.`);
+    if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > ADMIN_PAGE.maxLimit)
+      throw badRequest(`limit must be a whole number from 1 to ${ADMIN_PAGE.maxLimit}.`);
   }
   const q = (c.req.query("q") ?? "").trim();
   if (q.length > 254) throw badRequest("q must be at most 254 characters.");
@@ -184,7 +197,16 @@ function sessionJson(session: AuthSession): AdminSession {
   };
 }
 
-const WAITLIST_COLUMNS = ["id", "email", "source", ...ATTRIBUTION_FIELDS, "email_sent", "email_sent_at", "created_at", "updated_at"] as const;
+const WAITLIST_COLUMNS = [
+  "id",
+  "email",
+  "source",
+  ...ATTRIBUTION_FIELDS,
+  "email_sent",
+  "email_sent_at",
+  "created_at",
+  "updated_at",
+] as const;
 
 /** How many rows one read of an export takes: small enough for any Worker's memory. */
 const EXPORT_PAGE = 1000;
@@ -197,7 +219,8 @@ function csvResponse(c: Context, name: string, body: ReadableStream<Uint8Array>)
   });
 }
 
-const exportFailed = (what: string) => (error: unknown) => log("error", "admin.export_failed", { export: what, error: describeError(error) });
+const exportFailed = (what: string) => (error: unknown) =>
+  log("error", "admin.export_failed", { export: what, error: describeError(error) });
 
 export const adminRoutes = new Hono<OperatorEnv>()
   .use("*", limited, operatorOnly)

@@ -24,7 +24,12 @@ function jsonApp() {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       if (error.status >= 500) {
-        log("error", "request.failed", { method: c.req.method, route: c.req.routePath, code: error.code, error: describeError(error.cause ?? error) });
+        log("error", "request.failed", {
+          method: c.req.method,
+          route: c.req.routePath,
+          code: error.code,
+          error: describeError(error.cause ?? error),
+        });
       }
       return errorResponse(c, error);
     }
@@ -51,13 +56,20 @@ export const apiRoutes = jsonApp()
   .route("/waitlist", waitlistRoutes)
   .route("/forms", formRoutes)
   .route("/admin", adminRoutes);
-apiRoutes.all("*", noRoute(() => apiRoutes));
+apiRoutes.all(
+  "*",
+  noRoute(() => apiRoutes),
+);
 
 /** /dev/*: only when ENVIRONMENT is exactly "development"; anywhere else nothing is here. */
 export const devRoutes = jsonApp()
   .use("*", async (c, next) => {
-    if (!c.get("deps").config.isDevelopment) throw new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`);
+    if (!c.get("deps").config.isDevelopment)
+      throw new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`);
     await next();
   })
   .route("/mailbox", devMailboxRoutes);
-devRoutes.all("*", noRoute(() => devRoutes));
+devRoutes.all(
+  "*",
+  noRoute(() => devRoutes),
+);

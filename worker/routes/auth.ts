@@ -44,7 +44,12 @@ authRoutes.use("*", async (c, next) => {
 authRoutes.onError((error, c) => {
   if (error instanceof AuthError) {
     if (error.status >= 500) {
-      log("error", "auth.request_failed", { method: c.req.method, route: c.req.routePath, code: error.code, error: describeError(error.cause ?? error) });
+      log("error", "auth.request_failed", {
+        method: c.req.method,
+        route: c.req.routePath,
+        code: error.code,
+        error: describeError(error.cause ?? error),
+      });
     }
     return authErrorResponse(c, error);
   }

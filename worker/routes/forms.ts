@@ -27,34 +27,37 @@ function formPage(form: FormDefinition): FormPage {
 export const formRoutes = new Hono<FormPostEnv>();
 
 for (const form of FORMS) {
-  formRoutes
-    .post(
-      `/${form.slug}`,
-      publicForm(formPage(form)),
-      limitPerClient((c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }), publicFormLimitErrors(FORM_MESSAGES.failure)),
-      submissionBody(API_BODY_ERRORS),
-      validJson(formSchema(form), API_BODY_ERRORS),
-      async (c) => {
-        const input = c.req.valid("json");
-        const deps = c.get("deps");
-        const { repo, now } = deps;
-        if ((await screenSubmission(c, input)) === "bot") return created(c, { form_name: form.name, created_at: now().toISOString() });
+  formRoutes.post(
+    `/${form.slug}`,
+    publicForm(formPage(form)),
+    limitPerClient(
+      (c) => ({ name: `form-${form.slug}`, ...c.get("deps").config.publicLimits.forms }),
+      publicFormLimitErrors(FORM_MESSAGES.failure),
+    ),
+    submissionBody(API_BODY_ERRORS),
+    validJson(formSchema(form), API_BODY_ERRORS),
+    async (c) => {
+      const input = c.req.valid("json");
+      const deps = c.get("deps");
+      const { repo, now } = deps;
+      if ((await screenSubmission(c, input)) === "bot") return created(c, { form_name: form.name, created_at: now().toISOString() });
 
-        let stored: Awaited<ReturnType<typeof repo.insertFormSubmission>>;
-        try {
-          stored = await repo.insertFormSubmission(form.name, formValues(form, input), firstClaim(deps));
-        } catch (error) {
-          throw new ApiError(500, "internal_error", FORM_MESSAGES.failure, {}, {}, { cause: error });
-        }
-        const { submission, budgetUsed } = stored;
-        c.executionCtx.waitUntil(deliverNew(deps, { kind: "form", record: submission }, budgetUsed));
-        return created(c, { form_name: submission.formName, created_at: submission.createdAt });
-      },
-    );
+      let stored: Awaited<ReturnType<typeof repo.insertFormSubmission>>;
+      try {
+        stored = await repo.insertFormSubmission(form.name, formValues(form, input), firstClaim(deps));
+      } catch (error) {
+        throw new ApiError(500, "internal_error", FORM_MESSAGES.failure, {}, {}, { cause: error });
+      }
+      const { submission, budgetUsed } = stored;
+      c.executionCtx.waitUntil(deliverNew(deps, { kind: "form", record: submission }, budgetUsed));
+      return created(c, { form_name: submission.formName, created_at: submission.createdAt });
+    },
+  );
 }
 
 // A form the site has goes on to the API's catch-all (a 405 for another method).
 formRoutes.all("/:form", async (c, next) => {
-  if (!findForm(c.req.param("form"))) throw new ApiError(404, "form_not_found", `There is no form called "${c.req.param("form").slice(0, 40)}".`);
+  if (!findForm(c.req.param("form")))
+    throw new ApiError(404, "form_not_found", `There is no form called "${c.req.param("form").slice(0, 40)}".`);
   await next();
 });

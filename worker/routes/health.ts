@@ -10,42 +10,41 @@ import { describeError, log } from "../log";
  * is not valid (named, never shown). Also: the mail transport, and how many notifications wait
  * undelivered and since when.
  */
-export const healthRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const deps = c.get("deps");
-    const { driver, transport, config, now, databaseProblem } = deps;
-    const missingSettings = missingProductionSettings(config);
-    const report = {
-      environment: config.isDevelopment ? "development" : "production",
-      database: { driver, reachable: false, migrated: false } as { driver: string; reachable: boolean; migrated: boolean; problem?: string },
-      mail: { transport: transport.name },
-      settings: { missing: missingSettings, invalid: config.invalidSettings },
-      notifications: { undelivered: 0, oldestUndeliveredAt: null as string | null, oldestAgeSeconds: null as number | null },
-    };
-    const problems: string[] = [];
-    try {
-      const { missingSchema, undelivered } = await deps.repo.checkHealth();
-      report.database.reachable = true;
-      report.database.migrated = missingSchema === null;
-      if (missingSchema) {
-        report.database.problem = `${missingSchema}: apply the migrations`;
-        problems.push("the database schema is not migrated");
-      }
-      if (undelivered) {
-        const { count, oldestAt } = undelivered;
-        const age = oldestAt ? Math.max(0, Math.round((now().getTime() - Date.parse(oldestAt)) / 1000)) : null;
-        report.notifications = { undelivered: count, oldestUndeliveredAt: oldestAt, oldestAgeSeconds: age };
-      }
-    } catch (error) {
-      log("error", "health.database_unreachable", { driver, error: describeError(error) });
-      if (databaseProblem) report.database.problem = databaseProblem;
-      problems.push(databaseProblem ?? "the database cannot be reached");
+export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const deps = c.get("deps");
+  const { driver, transport, config, now, databaseProblem } = deps;
+  const missingSettings = missingProductionSettings(config);
+  const report = {
+    environment: config.isDevelopment ? "development" : "production",
+    database: { driver, reachable: false, migrated: false } as { driver: string; reachable: boolean; migrated: boolean; problem?: string },
+    mail: { transport: transport.name },
+    settings: { missing: missingSettings, invalid: config.invalidSettings },
+    notifications: { undelivered: 0, oldestUndeliveredAt: null as string | null, oldestAgeSeconds: null as number | null },
+  };
+  const problems: string[] = [];
+  try {
+    const { missingSchema, undelivered } = await deps.repo.checkHealth();
+    report.database.reachable = true;
+    report.database.migrated = missingSchema === null;
+    if (missingSchema) {
+      report.database.problem = `${missingSchema}: apply the migrations`;
+      problems.push("the database schema is not migrated");
     }
-    if (missingSettings.length > 0) problems.push(`settings missing, placeholders or too weak: ${missingSettings.join(", ")}`);
-    // Outside development a value the worker cannot use is not quietly replaced by its default.
-    if (!config.isDevelopment && config.invalidSettings.length > 0) problems.push(`settings not valid: ${config.invalidSettings.join(", ")}`);
+    if (undelivered) {
+      const { count, oldestAt } = undelivered;
+      const age = oldestAt ? Math.max(0, Math.round((now().getTime() - Date.parse(oldestAt)) / 1000)) : null;
+      report.notifications = { undelivered: count, oldestUndeliveredAt: oldestAt, oldestAgeSeconds: age };
+    }
+  } catch (error) {
+    log("error", "health.database_unreachable", { driver, error: describeError(error) });
+    if (databaseProblem) report.database.problem = databaseProblem;
+    problems.push(databaseProblem ?? "the database cannot be reached");
+  }
+  if (missingSettings.length > 0) problems.push(`settings missing, placeholders or too weak: ${missingSettings.join(", ")}`);
+  // Outside development a value the worker cannot use is not quietly replaced by its default.
+  if (!config.isDevelopment && config.invalidSettings.length > 0) problems.push(`settings not valid: ${config.invalidSettings.join(", ")}`);
 
-    if (problems.length === 0) return c.json({ status: "ok", ...report });
-    const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
-    return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...report }, 503);
-  });
+  if (problems.length === 0) return c.json({ status: "ok", ...report });
+  const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
+  return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...report }, 503);
+});

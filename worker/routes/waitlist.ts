@@ -23,30 +23,32 @@ const WAITLIST_PAGE: FormPage = {
  * anything is stored. The entry is stored (and its notification claimed) in one statement; the
  * notification is sent after the response, so the visitor never waits for e-mail.
  */
-export const waitlistRoutes = new Hono<FormPostEnv>()
-  .post(
-    "/",
-    publicForm(WAITLIST_PAGE),
-    limitPerClient((c) => ({ name: "waitlist", ...c.get("deps").config.publicLimits.waitlist }), publicFormLimitErrors(WAITLIST_MESSAGES.failure)),
-    submissionBody(API_BODY_ERRORS),
-    validJson(waitlistSchema, API_BODY_ERRORS),
-    async (c) => {
-      const input = c.req.valid("json");
-      const deps = c.get("deps");
-      const { repo, now } = deps;
-      if ((await screenSubmission(c, input)) === "bot") return created(c, { email: input.email, joined_at: now().toISOString() });
+export const waitlistRoutes = new Hono<FormPostEnv>().post(
+  "/",
+  publicForm(WAITLIST_PAGE),
+  limitPerClient(
+    (c) => ({ name: "waitlist", ...c.get("deps").config.publicLimits.waitlist }),
+    publicFormLimitErrors(WAITLIST_MESSAGES.failure),
+  ),
+  submissionBody(API_BODY_ERRORS),
+  validJson(waitlistSchema, API_BODY_ERRORS),
+  async (c) => {
+    const input = c.req.valid("json");
+    const deps = c.get("deps");
+    const { repo, now } = deps;
+    if ((await screenSubmission(c, input)) === "bot") return created(c, { email: input.email, joined_at: now().toISOString() });
 
-      let result: Awaited<ReturnType<typeof repo.joinWaitlist>>;
-      try {
-        const { email, source, utm_source, utm_medium, utm_campaign, referrer_host } = input;
-        result = await repo.joinWaitlist({ email, source, utm_source, utm_medium, utm_campaign, referrer_host }, firstClaim(deps));
-      } catch (error) {
-        throw new ApiError(500, "internal_error", WAITLIST_MESSAGES.failure, {}, {}, { cause: error });
-      }
-      if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
+    let result: Awaited<ReturnType<typeof repo.joinWaitlist>>;
+    try {
+      const { email, source, utm_source, utm_medium, utm_campaign, referrer_host } = input;
+      result = await repo.joinWaitlist({ email, source, utm_source, utm_medium, utm_campaign, referrer_host }, firstClaim(deps));
+    } catch (error) {
+      throw new ApiError(500, "internal_error", WAITLIST_MESSAGES.failure, {}, {}, { cause: error });
+    }
+    if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
 
-      // Not claimed: another request is sending this entry's notification right now.
-      if (result.claimed) c.executionCtx.waitUntil(deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed));
-      return created(c, { email: result.entry.email, joined_at: result.entry.createdAt });
-    },
-  );
+    // Not claimed: another request is sending this entry's notification right now.
+    if (result.claimed) c.executionCtx.waitUntil(deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed));
+    return created(c, { email: result.entry.email, joined_at: result.entry.createdAt });
+  },
+);

@@ -95,13 +95,20 @@ export function fieldSchema(field: FieldDefinition) {
   const present = (rule: (value: string) => boolean) => (value: string) => value === "" || rule(value);
   switch (field.type) {
     case "email":
-      return v.pipe(text, v.check(present(isEmailShaped), EMAIL_MESSAGE), v.transform((value) => value.toLowerCase()));
+      return v.pipe(
+        text,
+        v.check(present(isEmailShaped), EMAIL_MESSAGE),
+        v.transform((value) => value.toLowerCase()),
+      );
     case "date":
       return v.pipe(text, v.check(present(isIsoDate), `${label} must be a date written as YYYY-MM-DD.`));
     case "select":
       return v.pipe(
         text,
-        v.check(present((value) => field.options?.includes(value) ?? false), `${label} must be one of: ${(field.options ?? []).join(", ")}.`),
+        v.check(
+          present((value) => field.options?.includes(value) ?? false),
+          `${label} must be one of: ${(field.options ?? []).join(", ")}.`,
+        ),
       );
     default:
       return text;

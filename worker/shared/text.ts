@@ -109,7 +109,11 @@ export function textField(options: { required: boolean; maxLength: number; multi
  */
 export function emailField(messages: { required: string; invalid: string }, required = true) {
   return v.pipe(
-    textField({ required, maxLength: EMAIL_MAX_LENGTH, messages: { notText: messages.invalid, required: messages.required, forbidden: messages.invalid } }),
+    textField({
+      required,
+      maxLength: EMAIL_MAX_LENGTH,
+      messages: { notText: messages.invalid, required: messages.required, forbidden: messages.invalid },
+    }),
     v.check((value) => value === "" || isEmailShaped(value), messages.invalid),
     v.transform((value) => value.toLowerCase()),
   );

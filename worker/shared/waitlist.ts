@@ -52,7 +52,13 @@ export function hostValue(value: string): string | null {
 }
 
 const campaignField = (name: string) =>
-  v.optional(v.pipe(v.nullable(v.string(`${name} must be text.`)), v.transform((value) => (value === null ? null : campaignValue(value)))), null);
+  v.optional(
+    v.pipe(
+      v.nullable(v.string(`${name} must be text.`)),
+      v.transform((value) => (value === null ? null : campaignValue(value))),
+    ),
+    null,
+  );
 
 const REFERRER_HOST_MESSAGE = "referrer_host must be a host name, such as www.example.com.";
 const referrerHostField = v.optional(
@@ -83,7 +89,12 @@ export function landingAttribution(pageUrl: URL, referer: string | null): Attrib
   } catch {
     referrerHost = null;
   }
-  return { utm_source: param("utm_source"), utm_medium: param("utm_medium"), utm_campaign: param("utm_campaign"), referrer_host: referrerHost };
+  return {
+    utm_source: param("utm_source"),
+    utm_medium: param("utm_medium"),
+    utm_campaign: param("utm_campaign"),
+    referrer_host: referrerHost,
+  };
 }
 
 /** POST /api/waitlist's body: the e-mail, the optional placement and attribution, and the public-form extras. */

@@ -93,24 +93,27 @@ export function AdminApp({ api: givenApi }: { api?: AdminApi } = {}) {
     [check, setView],
   );
 
-  const report = useCallback((error: unknown): string | null => {
-    if (!(error instanceof AdminApiError)) {
-      console.error("The console failed.", error);
-      return admin.errors.unexpected;
-    }
-    const { failure } = error;
-    if (failure.kind === "error") return failure.message;
-    checkId.current++;
-    setFocusHeading(true);
-    if (failure.kind === "signedOut") {
-      void endSession();
-      setView({ name: "signedOut", sessionEnded: true });
-    } else {
-      const current = viewRef.current;
-      setView({ name: "notAuthorised", email: current.name === "console" ? current.email : null });
-    }
-    return null;
-  }, [setView]);
+  const report = useCallback(
+    (error: unknown): string | null => {
+      if (!(error instanceof AdminApiError)) {
+        console.error("The console failed.", error);
+        return admin.errors.unexpected;
+      }
+      const { failure } = error;
+      if (failure.kind === "error") return failure.message;
+      checkId.current++;
+      setFocusHeading(true);
+      if (failure.kind === "signedOut") {
+        void endSession();
+        setView({ name: "signedOut", sessionEnded: true });
+      } else {
+        const current = viewRef.current;
+        setView({ name: "notAuthorised", email: current.name === "console" ? current.email : null });
+      }
+      return null;
+    },
+    [setView],
+  );
 
   const context = useMemo<ConsoleContextValue>(() => ({ api, report }), [api, report]);
 

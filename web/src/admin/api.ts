@@ -148,7 +148,8 @@ async function failureOf(response: Response): Promise<AdminApiError> {
   if (status === 403 && code === ADMIN_ERRORS.notOperator) return new AdminApiError({ kind: "notOperator" }, status);
   if (status === 403) return error(admin.errors.forbidden);
   if (status === 429) return error(admin.errors.tooMany);
-  if (status === 400 || status === 422) return error(message ? `${admin.errors.badRequest} ${admin.errors.serverSaid(message)}` : admin.errors.badRequest);
+  if (status === 400 || status === 422)
+    return error(message ? `${admin.errors.badRequest} ${admin.errors.serverSaid(message)}` : admin.errors.badRequest);
   if (status === 404) return error(admin.errors.notFound);
   if (status === 503) return error(admin.errors.unavailable);
   if (status >= 500) return error(admin.errors.server);

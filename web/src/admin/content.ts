@@ -129,7 +129,8 @@ export const admin = {
 
   delivery: {
     title: "Notifications",
-    intro: "The team gets an e-mail for every sign-up and message. Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
+    intro:
+      "The team gets an e-mail for every sign-up and message. Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
     allDelivered: "Every notification has been delivered.",
     undelivered: (count: number, oldest: string | null) =>
       `${plural(count, "notification")} not yet delivered${oldest ? `, the oldest since ${oldest}` : ""}.`,
@@ -161,7 +162,14 @@ export const admin = {
     title: "Waitlist",
     searchLabel: "Search the waitlist by e-mail",
     caption: "Waitlist entries, newest first",
-    columns: { email: "E-mail", joined: "Joined", source: "Form", campaign: "Campaign (source / medium / name)", referrer: "Came from", notification: "Notification" },
+    columns: {
+      email: "E-mail",
+      joined: "Joined",
+      source: "Form",
+      campaign: "Campaign (source / medium / name)",
+      referrer: "Came from",
+      notification: "Notification",
+    },
     csvName: "waitlist.csv",
   },
 
@@ -182,7 +190,8 @@ export const admin = {
 
   erasure: {
     title: "Erase a person's data",
-    intro: "Look up an e-mail address to see everything stored about it: waitlist entry, contact messages and sign-in account. You can then erase all of it (for a deletion request under data protection law). Erasing cannot be undone.",
+    intro:
+      "Look up an e-mail address to see everything stored about it: waitlist entry, contact messages and sign-in account. You can then erase all of it (for a deletion request under data protection law). Erasing cannot be undone.",
     lookupLabel: "E-mail address",
     lookup: "Look up",
     lookingUp: "Looking up…",
@@ -198,7 +207,9 @@ export const admin = {
     sessions: (n: number) => (n === 0 ? "No sign-in sessions." : `Sign-in sessions (${n})`),
     session: (created: string, lastUsed: string | null) => `Started ${created}${lastUsed ? `, last used ${lastUsed}` : ""}`,
     signInCode: (sent: string, expires: string, usable: boolean) =>
-      usable ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).` : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
+      usable
+        ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).`
+        : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
     submission: (when: string) => `Sent ${when}`,
     confirmLabel: (email: string) => `To erase, type the address again: ${email}`,
     confirmHint: "The button works once the address matches.",

@@ -1,12 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import {
-  CONTACT_FORM,
-  DEFAULT_MAX_LENGTH,
-  fieldLabel,
-  fieldPlaceholder,
-  type FieldDefinition,
-  type FormDefinition,
-} from "@shared/forms";
+import { CONTACT_FORM, DEFAULT_MAX_LENGTH, fieldLabel, fieldPlaceholder, type FieldDefinition, type FormDefinition } from "@shared/forms";
 import { formEndpoint, submitForm } from "../api";
 import { contactForm } from "../content";
 import { useTurnstile } from "../turnstile/use-turnstile";

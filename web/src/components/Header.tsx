@@ -106,9 +106,7 @@ export function Header() {
     toggleRef.current?.focus();
   }
 
-  const className = ["site-header", scrolled && "site-header--scrolled", menuOpen && "site-header--open"]
-    .filter(Boolean)
-    .join(" ");
+  const className = ["site-header", scrolled && "site-header--scrolled", menuOpen && "site-header--open"].filter(Boolean).join(" ");
 
   return (
     <header ref={headerRef} className={className}>

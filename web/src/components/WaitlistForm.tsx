@@ -14,7 +14,10 @@ import { Honeypot } from "./Honeypot";
  * site) carries it too, and hydration finds the values the page holds.
  */
 const landing: Record<string, string> = Object.fromEntries(
-  ATTRIBUTION_FIELDS.map((name) => [name, typeof document === "undefined" ? "" : (document.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? "")]),
+  ATTRIBUTION_FIELDS.map((name) => [
+    name,
+    typeof document === "undefined" ? "" : (document.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? ""),
+  ]),
 );
 
 /** The attribution fields that hold something: only those are sent. */
@@ -26,12 +29,7 @@ function attributionOf(data: FormData): Record<string, string> {
 export type WaitlistSource = "hero" | "cta";
 
 /** `known`: the address was on the list already (spec §5's duplicate), which is good news. */
-type Status =
-  | { state: "idle" }
-  | { state: "loading" }
-  | { state: "success" }
-  | { state: "known" }
-  | { state: "error"; message: string };
+type Status = { state: "idle" } | { state: "loading" } | { state: "success" } | { state: "known" } | { state: "error"; message: string };
 
 type FocusTarget = "input" | "addAnother";
 

@@ -23,9 +23,7 @@ const loginEmailSchema = strictFields({
 });
 
 /** What a failed auth-js call tells the page. */
-type Failure =
-  | { kind: "network" }
-  | { kind: "api"; code: string | undefined; message: string; retryAfterSeconds: number | null };
+type Failure = { kind: "network" } | { kind: "api"; code: string | undefined; message: string; retryAfterSeconds: number | null };
 
 /**
  * Reads an auth-js error without importing auth-js (it is a lazily loaded chunk): an
@@ -41,7 +39,12 @@ function describeFailure(error: unknown): Failure {
   // GoTrue states the wait in its message ("... after 42 seconds.", "Try again in 42 seconds.");
   // auth-js does not pass the Retry-After header on.
   const seconds = /(\d+)\s*seconds?/i.exec(text)?.[1];
-  return { kind: "api", code: typeof code === "string" ? code : undefined, message: text, retryAfterSeconds: seconds ? Number(seconds) : null };
+  return {
+    kind: "api",
+    code: typeof code === "string" ? code : undefined,
+    message: text,
+    retryAfterSeconds: seconds ? Number(seconds) : null,
+  };
 }
 
 /** When the server names no wait, the per-address wait of the service's default configuration. */

@@ -5,10 +5,7 @@ import { admin, formatTime } from "../content";
 import { useConsole } from "../context";
 import { BusyButton, Section, Value } from "./Section";
 
-type Outcome =
-  | { kind: "none" }
-  | { kind: "found"; record: PersonRecord }
-  | { kind: "erased"; email: string; counts: ErasureCounts };
+type Outcome = { kind: "none" } | { kind: "found"; record: PersonRecord } | { kind: "erased"; email: string; counts: ErasureCounts };
 
 /**
  * A data-protection request in three steps: look an address up (GET /api/admin/people/:email)
@@ -85,7 +82,6 @@ export function Erasure({ id, onErased }: { id: string; onErased: () => void }) 
       setErasing(false);
     }
   }
-
 
   return (
     <Section id={id} title={text.title}>
@@ -230,7 +226,13 @@ function Stored({ record }: { record: PersonRecord }) {
       {record.sign_in_code && (
         <div className="stored__part">
           <h4>{text.otherRecords}</h4>
-          <p>{text.signInCode(formatTime(record.sign_in_code.sent_at), formatTime(record.sign_in_code.expires_at), record.sign_in_code.usable)}</p>
+          <p>
+            {text.signInCode(
+              formatTime(record.sign_in_code.sent_at),
+              formatTime(record.sign_in_code.expires_at),
+              record.sign_in_code.usable,
+            )}
+          </p>
         </div>
       )}
     </div>
@@ -240,9 +242,7 @@ function Stored({ record }: { record: PersonRecord }) {
 function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
   const { fields } = admin.erasure;
   const time = (value: string | null) => (value ? formatTime(value) : null);
-  const notification = entry.email_sent
-    ? admin.notification.sent(time(entry.email_sent_at))
-    : admin.notification.waiting;
+  const notification = entry.email_sent ? admin.notification.sent(time(entry.email_sent_at)) : admin.notification.waiting;
   return (
     <dl className="fields">
       <Field label={fields.email!}>{entry.email}</Field>

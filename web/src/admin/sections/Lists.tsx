@@ -235,7 +235,13 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
       {(pageNumber > 1 || hasNext) && (
         // biome-ignore lint/a11y/useSemanticElements: two buttons, not form fields: a fieldset would need a legend.
         <div className="pager" role="group" aria-label={text.pages(title)}>
-          <button type="button" className="button button--small" onClick={previous} disabled={pageNumber === 1} aria-disabled={loading || undefined}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={previous}
+            disabled={pageNumber === 1}
+            aria-disabled={loading || undefined}
+          >
             {text.previous}
           </button>
           <span className="pager__page">{text.page(pageNumber)}</span>
@@ -287,15 +293,41 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
     className: "cell-campaign",
   },
   { key: "referrer", header: admin.waitlist.columns.referrer, cell: (entry) => <Value>{entry.referrer_host}</Value> },
-  { key: "notification", header: admin.waitlist.columns.notification, cell: (entry) => <Delivery item={entry} />, className: "cell-delivery" },
+  {
+    key: "notification",
+    header: admin.waitlist.columns.notification,
+    cell: (entry) => <Delivery item={entry} />,
+    className: "cell-delivery",
+  },
 ];
 
 const MESSAGE_COLUMNS: readonly Column<AdminSubmission>[] = [
-  { key: "received", header: admin.messages.columns.received, cell: (message) => formatTime(message.created_at), rowHeader: true, className: "cell-time" },
+  {
+    key: "received",
+    header: admin.messages.columns.received,
+    cell: (message) => formatTime(message.created_at),
+    rowHeader: true,
+    className: "cell-time",
+  },
   { key: "name", header: admin.messages.columns.name, cell: (message) => <Value>{fieldText(message.fields.name)}</Value> },
-  { key: "email", header: admin.messages.columns.email, cell: (message) => <Value>{fieldText(message.fields.email)}</Value>, className: "cell-email" },
-  { key: "message", header: admin.messages.columns.message, cell: (message) => <Value>{fieldText(message.fields.message)}</Value>, className: "cell-message" },
-  { key: "notification", header: admin.messages.columns.notification, cell: (message) => <Delivery item={message} />, className: "cell-delivery" },
+  {
+    key: "email",
+    header: admin.messages.columns.email,
+    cell: (message) => <Value>{fieldText(message.fields.email)}</Value>,
+    className: "cell-email",
+  },
+  {
+    key: "message",
+    header: admin.messages.columns.message,
+    cell: (message) => <Value>{fieldText(message.fields.message)}</Value>,
+    className: "cell-message",
+  },
+  {
+    key: "notification",
+    header: admin.messages.columns.notification,
+    cell: (message) => <Delivery item={message} />,
+    className: "cell-delivery",
+  },
 ];
 
 export function WaitlistSection({ id, dataVersion }: { id: string; dataVersion: number }) {

@@ -9,7 +9,15 @@ import { BusyButton, Messages, Section } from "./Section";
  * (POST /api/admin/notifications/retry), which makes every waiting one due at the next run;
  * its answer is announced, and the figures are loaded again.
  */
-export function Notifications({ id, stats, refresh }: { id: string; stats: AdminStats["notifications"]; refresh: () => Promise<string | null> }) {
+export function Notifications({
+  id,
+  stats,
+  refresh,
+}: {
+  id: string;
+  stats: AdminStats["notifications"];
+  refresh: () => Promise<string | null>;
+}) {
   const { api, report } = useConsole();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);

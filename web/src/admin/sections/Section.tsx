@@ -29,7 +29,15 @@ export function Value({ children }: { children: ReactNode }) {
  * A live region that is always in the page (a region added together with its text is often not
  * announced): a status (polite) and, for failures, an alert.
  */
-export function Messages({ status, error, statusRef }: { status: string | null; error: string | null; statusRef?: Ref<HTMLParagraphElement> }) {
+export function Messages({
+  status,
+  error,
+  statusRef,
+}: {
+  status: string | null;
+  error: string | null;
+  statusRef?: Ref<HTMLParagraphElement>;
+}) {
   return (
     <>
       <p role="status" className={status ? "status" : "status status--empty"} ref={statusRef} tabIndex={-1}>
