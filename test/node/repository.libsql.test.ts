@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createRepository } from "../../worker/db/repository";
+import { repositoryWithLookups } from "../support/records";
 import { migrateLibsql } from "../../worker/db/migrate-libsql";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
@@ -30,8 +30,8 @@ async function freshDatabase() {
   return client;
 }
 
-repositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase())));
-authRepositorySuite("libSQL", async () => createRepository(drizzle(await freshDatabase())));
+repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Notified, Repository } from "../../worker/db/repository";
+import type { Notified } from "../../worker/db/repository";
 import type { FormSubmission, WaitlistEntry } from "../../worker/db/schema";
+import type { TestRepository } from "./records";
 
 /**
  * The repository's behaviour, run once against D1 inside workerd and once against libSQL in
  * Node. `fresh()` must give a repository on an empty, migrated database.
  */
-export function repositorySuite(driver: string, fresh: () => Promise<Repository>) {
+export function repositorySuite(driver: string, fresh: () => Promise<TestRepository>) {
   const t0 = new Date("2026-03-01T10:00:00.000Z");
   const at = (ms: number) => new Date(t0.getTime() + ms);
   const LOCK_MS = 60_000;
@@ -15,12 +16,12 @@ export function repositorySuite(driver: string, fresh: () => Promise<Repository>
   const w = (record: WaitlistEntry): Notified => ({ kind: "waitlist", record });
   const f = (record: FormSubmission): Notified => ({ kind: "form", record });
 
-  async function join(repo: Repository, email: string, ms = 0, source: string | null = null) {
+  async function join(repo: TestRepository, email: string, ms = 0, source: string | null = null) {
     const result = await repo.joinWaitlist({ email, source }, first(ms));
     if (result.outcome !== "joined") throw new Error(`${email} was a duplicate`);
     return result;
   }
-  const failed = (entry: WaitlistEntry, retryAtMs: number, repo: Repository) =>
+  const failed = (entry: WaitlistEntry, retryAtMs: number, repo: TestRepository) =>
     repo.outbox.markFailed([{ item: w(entry), error: "HTTP 500", nextAttemptAt: at(retryAtMs) }]);
 
   describe(`repository on ${driver}`, () => {

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import worker from "../../worker/index";
-import { createRepository } from "../../worker/db/repository";
+import { repositoryWithLookups } from "./records";
 
 export type EnvOverrides = Partial<Record<keyof Env, unknown>>;
 
@@ -34,7 +34,7 @@ export function postJson(path: string, body: unknown, overrides: EnvOverrides = 
 
 /** The repository on the test D1 database, for arranging and checking state. */
 export function testRepository() {
-  return createRepository(drizzle(env.DB));
+  return repositoryWithLookups(drizzle(env.DB));
 }
 
 export async function countRows(table: "hwh_waitlist" | "hwh_form_submissions" | "hwh_dev_mailbox"): Promise<number> {

@@ -197,16 +197,6 @@ export function createRepository(db: Database) {
       return entry ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed } : { outcome: "duplicate" };
     },
 
-    async findWaitlistEntry(email: string): Promise<WaitlistEntry | undefined> {
-      const rows = await db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1);
-      return rows[0];
-    },
-
-    /** Spec §7: all entries, newest first. */
-    async listWaitlist(): Promise<WaitlistEntry[]> {
-      return db.select().from(waitlist).orderBy(desc(waitlist.createdAt), desc(waitlist.id));
-    },
-
     /** Stores a submission with its notification claimed by the caller (and counted, see FirstClaim). */
     async insertFormSubmission(
       formName: string,
@@ -220,11 +210,6 @@ export function createRepository(db: Database) {
       if (!claim.budget) return { submission: (await insert)[0]!, budgetUsed: null };
       const [rows, counts] = await db.batch([insert, counter(claim.budget.key, claim.budget.window)]);
       return { submission: rows[0]!, budgetUsed: counts[0]!.count };
-    },
-
-    async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
-      const rows = await db.select().from(formSubmissions).where(eq(formSubmissions.id, id)).limit(1);
-      return rows[0];
     },
 
     /**

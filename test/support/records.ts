@@ -1,0 +1,32 @@
+import { desc, eq } from "drizzle-orm";
+import type { Database } from "../../worker/db/database";
+import { createRepository } from "../../worker/db/repository";
+import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/db/schema";
+
+/**
+ * The repository, plus the lookups only tests need to check what was stored (the worker itself
+ * reads records through the operator API's lists, worker/db/admin-repository.ts). Used on D1 in
+ * workerd and on libSQL in Node alike.
+ */
+export function repositoryWithLookups(db: Database) {
+  return {
+    ...createRepository(db),
+
+    async findWaitlistEntry(email: string): Promise<WaitlistEntry | undefined> {
+      const rows = await db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1);
+      return rows[0];
+    },
+
+    async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
+      const rows = await db.select().from(formSubmissions).where(eq(formSubmissions.id, id)).limit(1);
+      return rows[0];
+    },
+
+    /** Spec §7: all entries, newest first. */
+    async listWaitlist(): Promise<WaitlistEntry[]> {
+      return db.select().from(waitlist).orderBy(desc(waitlist.createdAt), desc(waitlist.id));
+    },
+  };
+}
+
+export type TestRepository = ReturnType<typeof repositoryWithLookups>;
