@@ -34,6 +34,7 @@ export function SignupsChart({ id, byDay }: { id: string; byDay: readonly Day[] 
         <p className="chart__scale" aria-hidden="true">
           {text.scale(max)}
         </p>
+        {/* biome-ignore lint/a11y/noSvgWithoutTitle: the chart is named by aria-labelledby (its heading and the summary above); a <title> would repeat the summary. */}
         <svg
           className="chart__svg"
           role="img"
@@ -42,7 +43,6 @@ export function SignupsChart({ id, byDay }: { id: string; byDay: readonly Day[] 
           preserveAspectRatio="none"
           focusable="false"
         >
-          <title>{summary}</title>
           <line className="chart__grid" x1="0" x2={width} y1="0.5" y2="0.5" vectorEffect="non-scaling-stroke" />
           {byDay.map((day, index) => {
             // A day with any sign-up shows at least a sliver; an empty day shows nothing.
