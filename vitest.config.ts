@@ -49,6 +49,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           ],
           test: {
             name: "worker",
+            // Some tests send hundreds of requests through the worker (bursts, concurrency): a few
+            // seconds on a loaded two-core CI machine. The tests check outcomes, never speed.
+            testTimeout: 20_000,
             include: ["test/worker/**/*.test.ts"],
             setupFiles: ["test/worker/apply-migrations.ts"],
           },

@@ -104,7 +104,7 @@ describe("hourly cap and digest", () => {
       .bind(`${tag}%`)
       .first<{ n: number }>();
     expect(undelivered!.n).toBe(0);
-  });
+  }, 30_000); // 150 joins through the worker: seconds on a loaded two-core CI machine, not a speed check.
 
   it("a digest that fails keeps every record it carried, with a backoff, and the next one delivers them", async () => {
     const start = freshHour();
