@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { NO_VALUE, STATS_DAYS, type AdminStats } from "../shared/admin";
-import { FORMS } from "../shared/forms";
+import { FORMS, formSlugOf } from "../shared/forms";
 import type { Database } from "./database";
 import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, waitlist } from "./schema";
 import type { AuthSession, AuthUser, FormSubmission, WaitlistEntry } from "./schema";
@@ -116,9 +116,7 @@ export function createAdminRepository(db: Database) {
         submissions: {
           total: Object.values(formsByName).reduce((sum, n) => sum + n, 0),
           // By slug, as the API's routes name forms; a stored name no form has any more keeps its name.
-          byForm: Object.fromEntries(
-            Object.entries(formsByName).map(([name, n]) => [FORMS.find((form) => form.name === name)?.slug ?? name, n]),
-          ),
+          byForm: Object.fromEntries(Object.entries(formsByName).map(([name, n]) => [formSlugOf(name), n])),
         },
         notifications: { undelivered: (waitingW[0]?.count ?? 0) + (waitingF[0]?.count ?? 0), oldestUndeliveredAt: oldest },
       };

@@ -22,7 +22,7 @@ import {
   type PersonRecord,
   type RetryResult,
 } from "../shared/admin";
-import { FORMS, findForm, type FormDefinition } from "../shared/forms";
+import { findForm, formSlugOf, type FormDefinition } from "../shared/forms";
 import { isEmailShaped, normalizeEmail } from "../shared/text";
 
 /**
@@ -179,12 +179,8 @@ function waitlistJson(row: WaitlistEntry): AdminWaitlistEntry {
 }
 
 function submissionJson(row: FormSubmission): AdminSubmission {
-  return { id: row.id, form: findFormByName(row.formName), fields: row.formData, ...delivery(row), created_at: row.createdAt };
+  return { id: row.id, form: formSlugOf(row.formName), fields: row.formData, ...delivery(row), created_at: row.createdAt };
 }
-
-/** A stored form name as the API names forms (the slug); a name no form has any more stays as it is. */
-const SLUG_BY_NAME = new Map(FORMS.map((form) => [form.name, form.slug]));
-const findFormByName = (name: string) => SLUG_BY_NAME.get(name) ?? name;
 
 function sessionJson(session: AuthSession): AdminSession {
   return {
@@ -211,8 +207,8 @@ const WAITLIST_COLUMNS = [
 /** How many rows one read of an export takes: small enough for any Worker's memory. */
 const EXPORT_PAGE = 1000;
 
-function csvResponse(c: Context, name: string, body: ReadableStream<Uint8Array>): Response {
-  const date = new Date().toISOString().slice(0, 10);
+function csvResponse(c: Context<OperatorEnv>, name: string, body: ReadableStream<Uint8Array>): Response {
+  const date = c.get("deps").now().toISOString().slice(0, 10);
   return c.body(body, 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${name}-${date}.csv"`,

@@ -47,6 +47,11 @@ export function findForm(slug: string): FormDefinition | undefined {
   return FORMS.find((form) => form.slug === slug);
 }
 
+/** A stored form_name as the API names forms (the slug); a name no form has any more stays as it is. */
+export function formSlugOf(storedName: string): string {
+  return FORMS.find((form) => form.name === storedName)?.slug ?? storedName;
+}
+
 /** Default length limits per type; textarea allows a long message, the rest one line. */
 export const DEFAULT_MAX_LENGTH: Record<FieldType, number> = {
   text: 200,
