@@ -6,6 +6,7 @@ import { signInCodeEmail } from "../mail/content";
 import { signAccessToken, verifyAccessToken } from "./access-token";
 import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
 import { clientAddress } from "../http/client";
+import { judge, judgeAll } from "../http/rate-limit";
 import { mailboxCaps } from "./mailbox";
 import { codeHash, randomCode, randomToken, secretsEqual, sha256Hex, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
@@ -103,11 +104,10 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
     repo.uncountRequests(caps).catch((error: unknown) => {
       log("error", "auth.code_caps_give_back_failed", { error: describeError(error) });
     });
-  const refusing = caps.filter((cap, index) => counts[index]! > cap.max);
-  if (refusing.length > 0) {
+  const verdict = judgeAll(caps.map((cap, index) => judge(counts[index]!, cap.max, cap.window.end, at)));
+  if (!verdict.allowed) {
     await giveBack();
-    const until = Math.max(...refusing.map((cap) => cap.window.end));
-    throw tooManyCodes(Math.max(1, until - Math.floor(at.getTime() / 1000)));
+    throw tooManyCodes(verdict.retryAfterSeconds);
   }
 
   const stored = await repo.auth.storeCode({

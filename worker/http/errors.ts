@@ -42,24 +42,26 @@ export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Respons
 }
 
 /**
- * A public form's answers when its per-client limit says no (429, saying when to come back) or
- * cannot be counted (500 with the form's own failure message, `failure`).
+ * The API's one 429 (public forms and the operator routes): `rate_limited`, saying when to come
+ * back both in the body (`retry_after`, seconds) and in the Retry-After header.
  */
-export function publicFormLimitErrors(failure: string): LimitErrors {
+export function tooManyRequests(retryAfterSeconds: number, message: string): ApiError {
+  return new ApiError(429, "rate_limited", message, { retry_after: retryAfterSeconds }, { "Retry-After": String(retryAfterSeconds) });
+}
+
+/**
+ * A route's answers when its per-client limit says no (the API's 429 with `message`) or cannot
+ * be counted (500 with the route's own failure message, `failure`: the limit fails closed).
+ */
+export function apiLimitErrors(message: (retryAfterSeconds: number) => string, failure: string): LimitErrors {
   return {
-    tooMany: (retryAfterSeconds) =>
-      new ApiError(
-        429,
-        "rate_limited",
-        PUBLIC_FORM_ERRORS.rateLimited,
-        { retry_after: retryAfterSeconds },
-        {
-          "Retry-After": String(retryAfterSeconds),
-        },
-      ),
+    tooMany: (retryAfterSeconds) => tooManyRequests(retryAfterSeconds, message(retryAfterSeconds)),
     unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
   };
 }
+
+/** A public form's limit errors: the site's own rate-limit words, or the form's failure message. */
+export const publicFormLimitErrors = (failure: string): LimitErrors => apiLimitErrors(() => PUBLIC_FORM_ERRORS.rateLimited, failure);
 
 /** Request bodies that cannot be read, in the API's codes. */
 export const API_BODY_ERRORS: BodyErrors = {

@@ -21,14 +21,30 @@ export function windowOf(now: Date, windowSeconds: number): { start: number; end
 }
 
 /**
- * Counts one event for `key` against `limit`; resolves null while within it, else the seconds
- * until the window ends.
+ * The one decision of every limit in the worker (public forms, operator routes, sign-in, the
+ * notification cap): the `count`-th event of a window that ends at `windowEnd` (Unix seconds) is
+ * allowed while it is at most `max`; otherwise the answer says how long to wait, in whole seconds
+ * (at least 1), until that window ends. A `max` of 0 allows nothing.
  */
-export async function countAgainst(deps: Deps, limit: Limit, key: string): Promise<number | null> {
+export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export function judge(count: number, max: number, windowEnd: number, now: Date): LimitVerdict {
+  if (count <= max) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(1, windowEnd - Math.floor(now.getTime() / 1000)) };
+}
+
+/** Several limits on one event: allowed when every one allows it, else the longest wait among those that refuse. */
+export function judgeAll(verdicts: readonly LimitVerdict[]): LimitVerdict {
+  const waits = verdicts.flatMap((verdict) => (verdict.allowed ? [] : [verdict.retryAfterSeconds]));
+  return waits.length === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.max(...waits) };
+}
+
+/** Counts one event for `key` against `limit` (one upsert) and judges it. */
+export async function countAgainst(deps: Deps, limit: Limit, key: string): Promise<LimitVerdict> {
   const now = deps.now();
   const window = windowOf(now, limit.windowSeconds);
   const count = await deps.repo.countRequest(`${limit.name}:${key}`, window);
-  return count > limit.max ? Math.max(1, window.end - Math.floor(now.getTime() / 1000)) : null;
+  return judge(count, limit.max, window.end, now);
 }
 
 /** What a route answers when its limit says no, or cannot say (each route's own errors). */
@@ -47,14 +63,14 @@ export type LimitErrors = {
 export function limitPerClient(limitOf: (c: Context<AppEnv>) => Limit, errors: LimitErrors): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const limit = limitOf(c);
-    let retryAfter: number | null;
+    let verdict: LimitVerdict;
     try {
-      retryAfter = await countAgainst(c.get("deps"), limit, clientKey(clientAddress(c.req.raw.headers)));
+      verdict = await countAgainst(c.get("deps"), limit, clientKey(clientAddress(c.req.raw.headers)));
     } catch (error) {
       log("error", "rate_limit.unavailable", { limit: limit.name, error: describeError(error) });
       throw errors.unavailable(error);
     }
-    if (retryAfter !== null) throw errors.tooMany(retryAfter);
+    if (!verdict.allowed) throw errors.tooMany(verdict.retryAfterSeconds);
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import type { AppConfig } from "../config";
 import type { Deps } from "../deps";
 import type { FirstClaim, Notified } from "../db/repository";
-import { windowOf } from "../http/rate-limit";
+import { judge, windowOf } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import { digestNotification, formNotification, waitlistNotification } from "./content";
 import type { MailMessage, MailTransport } from "./transport";
@@ -48,14 +48,15 @@ export function firstClaim(deps: Deps): FirstClaim {
   return { now, lockMs: deps.config.notify.lockMs, budget: singleBudget(now) };
 }
 
-/** Whether the `used`-th single e-mail of the hour is within the cap. */
-const withinCap = (used: number, config: AppConfig) => config.notify.hourlyCap > 0 && used <= config.notify.hourlyCap;
+/** Whether the `used`-th single e-mail of the hour is within the cap (a cap of 0 allows none). */
+const withinCap = (used: number, now: Date, config: AppConfig) =>
+  judge(used, config.notify.hourlyCap, singleBudget(now).window.end, now).allowed;
 
 /** Takes one single e-mail from this hour's budget; false once it is used up. */
 async function takeSingle(deps: Deps): Promise<boolean> {
   if (deps.config.notify.hourlyCap === 0) return false;
   const budget = singleBudget(deps.now());
-  return withinCap(await deps.repo.countRequest(budget.key, budget.window), deps.config);
+  return withinCap(await deps.repo.countRequest(budget.key, budget.window), deps.now(), deps.config);
 }
 
 function singleMessage(item: Notified, config: AppConfig): MailMessage {
@@ -111,7 +112,7 @@ async function send(deps: Deps, items: Notified[], message: MailMessage): Promis
  * digest. Never throws.
  */
 export async function deliverNew(deps: Deps, item: Notified, budgetUsed: number | null): Promise<boolean> {
-  if (budgetUsed !== null && !withinCap(budgetUsed, deps.config)) {
+  if (budgetUsed !== null && !withinCap(budgetUsed, deps.now(), deps.config)) {
     try {
       await deps.repo.outbox.release(item);
     } catch (error) {

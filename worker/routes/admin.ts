@@ -7,7 +7,7 @@ import type { ListCursor, ListQuery } from "../db/admin-repository";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../db/schema";
 import type { AppEnv } from "../deps";
 import { csvStream, type CsvValue } from "../http/csv";
-import { ApiError } from "../http/errors";
+import { ApiError, apiLimitErrors } from "../http/errors";
 import { limitPerClient } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import {
@@ -80,19 +80,10 @@ const operatorOnly: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   return next();
 };
 
-const limited = limitPerClient((c) => ({ name: "operator", ...c.get("deps").config.operatorLimit }), {
-  tooMany: (retryAfter) =>
-    new ApiError(
-      429,
-      "rate_limited",
-      `Too many requests. Try again in ${retryAfter} seconds.`,
-      { retry_after: retryAfter },
-      {
-        "Retry-After": String(retryAfter),
-      },
-    ),
-  unavailable: (cause) => new ApiError(500, "internal_error", "Something went wrong. Please try again.", {}, {}, { cause }),
-});
+const limited = limitPerClient(
+  (c) => ({ name: "operator", ...c.get("deps").config.operatorLimit }),
+  apiLimitErrors((retryAfter) => `Too many requests. Try again in ${retryAfter} seconds.`, "Something went wrong. Please try again."),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Reading requests
