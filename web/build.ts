@@ -21,11 +21,11 @@
  *    worker/shared/security-headers.ts, with those hashes.
  * 6. The operator console (/admin/) is built on its own (buildConsole below).
  */
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "vite";
+import { cspHash } from "../worker/shared/hash.ts";
 import { staticHeadersFile } from "../worker/shared/security-headers.ts";
 
 const WEB = path.dirname(fileURLToPath(import.meta.url));
@@ -62,8 +62,8 @@ export async function buildSite(outDir: string): Promise<void> {
     rmSync(ssrDir, { recursive: true, force: true });
   }
 
-  const styleHashes = inlineStylesheets(outDir);
-  const scriptHashes = deferAppScript(outDir, homeAnchors);
+  const styleHashes = await inlineStylesheets(outDir);
+  const scriptHashes = await deferAppScript(outDir, homeAnchors);
   writeFileSync(path.join(outDir, "_headers"), staticHeadersFile({ styles: styleHashes, scripts: scriptHashes }));
 
   await buildConsole(outDir);
@@ -152,9 +152,6 @@ function checkedForCsp(what: string, html: string): string {
   return html;
 }
 
-/** The CSP source that allows exactly this inline text. */
-const cspHash = (text: string) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
-
 /**
  * What replaces the app's script tag: a classic inline script at the end of <head>, so it runs
  * before the body is parsed (it is inline: nothing to download, nothing to wait for).
@@ -223,7 +220,7 @@ document.addEventListener("DOMContentLoaded", () => {
  * Replaces index.html's one module script tag with the inline start script, and returns the
  * CSP source for it. The app's file stays where it is: the start script imports it.
  */
-function deferAppScript(outDir: string, homeAnchors: readonly string[]): string[] {
+async function deferAppScript(outDir: string, homeAnchors: readonly string[]): Promise<string[]> {
   const indexFile = path.join(outDir, "index.html");
   const html = readFileSync(indexFile, "utf8");
   const tags = [...html.matchAll(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/g)];
@@ -238,16 +235,16 @@ function deferAppScript(outDir: string, homeAnchors: readonly string[]): string[
   const withoutTag = html.replace(tag, "");
   if (!withoutTag.includes("</head>")) throw new Error("index.html has no </head> to put the start script before.");
   writeFileSync(indexFile, withoutTag.replace("</head>", `<script>${script}</script>\n  </head>`));
-  return [cspHash(script)];
+  return [await cspHash(script)];
 }
 
 /**
  * Replaces index.html's stylesheet links with <style> elements holding the same CSS, and
  * returns the CSP source of each ("sha256-<base64>" of the exact text between the tags).
  */
-function inlineStylesheets(outDir: string): string[] {
+function inlineStylesheets(outDir: string): Promise<string[]> {
   const indexFile = path.join(outDir, "index.html");
-  const hashes: string[] = [];
+  const hashes: Promise<string>[] = [];
   const html = readFileSync(indexFile, "utf8").replace(
     /<link rel="stylesheet"(?: crossorigin)? href="(\/assets\/[^"]+\.css)">/g,
     (_link, href: string) => {
@@ -259,7 +256,7 @@ function inlineStylesheets(outDir: string): string[] {
   );
   if (hashes.length === 0) throw new Error("index.html links no stylesheet to inline.");
   writeFileSync(indexFile, html);
-  return hashes;
+  return Promise.all(hashes);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/http/body";
 import { escapeHtml } from "../../worker/mail/content";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
+import { cspHash } from "../../worker/shared/hash";
 import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
 import { SITE_CSP } from "../../worker/shared/security-headers";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
@@ -58,11 +59,6 @@ const submissionWith = async (email: string) => {
   return row ? repo.findFormSubmission(row.id) : undefined;
 };
 
-const sha256 = async (text: string) => {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return `sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
-};
-
 let homeStyle: Promise<string> | undefined;
 /** The inline stylesheet of the built home page, as the site serves it. */
 function siteStyle(): Promise<string> {
@@ -92,7 +88,7 @@ async function expectPage(response: Response, expected: Expected): Promise<strin
   const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
   expect(styles).toEqual([await siteStyle()]);
   const csp = response.headers.get("Content-Security-Policy")!;
-  expect(csp).toContain(`style-src 'self' '${await sha256(styles[0]!)}';`);
+  expect(csp).toContain(`style-src 'self' '${await cspHash(styles[0]!)}';`);
   expect(csp).toContain("script-src 'self';");
   expect(csp).toContain("frame-ancestors 'none'");
   // Every class the page uses is one the site's stylesheet styles.

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { securityHeaders } from "../../worker/http/security-headers";
+import { cspHash } from "../../worker/shared/hash";
 import { SECURITY_HEADERS, SITE_CSP, sitePolicy, staticHeadersFile } from "../../worker/shared/security-headers";
 import { call, postJson } from "../support/worker";
 
@@ -31,16 +32,12 @@ describe("security headers on the worker's answers", () => {
     expectSecurityHeaders(response, sitePolicy({ styles: [styleHash!], scripts: [scriptHash!] }));
 
     const html = await response.text();
-    const sha256 = async (text: string) => {
-      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-      return `sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
-    };
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
     const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
     expect(styles).toHaveLength(1);
     expect(inlineScripts).toHaveLength(1);
-    expect(await sha256(styles[0]!)).toBe(styleHash);
-    expect(await sha256(inlineScripts[0]!)).toBe(scriptHash);
+    expect(await cspHash(styles[0]!)).toBe(styleHash);
+    expect(await cspHash(inlineScripts[0]!)).toBe(scriptHash);
     // No script file is requested before the first paint; the start script imports the app.
     expect(html).not.toMatch(/<script[^>]*\bsrc=/);
     expect(html).not.toMatch(/\sstyle="/);

@@ -3,11 +3,11 @@
  * HMAC/SHA-256); nothing here is hand-rolled cryptography.
  */
 
-const encoder = new TextEncoder();
+import { sha256, toHex } from "../shared/hash";
 
-function toHex(bytes: ArrayBuffer): string {
-  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
+export { sha256Hex } from "../shared/hash";
+
+const encoder = new TextEncoder();
 
 function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -32,10 +32,6 @@ export function randomCode(length: number): string {
 /** 32 random bytes, base64url: a refresh token. */
 export function randomToken(): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-export async function sha256Hex(value: string): Promise<string> {
-  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
 }
 
 /**
@@ -85,9 +81,6 @@ export async function successorToken(secret: string, token: string): Promise<str
 
 /** Compares two secrets in time that does not depend on where they differ (or their lengths). */
 export async function secretsEqual(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(given)),
-    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
-  ]);
+  const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
   return crypto.subtle.timingSafeEqual(a, b);
 }

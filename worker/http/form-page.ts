@@ -4,6 +4,7 @@ import type { AppEnv } from "../deps";
 import { describeError, log } from "../log";
 import { escapeHtml } from "../mail/content";
 import { BRAND_NAME } from "../shared/brand";
+import { cspHash } from "../shared/hash";
 import { FORM_PAGE_TEXT } from "../shared/public-forms";
 import { SITE_CSP, sitePolicy } from "../shared/security-headers";
 import type { ApiError } from "./errors";
@@ -76,12 +77,6 @@ async function siteStyle(c: Context<FormPostEnv>): Promise<SiteStyle> {
     log("warn", "form_page.style_unavailable", { error: describeError(error) });
     return { styles: [], policy: SITE_CSP };
   }
-}
-
-/** The CSP source of an inline element: "sha256-<base64>" of its exact text (as web/build.ts computes it). */
-async function cspHash(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return `sha256-${btoa(String.fromCharCode(...digest))}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../deps";
+import { sha256Hex } from "../shared/hash";
 import { TURNSTILE_META } from "../shared/public-forms";
 import { ATTRIBUTION_FIELDS, landingAttribution } from "../shared/waitlist";
 import { withTurnstile } from "../shared/security-headers";
@@ -133,8 +134,7 @@ function assetRequest(request: Request, variant: string): Request {
 
 /** A short digest of what the worker adds to the page (12 hex digits of its SHA-256). */
 async function digest(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...bytes.slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return (await sha256Hex(text)).slice(0, 12);
 }
 
 export const pageRoutes = new Hono<AppEnv>().get("/", page).get("/index.html", page);
