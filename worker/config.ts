@@ -1,4 +1,5 @@
 import { normalizeEmail } from "./shared/text";
+import { CODE_COOLDOWN_SECONDS, CODE_LENGTH } from "./shared/sign-in";
 
 /**
  * Every setting the worker reads, in one typed object. Plain settings are [vars] in
@@ -67,7 +68,7 @@ export type AuthConfig = {
   adminKey: string;
   accessTokenTtlSeconds: number;
   codeTtlSeconds: number;
-  codeLength: 6;
+  codeLength: typeof CODE_LENGTH;
   /** Guesses one code can take, right or wrong; each is counted before it is compared. */
   codeMaxAttempts: 5;
   /** One code request per e-mail address per this many seconds (60 unless configured). */
@@ -147,9 +148,9 @@ export function readConfig(env: Settings): AppConfig {
       adminKey: (env.AUTH_ADMIN_KEY ?? "").trim(),
       accessTokenTtlSeconds: integerSetting("AUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 60, 86_400),
       codeTtlSeconds: integerSetting("AUTH_CODE_TTL_SECONDS", 600, 60, 86_400),
-      codeLength: 6,
+      codeLength: CODE_LENGTH,
       codeMaxAttempts: 5,
-      codeCooldownSeconds: integerSetting("AUTH_CODE_COOLDOWN_SECONDS", 60, 1, 3600),
+      codeCooldownSeconds: integerSetting("AUTH_CODE_COOLDOWN_SECONDS", CODE_COOLDOWN_SECONDS, 1, 3600),
       codeHourlyLimit: integerSetting("AUTH_CODE_HOURLY_LIMIT", 5, 1, 1000),
       codeDailyLimit: integerSetting("AUTH_CODE_DAILY_LIMIT", 20, 1, 10_000),
       refreshReuseSeconds: 10,

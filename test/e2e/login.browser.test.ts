@@ -9,6 +9,7 @@
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { login } from "../../web/src/content";
+import { codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
 import { useBrowser } from "./browser";
 import { latestMailId, otherCode, readCode, uniqueEmail } from "./support";
 
@@ -78,10 +79,7 @@ const focusedName = (page: Page) => page.evaluate<string | null>(`document.activ
 
 /** A 429 of the auth service as the worker sends it (GoTrue's shape, its API version, Retry-After). */
 function authTooMany(code: "over_email_send_rate_limit" | "over_request_rate_limit", seconds: number) {
-  const message =
-    code === "over_email_send_rate_limit"
-      ? `For security purposes, you can only request this after ${seconds} seconds.`
-      : `Request rate limit reached. Try again in ${seconds} seconds.`;
+  const message = code === "over_email_send_rate_limit" ? codeWaitMessage(seconds) : requestRateMessage(seconds);
   return {
     status: 429,
     contentType: "application/json",

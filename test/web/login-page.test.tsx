@@ -12,6 +12,7 @@ import { useHashLocation } from "wouter/use-hash-location";
 import { AuthProvider } from "../../web/src/auth/AuthProvider";
 import { login } from "../../web/src/content";
 import { LoginPage } from "../../web/src/pages/LoginPage";
+import { codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
 import { deferred } from "./helpers";
 
 type Session = { user: { email: string } };
@@ -52,10 +53,8 @@ const apiError = (status: number, code: string, message: string): Answer => ({
   error: new AuthApiError(message, status, code),
 });
 const networkError = (): Answer => ({ data: null, error: new AuthRetryableFetchError("Failed to fetch", 0) });
-const tooSoon = (seconds: number) =>
-  apiError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${seconds} seconds.`);
-const tooManyRequests = (seconds: number) =>
-  apiError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${seconds} seconds.`);
+const tooSoon = (seconds: number) => apiError(429, "over_email_send_rate_limit", codeWaitMessage(seconds));
+const tooManyRequests = (seconds: number) => apiError(429, "over_request_rate_limit", requestRateMessage(seconds));
 
 beforeEach(() => {
   auth.getAuthClient.mockReset().mockResolvedValue(auth.client);

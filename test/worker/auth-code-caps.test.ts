@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { canonicalMailbox } from "../../worker/auth/mailbox";
+import { codeWaitMessage } from "../../worker/shared/sign-in";
 import { authCall, codeMailCount, codeRow, expectAuthError, latestCode, mailboxCounts, verify } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import type { EnvOverrides } from "../support/worker";
@@ -33,7 +34,7 @@ function ask(email: string, ms: number, overrides: EnvOverrides = SHORT_COOLDOWN
 
 async function expectRefused(response: Response, seconds: number): Promise<void> {
   const body = await expectAuthError(response, 429, "over_email_send_rate_limit");
-  expect(body.message).toBe(`For security purposes, you can only request this after ${seconds} seconds.`);
+  expect(body.message).toBe(codeWaitMessage(seconds));
   expect(response.headers.get("Retry-After")).toBe(String(seconds));
 }
 

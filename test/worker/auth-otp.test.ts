@@ -13,6 +13,7 @@ import {
   verify,
   type Session,
 } from "../support/auth";
+import { codeWaitMessage } from "../../worker/shared/sign-in";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, testRepository, uniqueEmail } from "../support/worker";
 
@@ -101,7 +102,7 @@ describe("POST /auth/v1/otp", () => {
     vi.setSystemTime(start + 15_000);
     const refused = await authCall("POST", "/otp", { email });
     const body = await expectAuthError(refused, 429, "over_email_send_rate_limit");
-    expect(body.message).toBe("For security purposes, you can only request this after 45 seconds.");
+    expect(body.message).toBe(codeWaitMessage(45));
     expect(refused.headers.get("Retry-After")).toBe("45");
     expect(await countAuthRows("hwh_auth_codes", "email = ?", email)).toBe(1);
     expect(await codeMailCount(email)).toBe(1);

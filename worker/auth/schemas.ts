@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { emailField, hasForbiddenCharacters } from "../shared/text";
+import { CODE_LENGTH } from "../shared/sign-in";
 
 /**
  * The request bodies of the sign-in routes, in GoTrue's words. Unknown keys are ignored, as
@@ -48,11 +49,11 @@ export const otpSchema = v.looseObject({
 
 const CODE_REQUIRED = "A verification code (token) is required.";
 
-/** POST /verify (type "email": the 6-digit code sent by e-mail) */
+/** POST /verify (type "email": the code of CODE_LENGTH digits sent by e-mail) */
 export const verifySchema = v.looseObject({
   email,
   token: v.pipe(v.string(CODE_REQUIRED), v.trim(), v.nonEmpty(CODE_REQUIRED)),
-  type: v.literal("email", 'Only type "email" is supported: verify the 6-digit code sent by e-mail.'),
+  type: v.literal("email", `Only type "email" is supported: verify the ${CODE_LENGTH}-digit code sent by e-mail.`),
 });
 
 const REFRESH_TOKEN_REQUIRED = "A refresh_token is required.";

@@ -1,15 +1,17 @@
-import { MIN_ADMIN_KEY_LENGTH, MIN_JWT_SECRET_LENGTH, isWeakSecret, type AppConfig } from "../config";
+import { MIN_JWT_SECRET_LENGTH, isWeakSecret, type AppConfig } from "../config";
 import type { Deps } from "../deps";
 import type { AuthUser } from "../db/schema";
 import { describeError, log } from "../log";
 import { signInCodeEmail } from "../mail/content";
 import { signAccessToken, verifyAccessToken } from "./access-token";
+import { adminKeyConfigured, bearerToken, isAdminKey } from "./bearer";
 import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
 import { clientAddress } from "../http/client";
 import { judge, judgeAll } from "../http/rate-limit";
 import { mailboxCaps } from "./mailbox";
-import { codeHash, randomCode, randomToken, secretsEqual, sha256Hex, successorToken } from "./secrets";
+import { codeHash, randomCode, randomToken, sha256Hex, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
+import { codeWaitMessage } from "../shared/sign-in";
 
 /**
  * What sign-in does, as plain functions of validated input (worker/auth/schemas.ts) and the
@@ -59,7 +61,7 @@ export function jwtSecret(config: AppConfig): string {
 export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null };
 
 const tooManyCodes = (wait: number) =>
-  new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, {
+  new AuthError(429, "over_email_send_rate_limit", codeWaitMessage(wait), {
     "Retry-After": String(wait),
   });
 
@@ -278,15 +280,10 @@ export async function refreshSession(deps: Deps, origin: RequestOrigin, refreshT
 // ---------------------------------------------------------------------------------------------
 // Bearer access tokens: GET /user, POST /logout
 
-export function bearerToken(authorization: string | undefined): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match) throw noAuthorization();
-  return match[1]!;
-}
-
 /** The user and session of a valid, unexpired access token whose session still exists. */
 export async function authenticate(deps: Deps, origin: RequestOrigin, authorization: string | undefined) {
   const token = bearerToken(authorization);
+  if (token === null) throw noAuthorization();
   const claims = await verifyAccessToken(jwtSecret(deps.config), token, { issuer: origin.issuer, now: deps.now() });
   const found = await deps.repo.auth.findSession(claims.sessionId);
   if (!found) throw sessionNotFound();
@@ -326,12 +323,12 @@ export async function signOut(deps: Deps, origin: RequestOrigin, authorization: 
  */
 export async function requireAdmin(config: AppConfig, authorization: string | undefined): Promise<void> {
   const given = bearerToken(authorization);
-  const expected = config.auth.adminKey;
-  const matches = await secretsEqual(given, expected);
-  if (isWeakSecret(expected, MIN_ADMIN_KEY_LENGTH)) {
+  if (given === null) throw noAuthorization();
+  if (await isAdminKey(config, given)) return;
+  if (!adminKeyConfigured(config)) {
     throw new AuthError(403, "not_admin", "User not allowed: the admin API is not configured on this server (AUTH_ADMIN_KEY).");
   }
-  if (!matches) throw new AuthError(403, "not_admin", "User not allowed");
+  throw new AuthError(403, "not_admin", "User not allowed");
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

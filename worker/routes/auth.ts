@@ -24,6 +24,7 @@ import { allowedMethods, pathInApp } from "../http/methods";
 import { limitPerClient } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import { BRAND_NAME } from "../shared/brand";
+import { requestRateMessage } from "../shared/sign-in";
 
 /**
  * The GoTrue-compatible subset under /auth/v1 that @supabase/auth-js needs for e-mail code
@@ -66,7 +67,7 @@ const origin = (c: Context<AppEnv>): RequestOrigin => requestOrigin(c.req.raw);
 function rateLimited(route: keyof AppConfig["auth"]["rateLimit"]): MiddlewareHandler<AppEnv> {
   return limitPerClient((c) => ({ name: route, ...c.get("deps").config.auth.rateLimit[route] }), {
     tooMany: (retryAfter) =>
-      new AuthError(429, "over_request_rate_limit", `Request rate limit reached. Try again in ${retryAfter} seconds.`, {
+      new AuthError(429, "over_request_rate_limit", requestRateMessage(retryAfter), {
         "Retry-After": String(retryAfter),
       }),
     unavailable: (cause) => new AuthError(500, "unexpected_failure", "Something went wrong. Please try again.", {}, { cause }),
