@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { CONTACT_FORM, DEFAULT_MAX_LENGTH, fieldLabel, fieldPlaceholder, type FieldDefinition, type FormDefinition } from "@shared/forms";
 import { formEndpoint, submitForm } from "../api";
 import { contactForm } from "../content";
+import { useMounted } from "../hooks/mounted";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
@@ -46,16 +47,9 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
   const turnstile = useTurnstile();
-  const mounted = useRef(false);
+  const isMounted = useMounted();
   const ids = useId();
   const fieldErrors = status.state === "error" ? status.fieldErrors : NO_FIELD_ERRORS;
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   // The submit button is disabled while sending, which drops focus when it had it. A field the
   // server refused takes it, so its message is read with it; otherwise the button gets it back.
@@ -82,7 +76,7 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
     const turnstileToken = await turnstile.token();
     const outcome = await submitForm(form, values, { honeypot: honeypotText(data), turnstileToken });
     turnstile.reset();
-    if (!mounted.current) return;
+    if (!isMounted()) return;
     if (outcome.ok) {
       formRef.current?.reset();
       setStatus({ state: "success" });

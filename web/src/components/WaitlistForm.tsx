@@ -3,6 +3,7 @@ import { validate } from "@shared/text";
 import { ATTRIBUTION_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
 import { waitlistForm } from "../content";
+import { useMounted } from "../hooks/mounted";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
@@ -51,18 +52,11 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   const addAnotherRef = useRef<HTMLButtonElement>(null);
   const turnstile = useTurnstile();
   const focusTarget = useRef<FocusTarget | null>(null);
-  const mounted = useRef(false);
+  const isMounted = useMounted();
   const ids = useId();
   const inputId = `${ids}-email`;
   const errorId = `${ids}-error`;
   const noteId = `${ids}-note`;
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   // Focus goes where the visitor can carry on: the field after an error or a known address (a
   // disabled field loses focus while the request runs), "Add another email" once the field is gone.
@@ -95,7 +89,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
     const turnstileToken = await turnstile.token();
     const outcome = await joinWaitlist(input.value.email, source, { honeypot: honeypotText(data), turnstileToken }, attributionOf(data));
     turnstile.reset();
-    if (!mounted.current) return;
+    if (!isMounted()) return;
     if (!outcome.ok) show({ state: "error", message: outcome.message }, "input");
     else if (outcome.alreadyJoined) show({ state: "known" }, "input");
     else show({ state: "success" }, "addAnother");

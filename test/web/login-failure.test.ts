@@ -1,0 +1,69 @@
+/**
+ * The login page's words and waits for each failure (web/src/pages/login/failure.ts), as pure
+ * functions: what the page shows for them is tested in login-page.test.tsx.
+ */
+import { AuthApiError, AuthRetryableFetchError } from "@supabase/auth-js";
+import { describe, expect, it } from "vitest";
+import { login } from "../../web/src/content";
+import { codeNotSent, codeNotVerifiedText, DEFAULT_WAIT_SECONDS, describeFailure } from "../../web/src/pages/login/failure";
+
+const api = (code: string, message: string) => describeFailure(new AuthApiError(message, 429, code));
+
+describe("describeFailure", () => {
+  it("reads the server's code, message and stated wait from an AuthApiError", () => {
+    expect(api("over_request_rate_limit", "Try again in 42 seconds.")).toEqual({
+      kind: "api",
+      code: "over_request_rate_limit",
+      message: "Try again in 42 seconds.",
+      retryAfterSeconds: 42,
+    });
+    expect(api("otp_expired", "Token has expired or is invalid")).toMatchObject({ retryAfterSeconds: null });
+  });
+
+  it("takes anything else for a failure the visitor can only retry", () => {
+    for (const error of [new AuthRetryableFetchError("Failed to fetch", 0), new TypeError("x"), "text", null, undefined]) {
+      expect(describeFailure(error)).toEqual({ kind: "network" });
+    }
+  });
+});
+
+describe("codeNotSent", () => {
+  it("sends the visitor to step two with the address's wait when a code went there a moment ago", () => {
+    expect(codeNotSent(api("over_email_send_rate_limit", "after 42 seconds."))).toEqual({
+      message: { kind: "info", text: login.messages.codeAlreadySent },
+      focus: "code",
+      cooldown: { seconds: 42, forAddress: true },
+      toCodeStep: true,
+    });
+  });
+
+  it("stops every address for the per-client limit, with the default wait when none is stated", () => {
+    expect(codeNotSent(api("over_request_rate_limit", "Slow down."))).toEqual({
+      message: { kind: "error", text: login.messages.tooManyCodeRequests },
+      focus: "step",
+      cooldown: { seconds: DEFAULT_WAIT_SECONDS, forAddress: false },
+      toCodeStep: false,
+    });
+  });
+
+  it("points at the address when the server refuses it, and otherwise says what the server said", () => {
+    expect(codeNotSent(api("validation_failed", "Unable to validate email address"))).toMatchObject({
+      message: { kind: "error", text: login.messages.emailInvalid },
+      focus: "email",
+    });
+    expect(codeNotSent(api("unexpected_failure", "Something else"))).toMatchObject({ message: { text: "Something else" }, focus: "step" });
+    expect(codeNotSent(api("unexpected_failure", ""))).toMatchObject({ message: { text: login.messages.codeRequestFailed } });
+    expect(codeNotSent({ kind: "network" })).toMatchObject({ message: { text: login.messages.codeRequestFailed }, cooldown: null });
+  });
+});
+
+describe("codeNotVerifiedText", () => {
+  it("has words for an expired code, too many tries (with the wait) and a network failure", () => {
+    expect(codeNotVerifiedText(api("otp_expired", "Token has expired or is invalid"))).toBe(login.messages.codeRejected);
+    expect(codeNotVerifiedText(api("over_request_rate_limit", "Try again in 120 seconds."))).toBe(
+      login.messages.tooManyAttempts("2 minutes"),
+    );
+    expect(codeNotVerifiedText({ kind: "network" })).toBe(login.messages.verificationFailed);
+    expect(codeNotVerifiedText(api("unexpected_failure", "Said the server"))).toBe("Said the server");
+  });
+});

@@ -1,0 +1,84 @@
+import { login } from "../../content";
+
+/** A message in the page's status region ("success", "info") or its alert region ("error"). */
+export type Message = { kind: "success" | "info" | "error"; text: string };
+
+/** The field that takes focus: the e-mail (step one) or the code (step two). */
+export type FocusTarget = "email" | "code";
+
+/** What a failed auth-js call tells the page. */
+export type Failure = { kind: "network" } | { kind: "api"; code: string | undefined; message: string; retryAfterSeconds: number | null };
+
+/** When the server names no wait, the per-address wait of the service's default configuration. */
+export const DEFAULT_WAIT_SECONDS = 60;
+
+/**
+ * Reads an auth-js error without importing auth-js (it is a lazily loaded chunk): an
+ * AuthApiError is the server's answer, with GoTrue's code and message; anything else (an
+ * AuthRetryableFetchError for a network failure or a 5xx, a thrown TypeError, a chunk that did
+ * not load) is a failure the visitor can only retry.
+ */
+export function describeFailure(error: unknown): Failure {
+  if (typeof error !== "object" || error === null) return { kind: "network" };
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  if (name !== "AuthApiError") return { kind: "network" };
+  const text = typeof message === "string" ? message : "";
+  // GoTrue states the wait in its message ("... after 42 seconds.", "Try again in 42 seconds.");
+  // auth-js does not pass the Retry-After header on.
+  const seconds = /(\d+)\s*seconds?/i.exec(text)?.[1];
+  return {
+    kind: "api",
+    code: typeof code === "string" ? code : undefined,
+    message: text,
+    retryAfterSeconds: seconds ? Number(seconds) : null,
+  };
+}
+
+/** What the page says and does when a code was not sent. */
+export type CodeNotSent = {
+  message: Message;
+  /** Where focus goes: a field, or ("step") the field of the step the visitor is on. */
+  focus: FocusTarget | "step";
+  /** A wait before the next code: for the address asked for, or (per-client limit) for any. */
+  cooldown: { seconds: number; forAddress: boolean } | null;
+  /** A code sent to this address a moment ago still works: step two opens, where it is entered. */
+  toCodeStep: boolean;
+};
+
+/** The page's answer to a code request that failed. */
+export function codeNotSent(failure: Failure): CodeNotSent {
+  const error = (text: string, focus: CodeNotSent["focus"] = "step", cooldown: CodeNotSent["cooldown"] = null): CodeNotSent => ({
+    message: { kind: "error", text },
+    focus,
+    cooldown,
+    toCodeStep: false,
+  });
+  if (failure.kind === "network") return error(login.messages.codeRequestFailed);
+  const seconds = failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS;
+  switch (failure.code) {
+    case "over_email_send_rate_limit":
+      // Step two says when a new code can be had; it is not a failure (the code sent still works).
+      return {
+        message: { kind: "info", text: login.messages.codeAlreadySent },
+        focus: "code",
+        cooldown: { seconds, forAddress: true },
+        toCodeStep: true,
+      };
+    case "over_request_rate_limit":
+      return error(login.messages.tooManyCodeRequests, "step", { seconds, forAddress: false });
+    case "validation_failed":
+      return error(login.messages.emailInvalid, "email");
+    default:
+      return error(failure.message || login.messages.codeRequestFailed);
+  }
+}
+
+/** The words shown when a code was not accepted. */
+export function codeNotVerifiedText(failure: Failure): string {
+  if (failure.kind === "network") return login.messages.verificationFailed;
+  if (failure.code === "otp_expired") return login.messages.codeRejected;
+  if (failure.code === "over_request_rate_limit") {
+    return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS));
+  }
+  return failure.message || login.messages.verificationFailed;
+}
