@@ -8,7 +8,7 @@
  *
  * Both are screenshots, by the Chromium the browser tests use (test/support/chromium.ts), of a
  * small HTML card made of the brand: its name and tagline (web/src/content.ts), its colours (the
- * custom properties of web/src/styles.css) and its mark (web/public/favicon.svg). The PNGs are
+ * custom properties of web/src/base.css and styles.css) and its mark (web/public/favicon.svg). The PNGs are
  * committed; after changing any of those, run it again and commit the new files:
  *
  *     node web/tools/share-images.ts
@@ -36,10 +36,11 @@ async function loadBrand(): Promise<Brand> {
 
 /** The values of the stylesheet's :root custom properties the images use. */
 function loadColours(): Record<"bg" | "bgAlt" | "text" | "textSoft" | "accent" | "border", string> {
-  const css = readFileSync(path.join(WEB, "src/styles.css"), "utf8");
+  // The palette is base.css's, the site's own colours (--bg-alt) are styles.css's.
+  const css = ["src/base.css", "src/styles.css"].map((file) => readFileSync(path.join(WEB, file), "utf8")).join("\n");
   const value = (name: string) => {
     const match = new RegExp(`--${name}:\\s*([^;]+);`).exec(css);
-    if (!match) throw new Error(`styles.css defines no --${name}.`);
+    if (!match) throw new Error(`base.css and styles.css define no --${name}.`);
     return match[1]!.trim();
   };
   return {
