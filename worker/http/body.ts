@@ -1,15 +1,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { validator } from "hono/validator";
 import type * as v from "valibot";
 import { validate, type FieldErrors } from "../shared/text";
 
 /**
- * Request bodies: read within a size limit, parsed into an object (a JSON object, or the fields
- * of a browser's own form post), then validated against the route's schema (valibot, the same
- * schemas the web app checks with) through Hono's validator, so a handler reads typed, cleaned
- * data with `c.req.valid("json")` whichever way the body came. Each part of the API answers in
- * its own error format, so the middleware is given the errors to throw.
+ * Request bodies: read once within a size limit, decoded as strict UTF-8, parsed once into an
+ * object (a JSON object, or the fields of a browser's own form post), then validated once
+ * against the route's valibot schema (the same schemas the web app checks with). Each part of
+ * the API answers in its own error format, so the reader is given the errors to throw. The
+ * public forms read through readSubmission (worker/http/public-submission.ts); the sign-in
+ * routes through jsonBody and validJson.
  */
 
 /** Largest JSON request body accepted; the longest valid contact message fits well inside. */
@@ -32,7 +32,7 @@ export type BodyFormat = "json" | "form";
 export type BodyErrors = {
   /** 415: the body is in none of the route's formats. */
   unsupportedMediaType: (message: string) => Error;
-  /** 400: not JSON, JSON that is not an object, or a form body that cannot be decoded. */
+  /** 400: not UTF-8, not JSON, JSON that is not an object, or a form body that cannot be decoded. */
   malformed: (message: string, kind: "json" | "not_object" | "form") => Error;
   /** 413 */
   tooLarge: (message: string) => Error;
@@ -45,74 +45,61 @@ export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** The format a request's body is in, or null when it is in neither. */
-export function bodyFormatOf(c: Context): BodyFormat | null {
-  const mediaType = mediaTypeOf(c.req.header("content-type"));
+/** The format a body with this Content-Type is in, or null when it is in neither. */
+export function bodyFormatOf(contentType: string | undefined): BodyFormat | null {
+  const mediaType = mediaTypeOf(contentType);
   if (mediaType === JSON_MEDIA_TYPE) return "json";
   if (mediaType === FORM_MEDIA_TYPE) return "form";
   return null;
 }
 
-const UNSUPPORTED: Record<"json" | "json_or_form", string> = {
+export const UNSUPPORTED_MEDIA_TYPE: Record<"json" | "json_or_form", string> = {
   json: "Send the request body as JSON (Content-Type: application/json).",
   json_or_form: `Send the request body as JSON (Content-Type: ${JSON_MEDIA_TYPE}) or as a form (${FORM_MEDIA_TYPE}).`,
 };
 
-/**
- * Reads the body: 415 unless it is in one of `formats` (checked first: nothing is read that
- * would be refused anyway), 413 past the format's size limit (Hono's bodyLimit, which counts
- * the bytes as they arrive, whatever Content-Length says), 400 unless it parses to an object.
- * The body stays in Hono's body cache for the validator.
- */
-function readBody(errors: BodyErrors, formats: readonly BodyFormat[]): MiddlewareHandler {
-  const limitOf = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw errors.tooLarge(`The request body is larger than ${maxSize / 1024} KB.`);
-      },
-    });
-  const limits: Record<BodyFormat, MiddlewareHandler> = { json: limitOf(MAX_BODY_BYTES), form: limitOf(MAX_FORM_BODY_BYTES) };
-  const unsupported = formats.includes("form") ? UNSUPPORTED.json_or_form : UNSUPPORTED.json;
-  return async (c, next) => {
-    const format = bodyFormatOf(c);
-    if (format === null || !formats.includes(format)) throw errors.unsupportedMediaType(unsupported);
-    return limits[format](c, async () => {
-      await bodyObject(c, format, errors);
-      await next();
-    });
-  };
-}
-
-/** A JSON object only: what the sign-in routes take. */
-export function jsonBody(errors: BodyErrors): MiddlewareHandler {
-  return readBody(errors, ["json"]);
-}
-
-/** A JSON object, or a browser's form post: what the public forms take (they work without JavaScript). */
-export function submissionBody(errors: BodyErrors): MiddlewareHandler {
-  return readBody(errors, ["json", "form"]);
-}
+const MAX_BYTES: Record<BodyFormat, number> = { json: MAX_BODY_BYTES, form: MAX_FORM_BODY_BYTES };
 
 /**
- * Validates the (already read) body against `schema`; the cleaned value is `c.req.valid("json")`
- * for a form post too, so a handler has one way to read its input.
+ * Reads the body, in `format` (the caller has checked the media type: nothing is read that would
+ * be refused anyway), as an object: 413 past the format's size limit (Hono's bodyLimit, which
+ * counts the bytes as they arrive, whatever Content-Length says); 400 unless it is UTF-8 and
+ * parses to an object.
  */
-export function validJson<T extends v.GenericSchema>(schema: T, errors: BodyErrors) {
-  return validator("json", async (_json, c) => {
-    const result = validate(schema, await bodyObject(c, bodyFormatOf(c) ?? "json", errors));
-    if (!result.ok) throw errors.invalid(result.fieldErrors);
-    return result.value as v.InferOutput<T>;
+export async function readBodyObject(c: Context, format: BodyFormat, errors: BodyErrors): Promise<Record<string, unknown>> {
+  const maxSize = MAX_BYTES[format];
+  let bytes: ArrayBuffer | undefined;
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw errors.tooLarge(`The request body is larger than ${maxSize / 1024} KB.`);
+    },
   });
+  await limit(c, async () => {
+    bytes = await c.req.arrayBuffer();
+  });
+  const text = utf8(bytes!, format, errors);
+  return format === "form" ? formFields(text, errors) : jsonObject(text, errors);
 }
 
-/** The body as an object: the JSON object, or the form's fields. Reads from Hono's body cache. */
-async function bodyObject(c: Context, format: BodyFormat, errors: BodyErrors): Promise<Record<string, unknown>> {
-  // As bytes, decoded here: workerd warns on .text() of a body it does not take for text.
-  if (format === "form") return formFields(new TextDecoder().decode(await c.req.arrayBuffer()), errors);
+/**
+ * The body's text. Bytes that are not UTF-8 are refused, never turned into U+FFFD: a replaced
+ * character would be stored, shown and mailed as if the sender had written it. Decoded here
+ * rather than by .text() or .json(), which replace them (and workerd warns on .text() of a body
+ * it does not take for text).
+ */
+function utf8(bytes: ArrayBuffer, format: BodyFormat, errors: BodyErrors): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw errors.malformed("The request body is not valid UTF-8.", format);
+  }
+}
+
+function jsonObject(text: string, errors: BodyErrors): Record<string, unknown> {
   let value: unknown;
   try {
-    value = await c.req.json();
+    value = JSON.parse(text);
   } catch {
     throw errors.malformed("The request body is not valid JSON.", "json");
   }
@@ -122,10 +109,45 @@ async function bodyObject(c: Context, format: BodyFormat, errors: BodyErrors): P
   return value as Record<string, unknown>;
 }
 
+/** Checks a body object against `schema`: the cleaned value, or the schema's 400. */
+export function validBody<T extends v.GenericSchema>(schema: T, body: Record<string, unknown>, errors: BodyErrors): v.InferOutput<T> {
+  const result = validate(schema, body);
+  if (!result.ok) throw errors.invalid(result.fieldErrors);
+  return result.value;
+}
+
+/** The body object jsonBody read, kept for validJson (optional, so a route's handlers keep their plain context type). */
+type ReadBodyEnv = { Variables: { requestBody?: Record<string, unknown> } };
+
+/** Middleware: a JSON object only (415 for anything else), read once; what the sign-in routes take. */
+export function jsonBody(errors: BodyErrors): MiddlewareHandler<ReadBodyEnv> {
+  return async (c, next) => {
+    if (bodyFormatOf(c.req.header("content-type")) !== "json") throw errors.unsupportedMediaType(UNSUPPORTED_MEDIA_TYPE.json);
+    c.set("requestBody", await readBodyObject(c, "json", errors));
+    await next();
+  };
+}
+
+/**
+ * Middleware after jsonBody: validates the object it read against `schema`, once; the handler
+ * reads the cleaned value with `c.req.valid("json")`.
+ */
+export function validJson<T extends v.GenericSchema>(
+  schema: T,
+  errors: BodyErrors,
+): MiddlewareHandler<ReadBodyEnv, string, { in: { json: v.InferInput<T> }; out: { json: v.InferOutput<T> } }> {
+  return async (c, next) => {
+    const body = c.get("requestBody");
+    if (!body) throw new Error("validJson reads what jsonBody read: put jsonBody before it");
+    c.req.addValidatedData("json", validBody(schema, body, errors) as object);
+    await next();
+  };
+}
+
 /**
  * A form-encoded body as an object of strings (a field left empty is "", a field not sent is
  * absent), decoded as URLSearchParams would, but strictly:
- * - a malformed escape (%zz, or bytes that are not UTF-8) is refused, not turned into U+FFFD;
+ * - a malformed escape (%zz, or escaped bytes that are not UTF-8) is refused, not turned into U+FFFD;
  * - a field sent twice is refused: which value was meant cannot be known, and quietly taking
  *   one would be the same mistake as dropping an unknown JSON field (strictFields reports those);
  * - a line break arrives as CRLF (HTML's form submission writes every line break so) and is

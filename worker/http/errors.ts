@@ -1,16 +1,14 @@
-import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
 import type { BodyErrors } from "./body";
-import { errorPage, type FormPostEnv } from "./form-page";
 import type { LimitErrors } from "./rate-limit";
 
 /**
  * An error with the answer the client should get: {"error":{"code","message",...details}}.
  * Thrown from routes and middleware (it is Hono's HTTPException, so anything that knows that
- * knows this); the API's error handler turns it into the response. `headers` go on the answer
- * (e.g. Retry-After); `cause` is logged, never sent.
+ * knows this); the API's error handler turns it into the response (errorResponse in answer.ts).
+ * `headers` go on the answer (e.g. Retry-After); `cause` is logged, never sent.
  */
 export class ApiError extends HTTPException {
   override name = "ApiError";
@@ -28,17 +26,6 @@ export class ApiError extends HTTPException {
 
 export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, ...details } };
-}
-
-/**
- * The one place an API error becomes an answer: the JSON shape, or, for a browser's form post
- * (marked by publicForm, form-post.ts), the form's page, with the same status and headers.
- */
-export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Response | Promise<Response> {
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  const page = c.get("formPage");
-  if (page) return errorPage(c, page, error);
-  return c.json(errorBody(error.code, error.message, error.details), error.status as ContentfulStatusCode);
 }
 
 /**

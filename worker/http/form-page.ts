@@ -7,10 +7,9 @@ import { BRAND_NAME } from "../shared/brand";
 import { cspHash } from "../shared/hash";
 import { FORM_PAGE_TEXT } from "../shared/public-forms";
 import { SITE_CSP, sitePolicy } from "../shared/security-headers";
-import type { ApiError } from "./errors";
 
 /**
- * The answer to a public form posted without JavaScript (see form-post.ts): a small page in the
+ * The answer to a public form posted without JavaScript (see public-submission.ts): a small page in the
  * site's look that says what happened, in the same words and with the same status the JSON
  * answer has, and links back to the site. It runs no script. Its stylesheet is the site's own
  * inline <style>, read from the built home page, and its Content-Security-Policy allows exactly
@@ -26,30 +25,16 @@ export type FormPage = {
   success: readonly string[];
 };
 
-/** The API's env, plus the page a form post is answered with (set by publicForm; unset for JSON). */
-export type FormPostEnv = AppEnv & { Variables: { formPage?: FormPage } };
+/** What happened, in the words the JSON answer has: a success's lines, or each problem. */
+export type Outcome = { kind: "success" | "error"; lines: readonly string[] };
 
-type Outcome = { kind: "success" | "error"; lines: readonly string[] };
-
-/** 201 for a stored (or quietly dropped) submission: the JSON body, or the form's success page. */
-export function created(c: Context<FormPostEnv>, json: Record<string, unknown>): Response | Promise<Response> {
-  const page = c.get("formPage");
-  return page ? pageResponse(c, page, { kind: "success", lines: page.success }, 201) : c.json(json, 201);
-}
-
-/** An error (its headers already set) as the form's page, with the error's status. */
-export function errorPage(c: Context<FormPostEnv>, page: FormPage, error: ApiError): Promise<Response> {
-  return pageResponse(c, page, { kind: "error", lines: errorLines(error) }, error.status as ContentfulStatusCode);
-}
-
-/** A 400 names every field to fix (a person may have more than one); any other error says one thing. */
-function errorLines(error: ApiError): string[] {
-  const fields = error.details.fields;
-  if (fields === null || typeof fields !== "object") return [error.message];
-  return [...new Set(Object.values(fields).map(String))];
-}
-
-async function pageResponse(c: Context<FormPostEnv>, page: FormPage, outcome: Outcome, status: ContentfulStatusCode): Promise<Response> {
+/** The form's page for `outcome`, with `status` (answer.ts decides when a page is the answer). */
+export async function formPageResponse(
+  c: Context<AppEnv>,
+  page: FormPage,
+  outcome: Outcome,
+  status: ContentfulStatusCode,
+): Promise<Response> {
   const site = await siteStyle(c);
   c.header("Content-Security-Policy", site.policy);
   return c.html(renderPage(page, outcome, site.styles), status);
@@ -65,7 +50,7 @@ const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
  * a page view, and the page then always matches the site that is deployed). The request carries
  * none of the visitor's headers, so it cannot be answered 304.
  */
-async function siteStyle(c: Context<FormPostEnv>): Promise<SiteStyle> {
+async function siteStyle(c: Context<AppEnv>): Promise<SiteStyle> {
   try {
     const home = await c.env.ASSETS.fetch(new Request(new URL("/", c.req.url)));
     if (!home.ok) throw new Error(`the home page answered HTTP ${home.status}`);

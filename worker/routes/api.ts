@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
-import { ApiError, errorResponse } from "../http/errors";
-import type { FormPostEnv } from "../http/form-page";
+import { errorResponse, type FormPostEnv } from "../http/answer";
+import { ApiError } from "../http/errors";
 import { allowedMethods, pathInApp } from "../http/methods";
 import { describeError, log } from "../log";
 import { adminRoutes } from "./admin";
