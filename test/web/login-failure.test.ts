@@ -5,16 +5,17 @@
 import { AuthApiError, AuthRetryableFetchError } from "@supabase/auth-js";
 import { describe, expect, it } from "vitest";
 import { login } from "../../web/src/content";
-import { codeNotSent, codeNotVerifiedText, DEFAULT_WAIT_SECONDS, describeFailure } from "../../web/src/pages/login/failure";
+import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
+import { CODE_COOLDOWN_SECONDS, codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
 
 const api = (code: string, message: string) => describeFailure(new AuthApiError(message, 429, code));
 
 describe("describeFailure", () => {
   it("reads the server's code, message and stated wait from an AuthApiError", () => {
-    expect(api("over_request_rate_limit", "Try again in 42 seconds.")).toEqual({
+    expect(api("over_request_rate_limit", requestRateMessage(42))).toEqual({
       kind: "api",
       code: "over_request_rate_limit",
-      message: "Try again in 42 seconds.",
+      message: requestRateMessage(42),
       retryAfterSeconds: 42,
     });
     expect(api("otp_expired", "Token has expired or is invalid")).toMatchObject({ retryAfterSeconds: null });
@@ -29,7 +30,7 @@ describe("describeFailure", () => {
 
 describe("codeNotSent", () => {
   it("sends the visitor to step two with the address's wait when a code went there a moment ago", () => {
-    expect(codeNotSent(api("over_email_send_rate_limit", "after 42 seconds."))).toEqual({
+    expect(codeNotSent(api("over_email_send_rate_limit", codeWaitMessage(42)))).toEqual({
       message: { kind: "info", text: login.messages.codeAlreadySent },
       focus: "code",
       cooldown: { seconds: 42, forAddress: true },
@@ -41,7 +42,7 @@ describe("codeNotSent", () => {
     expect(codeNotSent(api("over_request_rate_limit", "Slow down."))).toEqual({
       message: { kind: "error", text: login.messages.tooManyCodeRequests },
       focus: "step",
-      cooldown: { seconds: DEFAULT_WAIT_SECONDS, forAddress: false },
+      cooldown: { seconds: CODE_COOLDOWN_SECONDS, forAddress: false },
       toCodeStep: false,
     });
   });
@@ -60,9 +61,7 @@ describe("codeNotSent", () => {
 describe("codeNotVerifiedText", () => {
   it("has words for an expired code, too many tries (with the wait) and a network failure", () => {
     expect(codeNotVerifiedText(api("otp_expired", "Token has expired or is invalid"))).toBe(login.messages.codeRejected);
-    expect(codeNotVerifiedText(api("over_request_rate_limit", "Try again in 120 seconds."))).toBe(
-      login.messages.tooManyAttempts("2 minutes"),
-    );
+    expect(codeNotVerifiedText(api("over_request_rate_limit", requestRateMessage(120)))).toBe(login.messages.tooManyAttempts("2 minutes"));
     expect(codeNotVerifiedText({ kind: "network" })).toBe(login.messages.verificationFailed);
     expect(codeNotVerifiedText(api("unexpected_failure", "Said the server"))).toBe("Said the server");
   });

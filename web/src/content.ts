@@ -9,14 +9,12 @@
 import { BRAND_NAME } from "../../worker/shared/brand";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
+import { CODE_LENGTH } from "../../worker/shared/sign-in";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
 import { SECTION_IDS, type SectionId } from "./routes";
 
 // ---------------------------------------------------------------------------------------------
 // Business constants (spec §9)
-
-/** Spec §9: the verification code has 6 digits. */
-export const LOGIN_CODE_LENGTH = 6;
 
 /** Spec §4 and §9: after a successful sign-in the page waits this long before going home. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;
@@ -593,12 +591,12 @@ export const termsOfService: LegalPageContent = {
 export const login: LoginContent = {
   emailStep: {
     title: "Sign In",
-    intro: `Enter your email address and we'll send you a ${LOGIN_CODE_LENGTH}-digit code.`,
+    intro: `Enter your email address and we'll send you a ${CODE_LENGTH}-digit code.`,
     submit: "Send Code",
   },
   codeStep: {
     title: "Verify Code",
-    intro: (email) => `A ${LOGIN_CODE_LENGTH}-digit code was sent to ${email}.`,
+    intro: (email) => `A ${CODE_LENGTH}-digit code was sent to ${email}.`,
     submit: "Verify Code",
   },
   emailLabel: "Email address",
@@ -626,7 +624,7 @@ export const login: LoginContent = {
     emailRequired: "Please enter your email address.",
     emailInvalid: "That doesn't look like an email address. Please check it (it should look like name@example.com).",
     codeRequired: "Please enter the verification code.",
-    codeIncomplete: `Please enter all ${LOGIN_CODE_LENGTH} digits of the code.`,
+    codeIncomplete: `Please enter all ${CODE_LENGTH} digits of the code.`,
     codeSent: "Verification code sent to your email!",
     codeRequestFailed: "Failed to send verification code. Please try again.",
     verificationFailed: "Invalid verification code. Please try again.",

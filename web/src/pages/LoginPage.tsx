@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
+import { CODE_LENGTH } from "@shared/sign-in";
 import { emailField, strictFields, validate } from "@shared/text";
 import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
-import { LOGIN_CODE_LENGTH, LOGIN_REDIRECT_DELAY_MS, login } from "../content";
+import { LOGIN_REDIRECT_DELAY_MS, login } from "../content";
 import { useMounted } from "../hooks/mounted";
 import { CodeStep } from "./login/CodeStep";
 import { EmailStep } from "./login/EmailStep";
@@ -133,7 +134,7 @@ export function LoginPage() {
       show({ kind: "error", text: login.messages.codeRequired }, "code");
       return;
     }
-    if (code.length < LOGIN_CODE_LENGTH) {
+    if (code.length < CODE_LENGTH) {
       show({ kind: "error", text: login.messages.codeIncomplete }, "code");
       return;
     }

@@ -1,5 +1,6 @@
 import type { ClipboardEvent, FormEvent, Ref } from "react";
-import { LOGIN_CODE_LENGTH, login } from "../../content";
+import { CODE_LENGTH } from "@shared/sign-in";
+import { login } from "../../content";
 import { type Busy, Countdown, fieldDescription, type LoginIds } from "./fields";
 
 type Props = {
@@ -22,7 +23,7 @@ type Props = {
 };
 
 /** Digits only, at most the code's length: letters do nothing, "123 456" becomes 123456. */
-const codeDigits = (text: string) => text.replace(/\D/g, "").slice(0, LOGIN_CODE_LENGTH);
+const codeDigits = (text: string) => text.replace(/\D/g, "").slice(0, CODE_LENGTH);
 
 /** Step two: the code from the e-mail, a new code, or the way back to step one. */
 export function CodeStep(props: Props) {
@@ -57,8 +58,8 @@ export function CodeStep(props: Props) {
         type="text"
         inputMode="numeric"
         autoComplete="one-time-code"
-        pattern={`[0-9]{${LOGIN_CODE_LENGTH}}`}
-        maxLength={LOGIN_CODE_LENGTH}
+        pattern={`[0-9]{${CODE_LENGTH}}`}
+        maxLength={CODE_LENGTH}
         placeholder={login.codePlaceholder}
         value={code}
         onChange={(event) => onCodeChange(codeDigits(event.target.value))}

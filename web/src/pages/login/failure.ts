@@ -1,3 +1,4 @@
+import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage } from "@shared/sign-in";
 import { login } from "../../content";
 
 /** A message in the page's status region ("success", "info") or its alert region ("error"). */
@@ -8,9 +9,6 @@ export type FocusTarget = "email" | "code";
 
 /** What a failed auth-js call tells the page. */
 export type Failure = { kind: "network" } | { kind: "api"; code: string | undefined; message: string; retryAfterSeconds: number | null };
-
-/** When the server names no wait, the per-address wait of the service's default configuration. */
-export const DEFAULT_WAIT_SECONDS = 60;
 
 /**
  * Reads an auth-js error without importing auth-js (it is a lazily loaded chunk): an
@@ -23,14 +21,13 @@ export function describeFailure(error: unknown): Failure {
   const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
   if (name !== "AuthApiError") return { kind: "network" };
   const text = typeof message === "string" ? message : "";
-  // GoTrue states the wait in its message ("... after 42 seconds.", "Try again in 42 seconds.");
-  // auth-js does not pass the Retry-After header on.
-  const seconds = /(\d+)\s*seconds?/i.exec(text)?.[1];
   return {
     kind: "api",
     code: typeof code === "string" ? code : undefined,
     message: text,
-    retryAfterSeconds: seconds ? Number(seconds) : null,
+    // GoTrue states the wait in its message, in the words of worker/shared/sign-in.ts; auth-js
+    // does not pass the Retry-After header on.
+    retryAfterSeconds: secondsFromWaitMessage(text),
   };
 }
 
@@ -54,7 +51,8 @@ export function codeNotSent(failure: Failure): CodeNotSent {
     toCodeStep: false,
   });
   if (failure.kind === "network") return error(login.messages.codeRequestFailed);
-  const seconds = failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS;
+  // With no wait stated, the per-address wait of the service's default configuration.
+  const seconds = failure.retryAfterSeconds ?? CODE_COOLDOWN_SECONDS;
   switch (failure.code) {
     case "over_email_send_rate_limit":
       // Step two says when a new code can be had; it is not a failure (the code sent still works).
@@ -78,7 +76,7 @@ export function codeNotVerifiedText(failure: Failure): string {
   if (failure.kind === "network") return login.messages.verificationFailed;
   if (failure.code === "otp_expired") return login.messages.codeRejected;
   if (failure.code === "over_request_rate_limit") {
-    return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS));
+    return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? CODE_COOLDOWN_SECONDS));
   }
   return failure.message || login.messages.verificationFailed;
 }
