@@ -11,9 +11,9 @@
  *    route. main.tsx then hydrates the route instead of rendering from scratch. A <noscript>
  *    note (sign-in needs JavaScript) goes before #root.
  * 4. The stylesheet is inlined into index.html (3.5 KB gzipped: cheaper than a second request
- *    before the first paint), and the app's script tag is replaced by a small inline script that
- *    shows the address's route as soon as the HTML is parsed and imports the app only after the
- *    first paint. The page then
+ *    before the first paint), and the app's script tag is replaced by a small inline script
+ *    (web/src/start.ts, built here) that shows the address's route as soon as the HTML is parsed
+ *    and imports the app only after the first paint. The page then
  *    needs one request, the HTML, before it is painted complete; both inline elements are
  *    allowed by their SHA-256 in the Content-Security-Policy (no 'unsafe-inline'), which is why
  *    the prerendered markup may hold no inline style or script of its own (checked here).
@@ -45,7 +45,6 @@ export async function buildSite(outDir: string): Promise<void> {
 
   // Inside the project, so the server bundle's imports (react, wouter...) resolve to node_modules.
   const ssrDir = mkdtempSync(path.join(WEB, ".ssr-"));
-  let homeAnchors: readonly string[];
   try {
     await build({
       configFile,
@@ -53,7 +52,6 @@ export async function buildSite(outDir: string): Promise<void> {
       build: { ssr: path.join(WEB, "src/entry-server.tsx"), outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
     });
     const server = (await import(pathToFileURL(path.join(ssrDir, "entry-server.js")).href)) as ServerEntry;
-    homeAnchors = server.HOME_ANCHORS;
     const indexFile = path.join(outDir, "index.html");
     const template = readFileSync(indexFile, "utf8");
     if (!template.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT} to prerender into.`);
@@ -63,7 +61,7 @@ export async function buildSite(outDir: string): Promise<void> {
   }
 
   const styleHashes = await inlineStylesheets(outDir);
-  const scriptHashes = await deferAppScript(outDir, homeAnchors);
+  const scriptHashes = await deferAppScript(outDir);
   writeFileSync(path.join(outDir, "_headers"), staticHeadersFile({ styles: styleHashes, scripts: scriptHashes }));
 
   await buildConsole(outDir);
@@ -120,7 +118,6 @@ function snapshot(dir: string): Map<string, Buffer> {
 /** What web/src/entry-server.tsx exports. */
 type ServerEntry = {
   PRERENDERED_ROUTES: readonly string[];
-  HOME_ANCHORS: readonly string[];
   renderRoute: (path: string) => string;
   renderNoScriptNote: () => string;
 };
@@ -152,85 +149,50 @@ function checkedForCsp(what: string, html: string): string {
   return html;
 }
 
+/** The start script's entry (web/src/start.ts says what the script does). */
+const START_ENTRY = path.join(WEB, "src/start-inline.ts");
+
 /**
- * What replaces the app's script tag: a classic inline script at the end of <head>, so it runs
- * before the body is parsed (it is inline: nothing to download, nothing to wait for).
- *
- * - The route is read from the address as the app reads it (routeOfHash in web/src/routes.ts: a
- *   home page anchor such as "#contact" is the home page). For any route but the home
- *   page, <html> is marked data-route-pending at once, and styles.css hides everything of the
- *   prerendered home page but its header until the route's page is in: the header shows with the
- *   first paint, the wrong page never does (and costs no layout while the HTML streams in).
- * - When the document is parsed (DOMContentLoaded), #root and the templates are all there. When
- *   #root does not hold the route, the route's template is moved in and named in
- *   data-prerendered, so a deep link (/#/login) shows its page with the HTML, not after the app's
- *   script; an address with no template leaves #root empty for the app to render. The templates
- *   are dropped then.
- * - Until the app runs, a form without an action (sign-in, which only the app can do) must not
- *   be submitted: the browser would load this page with the fields in its address, an e-mail in
- *   the history and the logs. Such a submit is held instead (the form is marked
- *   data-pending-submit) and main.tsx sends it again once the app runs, so the visitor's press is
- *   not lost. Forms with an action (waitlist, contact) post to the API as they should.
- * - A button that only navigates (data-go="/": the sign-in page's back-to-home) goes there when
- *   pressed before the app runs: the address changes, and main.tsx renders that route from
- *   scratch when it starts, instead of the press doing nothing.
- * - With prerendered HTML in #root it lets the browser paint first: the requestAnimationFrame
- *   callback runs just before the next paint, the timeout right after it (a background tab paints
- *   nothing and gets no frames, so it starts at once). With nothing to show, it starts at once.
- *
- * A block, so its constants stay out of the page's global scope.
+ * The start script for the app built at `appUrl`: web/src/start-inline.ts (and the route table
+ * it imports from web/src/routes.ts) bundled and minified by Vite into one classic script, an
+ * IIFE, so its names stay out of the page's global scope. The app's address is put in for
+ * __APP_URL__; the app is not bundled into it (the import is left to the browser).
  */
-function startScript(appUrl: string, homeAnchors: readonly string[]): string {
-  return `{
-const anchors = ${JSON.stringify(homeAnchors)};
-const route = anchors.includes(location.hash.slice(1)) ? "/" : "/" + location.hash.replace(/^#?\\/?/, "");
-const html = document.documentElement;
-const start = () => import(${JSON.stringify(appUrl)}).catch((error) => console.error("Could not start the site's script.", error));
-if (route !== "/") html.dataset.routePending = "";
-document.addEventListener("DOMContentLoaded", () => {
-  const root = document.getElementById("root");
-  const templates = [...document.querySelectorAll("template[data-route]")];
-  if (root.dataset.prerendered !== route) {
-    const page = templates.find((template) => template.dataset.route === route);
-    root.replaceChildren(...(page ? [page.content] : []));
-    if (page) root.dataset.prerendered = route;
-    else delete root.dataset.prerendered;
-  }
-  for (const template of templates) template.remove();
-  delete html.dataset.routePending;
-  document.addEventListener("click", (event) => {
-    const button = root.dataset.started === undefined && event.target.closest && event.target.closest("button[data-go]");
-    if (button) location.hash = button.dataset.go;
+async function startScript(appUrl: string): Promise<string> {
+  const output = await build({
+    configFile: false,
+    root: WEB,
+    logLevel: "warn",
+    publicDir: false,
+    define: { __APP_URL__: JSON.stringify(appUrl) },
+    build: {
+      write: false,
+      minify: true,
+      rollupOptions: { input: START_ENTRY, external: [appUrl], output: { format: "iife" } },
+    },
   });
-  document.addEventListener("submit", (event) => {
-    if (event.target.hasAttribute("action") || root.dataset.started !== undefined) return;
-    event.preventDefault();
-    event.target.dataset.pendingSubmit = "";
-  }, true);
-  if (root.dataset.prerendered && document.visibilityState === "visible") {
-    requestAnimationFrame(() => setTimeout(start, 0));
-  } else {
-    start();
-  }
-});
-}`;
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+    "output" in result ? result.output.filter((file) => file.type === "chunk") : [],
+  );
+  if (chunks.length !== 1) throw new Error(`The start script should build into one file, got ${chunks.length}.`);
+  const code = chunks[0]!.code.trim();
+  if (!code.includes(appUrl)) throw new Error("The start script does not import the app's file.");
+  if (code.includes("</script")) throw new Error('The start script cannot be inlined: it contains "</script".');
+  return code;
 }
 
 /**
  * Replaces index.html's one module script tag with the inline start script, and returns the
  * CSP source for it. The app's file stays where it is: the start script imports it.
  */
-async function deferAppScript(outDir: string, homeAnchors: readonly string[]): Promise<string[]> {
+async function deferAppScript(outDir: string): Promise<string[]> {
   const indexFile = path.join(outDir, "index.html");
   const html = readFileSync(indexFile, "utf8");
   const tags = [...html.matchAll(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/g)];
   if (tags.length !== 1) throw new Error(`index.html should have one module script tag, found ${tags.length}.`);
   const [tag, appUrl] = tags[0]! as unknown as [string, string];
   if (/<link rel="modulepreload"/.test(html)) throw new Error("index.html preloads modules; they would load before the first paint.");
-  const script = startScript(appUrl, homeAnchors);
-  // Parsed (not run) here: a slip in the text, an escape lost in the template literal say, would
-  // otherwise only show as an error in the browser, with no page started.
-  new Function(script);
+  const script = await startScript(appUrl);
   // At the end of <head>: before the body is parsed, after the stylesheet it relies on.
   const withoutTag = html.replace(tag, "");
   if (!withoutTag.includes("</head>")) throw new Error("index.html has no </head> to put the start script before.");

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { NoScriptNote } from "./components/NoScriptNote";
-import { HOME_ANCHORS, ROUTES } from "./routes";
+import { ROUTES } from "./routes";
 import { Site } from "./Site";
 
 /**
@@ -12,9 +12,6 @@ import { Site } from "./Site";
 
 /** The routes prerendered at build time: every route of the site. */
 export const PRERENDERED_ROUTES: readonly string[] = Object.values(ROUTES);
-
-/** The home page's anchors ("#contact"): the start script reads the address as routes.ts does. */
-export { HOME_ANCHORS };
 
 /** One route as HTML, rendered exactly as main.tsx hydrates it. */
 export function renderRoute(path: string): string {

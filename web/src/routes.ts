@@ -27,7 +27,8 @@ export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
 /** The id of the page's <main>: the skip link's target, and focused when a page has no heading to focus. */
 export const MAIN_ID = "main";
 
-const KNOWN_PATHS: ReadonlySet<string> = new Set(Object.values(ROUTES));
+// Pure: the start script (./start.ts) imports this module, and a bundler leaves out what it does not use.
+const KNOWN_PATHS: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.values(ROUTES));
 
 export function isKnownRoute(path: string): boolean {
   return KNOWN_PATHS.has(path);
