@@ -238,6 +238,16 @@ describe.each([
     expect(await counts()).toEqual(before);
   });
 
+  it("a honeypot of only spaces (+ in a form body) is a person: the success page, stored and notified", async () => {
+    const before = await counts();
+    const body = new URLSearchParams(fields("spaces", { website: "   " })).toString();
+    expect(body).toContain("website=+++");
+    await expectPage(await postForm(path, body), success);
+    const after = await counts();
+    expect(after[0]! + after[1]! - before[0]! - before[1]!).toBe(1);
+    expect(after[2]).toBe(before[2]! + 1);
+  });
+
   it("over the per-client limit: 429 page with Retry-After, nothing stored", async () => {
     const ip = uniqueClientIp();
     const settings = { [limitSetting]: "1" };

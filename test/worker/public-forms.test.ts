@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/http/client";
+import { isBot } from "../../worker/shared/public-forms";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
 
 /**
@@ -167,6 +168,31 @@ describe("honeypot", () => {
 
   it("an empty honeypot is a person", async () => {
     expect((await post("/api/waitlist", { email: uniqueEmail(), website: "" }, {})).status).toBe(201);
+  });
+
+  // Some autofill and password managers type a space into every field: that is still a person.
+  it.each([
+    ["the waitlist", "/api/waitlist", () => ({ email: uniqueEmail("spaces") })],
+    ["the contact form", "/api/forms/contact", () => contact("spaces")],
+  ])("%s: a honeypot of only spaces is a person: stored and notified", async (_name, path, body) => {
+    const payload = body();
+    const before = [await countRows("hwh_waitlist"), await countRows("hwh_form_submissions")];
+    const res = await post(path, { ...payload, website: "   " }, {});
+    expect(res.status).toBe(201);
+    expect([await countRows("hwh_waitlist"), await countRows("hwh_form_submissions")]).toEqual([
+      before[0]! + (path === "/api/waitlist" ? 1 : 0),
+      before[1]! + (path === "/api/waitlist" ? 0 : 1),
+    ]);
+    expect(await mailsTo(payload.email)).toBe(1);
+  });
+
+  it("the rule: any text but whitespace is a bot; nothing, an empty field or whitespace is a person", () => {
+    expect(isBot({})).toBe(false);
+    expect(isBot({ website: "" })).toBe(false);
+    expect(isBot({ website: " " })).toBe(false);
+    expect(isBot({ website: " \t\n\u00a0 " })).toBe(false);
+    expect(isBot({ website: "x" })).toBe(true);
+    expect(isBot({ website: "  https://spam.example  " })).toBe(true);
   });
 });
 

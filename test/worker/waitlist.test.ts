@@ -124,6 +124,25 @@ describe("POST /api/waitlist", () => {
     expect(provider.calls).toHaveLength(2);
   });
 
+  it("a re-join answers joined_at as the time of that request, never when the address first joined (issue 14 §4)", async () => {
+    const email = uniqueEmail("rejoin");
+    // The notification keeps failing, so the entry stays undelivered and may be joined again.
+    fakeProvider("http-500");
+    const first = Date.now();
+    const later = first + 3 * 60 * 60 * 1000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(first);
+    const joined = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    expect(await joined.json()).toEqual({ email, joined_at: new Date(first).toISOString() });
+
+    vi.setSystemTime(later);
+    const again = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual({ email, joined_at: new Date(later).toISOString() });
+    // The entry itself keeps when it joined; only the answer does not tell.
+    expect((await repo.findWaitlistEntry(email))!).toMatchObject({ createdAt: new Date(first).toISOString(), emailSent: false });
+  });
+
   it("50 concurrent joins of one e-mail produce exactly one row and one notification", async () => {
     const email = uniqueEmail("race");
     const provider = fakeProvider("success");
