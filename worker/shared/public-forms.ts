@@ -28,7 +28,10 @@ export const PUBLIC_FORM_EXTRAS = {
   [TURNSTILE_FIELD]: v.optional(v.string("The verification token must be text."), ""),
 };
 
-/** Whether the honeypot was filled in: a bot. */
+/**
+ * Whether the honeypot was filled in: a bot. Only whitespace is not filling it in (some autofill
+ * and password managers type a space into every field; a bot writes text).
+ */
 export function isBot(input: { [HONEYPOT_FIELD]?: string }): boolean {
   return (input[HONEYPOT_FIELD] ?? "").trim() !== "";
 }
