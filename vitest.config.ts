@@ -53,7 +53,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             // seconds on a loaded two-core CI machine. The tests check outcomes, never speed.
             testTimeout: 20_000,
             include: ["test/worker/**/*.test.ts"],
-            setupFiles: ["test/worker/apply-migrations.ts"],
+            setupFiles: ["test/worker/setup.ts"],
           },
         },
         {

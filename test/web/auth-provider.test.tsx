@@ -51,7 +51,6 @@ afterEach(() => {
   fakeClient.getAuthClient.mockClear();
   fakeClient.listeners.splice(0);
   fakeClient.loadedCallbacks.splice(0);
-  vi.useRealTimers();
 });
 
 describe("AuthProvider", () => {

@@ -9,7 +9,7 @@
  * of that run, then types from the start at the run's 15 s mark, and every 15 s after.
  */
 import { act, render } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { Demo } from "../../web/src/components/Demo";
 import { demo } from "../../web/src/content";
 import { preferReducedMotion } from "./helpers";
@@ -83,10 +83,6 @@ const percent = (typed: number) => Math.round((typed / total) * 100);
 
 beforeEach(() => {
   vi.useFakeTimers();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 describe("Demo", () => {

@@ -72,7 +72,6 @@ beforeEach(() => {
 
 afterEach(() => {
   auth.listeners.clear();
-  vi.useRealTimers();
 });
 
 /** Fake timers that still follow real time, so Testing Library's waiting works. */

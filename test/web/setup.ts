@@ -1,10 +1,10 @@
 /**
  * The web project's setup: Testing Library's cleanup after every test (globals are off, so it
- * does not register itself), a fresh address, storage and document, and the browser APIs the
- * site calls that jsdom lacks (it has no layout, scrolling or media queries).
+ * does not register itself), a fresh address, storage, document and real clock, and the browser
+ * APIs the site calls that jsdom lacks (it has no layout, scrolling or media queries).
  */
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
 import { mediaQueryList } from "./helpers";
 
 // findBy* and waitFor wait up to 5 s instead of 1 s: on a busy two-core CI machine a render
@@ -20,6 +20,9 @@ if (typeof window !== "undefined") {
   window.scrollTo = (() => {}) as typeof window.scrollTo;
 
   afterEach(() => {
+    // A test that moves the clock (vi.useFakeTimers) never leaves it moved for the next one;
+    // restored first, so the page is unmounted on the real clock.
+    vi.useRealTimers();
     cleanup();
     window.localStorage.clear();
     window.history.replaceState(null, "", "/");

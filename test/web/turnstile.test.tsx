@@ -53,7 +53,6 @@ const turnstileScripts = () =>
   [...document.querySelectorAll<HTMLScriptElement>("script")].filter((script) => script.src === TURNSTILE_SCRIPT_URL);
 
 afterEach(() => {
-  vi.useRealTimers();
   delete window.turnstile;
   for (const meta of document.head.querySelectorAll('meta[name="turnstile-site-key"]')) meta.remove();
   for (const script of turnstileScripts()) script.remove();

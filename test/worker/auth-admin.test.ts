@@ -1,13 +1,9 @@
 // The admin API under /auth/v1/admin: the key check, listing, getting and deleting users.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn, uniqueIp } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 
 const admin = { headers: { Authorization: `Bearer ${ADMIN_KEY}` } };
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe("/auth/v1/admin", () => {
   it.each([

@@ -1,5 +1,5 @@
 // Who a client is for the per-IP limits: CF-Connecting-IP only, an IPv6 client per /64, forwarding headers ignored.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/http/client";
 import { authCall, codeRow, expectAuthError, verify } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
@@ -10,9 +10,6 @@ beforeEach(() => {
   // 10 s into a window of the default 300 s, so no request crosses into the next one.
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Math.ceil(Date.now() / WINDOW_MS) * WINDOW_MS + 10_000);
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 /** A random 16-bit group in hex. */

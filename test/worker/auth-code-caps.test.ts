@@ -1,6 +1,6 @@
 // The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) besides the cooldown: per mailbox, per clock window.
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { canonicalMailbox } from "../../worker/auth/mailbox";
 import { codeWaitMessage } from "../../worker/shared/sign-in";
 import { authCall, codeMailCount, codeRow, expectAuthError, latestCode, mailboxCounts, verify } from "../support/auth";
@@ -21,9 +21,6 @@ let start = 0;
 beforeEach(() => {
   start = Math.ceil(Date.now() / DAY) * DAY + DAY;
   vi.useFakeTimers({ toFake: ["Date"] });
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 /** Asks for a code for `email` at `start + ms`. */

@@ -1,11 +1,7 @@
 // The attempt limit of a sign-in code: at most 5 guesses are ever compared, one after another or all at once.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { codeRow, countAuthRows, expectAuthError, requestCode, verify, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /** `count` different codes, none of them `code`. */
 const wrongCodes = (code: string, count: number) =>

@@ -1,7 +1,7 @@
 // The per-IP limits of /otp, /verify and /token, the routes that are not enabled, and the cron housekeeping.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import {
   ADMIN_KEY,
@@ -19,10 +19,6 @@ import {
   verify,
 } from "../support/auth";
 import { call, uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe("per-IP rate limits", () => {
   const limits = {

@@ -1,5 +1,5 @@
 // POST /auth/v1/otp: storing and e-mailing a code, the cooldown, create_user, bad input, mail failures.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   authCall,
   codeMailCount,
@@ -16,10 +16,6 @@ import {
 import { codeWaitMessage } from "../../worker/shared/sign-in";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, testRepository, uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe("POST /auth/v1/otp", () => {
   it("stores a hashed code for the address and e-mails it; answers 200 {}; no user exists yet", async () => {

@@ -1,5 +1,5 @@
 // When a user comes to exist (the first verified code, not the code request) and what `data` does (at most 1 KB, only on creation).
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   authCall,
   codeMailCount,
@@ -12,10 +12,6 @@ import {
   type Session,
 } from "../support/auth";
 import { testRepository, uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 async function askWithData(email: string, data: unknown): Promise<void> {
   const response = await authCall("POST", "/otp", { email, create_user: true, data });

@@ -1,12 +1,8 @@
 // GET /auth/v1/user and POST /auth/v1/logout: access-token checks and the logout scopes.
 import { SignJWT } from "jose";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authCall, expectAuthError, getUser, JWT_SECRET, jwtPayload, refresh, signIn, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const b64 = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
@@ -36,9 +36,6 @@ beforeEach(() => {
   vi.spyOn(console, "log").mockImplementation(() => {});
   vi.spyOn(console, "warn").mockImplementation(() => {});
   vi.spyOn(console, "error").mockImplementation(() => {});
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 describe("hourly cap and digest", () => {
