@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/http/body";
 import { escapeHtml } from "../../worker/mail/content";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
@@ -26,10 +26,6 @@ import {
  */
 
 const repo = testRepository();
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /** What a browser sends for a <form method="post"> on the site's own page. */
 const BROWSER = { "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" };

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/http/client";
 import { isBot } from "../../worker/shared/public-forms";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
@@ -10,10 +10,6 @@ import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "..
  */
 
 const repo = testRepository();
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 function post(path: string, body: Record<string, unknown>, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
   return call(path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) }, overrides);

@@ -1,15 +1,11 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
 import { runOutbox } from "../../worker/mail/outbox";
 import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
 const repo = testRepository();
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe("POST /api/waitlist", () => {
   it("stores a new e-mail trimmed and lower-cased and answers 201", async () => {
