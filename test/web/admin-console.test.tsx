@@ -4,7 +4,7 @@
  * the figures, chart and breakdowns, search and keyset paging, "Retry now", the CSV downloads,
  * erasure with its typed confirmation, and the words shown for each failure.
  */
-import type { AdminPage, AdminStats, AdminSubmission, AdminWaitlistEntry, PersonRecord } from "@shared/admin";
+import type { AdminPage, AdminStats, AdminSubmission, AdminWaitlistEntry, Breakdown, PersonRecord } from "@shared/admin";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -61,6 +61,11 @@ function days(counts: number[]): AdminStats["waitlist"]["byDay"] {
   return counts.map((count, index) => ({ date: new Date(start + index * 86_400_000).toISOString().slice(0, 10), count }));
 }
 
+/** A breakdown as the API gives it: its top values (most first), the entries without one, the rest. */
+function breakdown(top: Record<string, number>, none = 0, other = { values: 0, count: 0 }): Breakdown {
+  return { top: Object.entries(top).map(([value, count]) => ({ value, count })), none, other };
+}
+
 function stats(overrides: { total?: number; undelivered?: number } = {}): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
   return {
@@ -68,14 +73,14 @@ function stats(overrides: { total?: number; undelivered?: number } = {}): AdminS
       total: overrides.total ?? 1234,
       last24h: 5,
       last7d: 42,
-      bySource: { hero: 800, cta: 400, "(none)": 34 },
-      byUtmSource: { newsletter: 300, "(none)": 934 },
-      byUtmMedium: { email: 300 },
-      byUtmCampaign: { "spring-launch": 120 },
-      byReferrerHost: { "news.example.org": 77 },
+      bySource: breakdown({ hero: 800, cta: 400 }, 34),
+      byUtmSource: breakdown({ newsletter: 300, "(none)": 12 }, 922),
+      byUtmMedium: breakdown({ email: 300 }),
+      byUtmCampaign: breakdown({ "spring-launch": 120 }, 0, { values: 130, count: 214 }),
+      byReferrerHost: breakdown({ "news.example.org": 77 }),
       byDay,
     },
-    submissions: { total: 9, byForm: { contact: 9 } },
+    submissions: { total: 9, byForm: breakdown({ contact: 9 }) },
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
   };
 }
@@ -117,7 +122,7 @@ const page = <T,>(items: T[], next: string | null = null): AdminPage<T> => ({ it
 // ---------------------------------------------------------------------------------------------
 // The API stand-in: every request is recorded; answers come from `routes`, by "METHOD /path".
 
-type Call = { method: string; url: URL; authorization: string | null };
+type Call = { method: string; url: URL; authorization: string | null; body: string | null };
 type Handler = (call: Call) => Response | Promise<Response>;
 
 let calls: Call[] = [];
@@ -154,7 +159,7 @@ beforeEach(() => {
     const url = new URL(String(input), "http://localhost");
     const method = init?.method ?? "GET";
     const headers = new Headers(init?.headers);
-    const call = { method, url, authorization: headers.get("Authorization") };
+    const call = { method, url, authorization: headers.get("Authorization"), body: typeof init?.body === "string" ? init.body : null };
     calls.push(call);
     const handler =
       routes[`${method} ${url.pathname}`] ??
@@ -349,19 +354,28 @@ describe("the console", () => {
     expect(within(dayTable).getAllByRole("row")).toHaveLength(31);
     expect(within(dayTable).getByRole("rowheader", { name: "21 Jan 2026" }).nextElementSibling!.textContent).toBe("7");
 
-    // The breakdowns, each a small table, most first; entries without a value as "(none)".
-    const bySource = screen.getByRole("table", { name: admin.breakdowns.bySource.title });
-    expect(
-      within(bySource)
+    // The breakdowns, each a small table: the values most first, then the entries without a value
+    // (never mistaken for a visitor's own "(none)"), then the other values together.
+    const rowsOf = (title: string) =>
+      within(screen.getByRole("table", { name: title }))
         .getAllByRole("rowheader")
-        .map((cell) => cell.textContent),
-    ).toEqual(["hero", "cta", admin.breakdowns.none]);
-    const byUtm = screen.getByRole("table", { name: admin.breakdowns.byUtmSource.title });
-    expect(
-      within(byUtm)
-        .getAllByRole("rowheader")
-        .map((cell) => cell.textContent),
-    ).toEqual([admin.breakdowns.none, "newsletter"]);
+        .map((cell) => [cell.textContent, cell.nextElementSibling!.textContent, cell.classList.contains("muted")]);
+    expect(rowsOf(admin.breakdowns.bySource.title)).toEqual([
+      ["hero", "800", false],
+      ["cta", "400", false],
+      [admin.breakdowns.none, "34", true],
+    ]);
+    expect(rowsOf(admin.breakdowns.byUtmSource.title)).toEqual([
+      ["newsletter", "300", false],
+      ["(none)", "12", false],
+      [admin.breakdowns.none, "922", true],
+    ]);
+    expect(admin.breakdowns.none).not.toBe("(none)");
+    expect(rowsOf(admin.breakdowns.byUtmCampaign.title)).toEqual([
+      ["spring-launch", "120", false],
+      [admin.breakdowns.other(130), "214", true],
+    ]);
+    expect(admin.breakdowns.other(130)).toBe("Other (130 values)");
     for (const title of [
       admin.breakdowns.byUtmMedium.title,
       admin.breakdowns.byUtmCampaign.title,
@@ -648,9 +662,9 @@ describe("erasure", () => {
 
   it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
     let erased = false;
-    routes["GET /api/admin/people/*"] = () =>
+    routes["POST /api/admin/people/lookup"] = () =>
       jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null } : record());
-    routes["DELETE /api/admin/people/*"] = () => {
+    routes["POST /api/admin/people/erase"] = () => {
       erased = true;
       return jsonResponse(200, { waitlist: 1, submissions: 1, users: 1 });
     };
@@ -672,9 +686,11 @@ describe("erasure", () => {
     await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
     const heading = await within(erasure).findByRole("heading", { name: admin.erasure.storedTitle(STORED) });
     expect(document.activeElement).toBe(heading);
-    const [lookup] = callsTo("GET", `/api/admin/people/${encodeURIComponent(ADDRESS)}`);
+    // The address goes in the body, never in the request's address (which servers log).
+    const [lookup] = callsTo("POST", "/api/admin/people/lookup");
     expect(lookup).toBeTruthy();
-    expect(lookup!.url.pathname).toBe("/api/admin/people/Ada%2Blist%40Example.com");
+    expect(JSON.parse(lookup!.body!)).toEqual({ email: ADDRESS });
+    expect(lookup!.url.search).toBe("");
     expect(lookup!.authorization).toBe(`Bearer ${TOKEN}`);
 
     // What is stored: the entry, the message, the account and its session.
@@ -691,7 +707,7 @@ describe("erasure", () => {
     await user.type(confirm, "ada@example.com");
     expect(erase.hasAttribute("disabled")).toBe(true);
     await user.click(erase);
-    expect(callsTo("DELETE", `/api/admin/people/${encodeURIComponent(STORED)}`)).toHaveLength(0);
+    expect(callsTo("POST", "/api/admin/people/erase")).toHaveLength(0);
     await user.clear(confirm);
     await user.type(confirm, "ADA+LIST@example.com ");
     expect(erase.hasAttribute("disabled")).toBe(false);
@@ -699,8 +715,9 @@ describe("erasure", () => {
 
     const done = await within(erasure).findByText(admin.erasure.erased(STORED, { waitlist: 1, submissions: 1, users: 1 }));
     expect(document.activeElement).toBe(done);
-    const deletes = callsTo("DELETE", `/api/admin/people/${encodeURIComponent(STORED)}`);
+    const deletes = callsTo("POST", "/api/admin/people/erase");
     expect(deletes).toHaveLength(1);
+    expect(JSON.parse(deletes[0]!.body!)).toEqual({ email: STORED });
     expect(deletes[0]!.authorization).toBe(`Bearer ${TOKEN}`);
     expect(within(erasure).queryByRole("button", { name: admin.erasure.erase })).toBeNull();
     // The figures and the lists are loaded again.
@@ -714,8 +731,8 @@ describe("erasure", () => {
   });
 
   it("shows the server's refusal of an erasure (429) and keeps the confirmation", async () => {
-    routes["GET /api/admin/people/*"] = () => jsonResponse(200, record());
-    routes["DELETE /api/admin/people/*"] = () => apiError(429, "rate_limited", "Slow down.");
+    routes["POST /api/admin/people/lookup"] = () => jsonResponse(200, record());
+    routes["POST /api/admin/people/erase"] = () => apiError(429, "rate_limited", "Slow down.");
     const user = await openConsole();
     const erasure = section(admin.erasure.title);
     await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), `${STORED}{Enter}`);
@@ -733,7 +750,7 @@ describe("erasure", () => {
   });
 
   it("a failed lookup shows the server's words for a bad request", async () => {
-    routes["GET /api/admin/people/*"] = () => apiError(400, "invalid_request", "That is not an e-mail address.");
+    routes["POST /api/admin/people/lookup"] = () => apiError(400, "invalid_request", "That is not an e-mail address.");
     const user = await openConsole();
     const erasure = section(admin.erasure.title);
     await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), "not-an-address{Enter}");

@@ -1,15 +1,18 @@
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { subjectHash } from "../../worker/auth/secrets";
 import { csvCell, csvRow } from "../../worker/http/csv";
 import {
   ADMIN_PAGE,
+  BREAKDOWN_TOP,
   STATS_DAYS,
+  type Breakdown,
   type AdminPage,
   type AdminStats,
   type AdminSubmission,
   type AdminWaitlistEntry,
   type PersonRecord,
+  type RetryResult,
 } from "../../worker/shared/admin";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
@@ -46,16 +49,27 @@ async function operator(): Promise<string> {
   return operatorToken;
 }
 
+/** A POST with a JSON body. */
+const withJson = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+/** POST /people/lookup or /people/erase about `email`. */
+const people = (action: "lookup" | "erase", email: string, token: string | null = ADMIN_KEY) =>
+  admin(`/people/${action}`, token, withJson({ email }));
+
 /** Every route of the operator API, with a request that would succeed for an operator. */
-const ROUTES: { method: string; path: string }[] = [
+const ROUTES: { method: string; path: string; body?: unknown }[] = [
   { method: "GET", path: "/stats" },
   { method: "GET", path: "/waitlist" },
   { method: "GET", path: "/waitlist.csv" },
   { method: "GET", path: "/submissions?form=contact" },
   { method: "GET", path: "/submissions.csv?form=contact" },
   { method: "POST", path: "/notifications/retry" },
-  { method: "GET", path: "/people/nobody%40example.com" },
-  { method: "DELETE", path: "/people/nobody%40example.com" },
+  { method: "POST", path: "/people/lookup", body: { email: "nobody@example.com" } },
+  { method: "POST", path: "/people/erase", body: { email: "nobody@example.com" } },
 ];
 
 async function join(email: string, extra: Record<string, unknown> = {}): Promise<void> {
@@ -71,7 +85,8 @@ async function sendContact(email: string, message = "Hello"): Promise<void> {
 describe("who may use /api/admin", () => {
   for (const route of ROUTES) {
     it(`${route.method} ${route.path}: 401 without credentials or with a token that is not valid, 403 for a non-operator, 200 for an operator and for the admin key`, async () => {
-      const request = (token: string | null, overrides: EnvOverrides = {}) => admin(route.path, token, { method: route.method }, overrides);
+      const init = route.body === undefined ? { method: route.method } : withJson(route.body);
+      const request = (token: string | null, overrides: EnvOverrides = {}) => admin(route.path, token, init, overrides);
 
       const none = await request(null);
       expect((await json<ErrorBody>(none, 401)).error.code).toBe("not_signed_in");
@@ -127,55 +142,129 @@ describe("who may use /api/admin", () => {
     const response = await admin("/stats", ADMIN_KEY, { method: "POST" });
     expect(response.status).toBe(405);
     expect(response.headers.get("Allow")).toBe("GET");
-    expect((await admin("/people/a%40b.co", ADMIN_KEY, { method: "PUT" })).headers.get("Allow")).toBe("GET, DELETE");
+    expect((await admin("/people/lookup", ADMIN_KEY, { method: "GET" })).headers.get("Allow")).toBe("POST");
+    expect((await admin("/people/erase", ADMIN_KEY, { method: "DELETE" })).headers.get("Allow")).toBe("POST");
+  });
+
+  it("no longer takes an address in the path: GET and DELETE /people/<address> are gone (404)", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      expect((await admin("/people/nobody%40example.com", ADMIN_KEY, { method })).status, method).toBe(404);
+    }
   });
 });
 
-describe("GET /api/admin/stats", () => {
-  beforeEach(async () => {
-    await env.DB.batch([env.DB.prepare("delete from hwh_waitlist"), env.DB.prepare("delete from hwh_form_submissions")]);
-  });
+/** How many entries a breakdown gives `value` (null: the entries without one), 0 when it is not listed. */
+function countIn(breakdown: Breakdown, value: string | null): number {
+  if (value === null) return breakdown.none;
+  return breakdown.top.find((row) => row.value === value)?.count ?? 0;
+}
 
+/** A breakdown adds up to the entries it breaks down. */
+const sumOf = (breakdown: Breakdown) => breakdown.top.reduce((sum, row) => sum + row.count, 0) + breakdown.none + breakdown.other.count;
+
+type Row = [string | null, string | null, string | null, string | null, string | null, number, string];
+
+/** Inserts waitlist rows (source, utm_source, utm_medium, utm_campaign, referrer_host, email_sent, created_at) with their own addresses. */
+async function insertEntries(rows: Row[]): Promise<void> {
+  const insert = env.DB.prepare(
+    "insert into hwh_waitlist (email, source, utm_source, utm_medium, utm_campaign, referrer_host, email_sent, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const statements = rows.map((row) => insert.bind(uniqueEmail("stats"), ...row, row[6]));
+  for (let i = 0; i < statements.length; i += 200) await env.DB.batch(statements.slice(i, i + 200));
+}
+
+describe("GET /api/admin/stats", () => {
   it("counts the waitlist (total, 24 hours, 7 days, per source, campaign and referrer, per day for 30 days), the messages per form and the undelivered notifications", async () => {
+    const tag = `t${crypto.randomUUID().slice(0, 8)}`;
     const now = Date.now();
     const ago = (days: number) => new Date(now - days * 86_400_000).toISOString();
-    const insert = env.DB.prepare(
-      "insert into hwh_waitlist (email, source, utm_source, utm_medium, utm_campaign, referrer_host, email_sent, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    await env.DB.batch([
-      insert.bind("a@x.test", "hero", "newsletter", "email", "launch", null, 1, ago(0.1), ago(0.1)),
-      insert.bind("b@x.test", "cta", "newsletter", "email", "launch", "news.example", 1, ago(2), ago(2)),
-      insert.bind("c@x.test", "hero", "tiktok", null, null, "www.tiktok.com", 0, ago(3), ago(3)),
-      insert.bind("d@x.test", null, null, null, null, null, 1, ago(40), ago(40)),
-    ]);
+    const before = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    // Ten of each, so the values of this test are among the most frequent whatever else is stored.
+    const rows: Row[] = [
+      ["hero", `${tag}-news`, `${tag}-email`, `${tag}-launch`, null, 1, ago(0.1)],
+      ["cta", `${tag}-news`, `${tag}-email`, `${tag}-launch`, `news.${tag}`, 1, ago(2)],
+      ["hero", `${tag}-tiktok`, null, null, `www.${tag}.com`, 0, ago(3)],
+      [null, null, null, null, null, 1, ago(40)],
+    ];
+    await insertEntries(rows.flatMap((row) => Array.from({ length: 10 }, () => row)));
     await sendContact(uniqueEmail("stats"));
 
     const stats = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
 
-    expect(stats.waitlist).toMatchObject({
-      total: 4,
-      last24h: 1,
-      last7d: 3,
-      bySource: { hero: 2, cta: 1, "(none)": 1 },
-      byUtmSource: { newsletter: 2, tiktok: 1, "(none)": 1 },
-      byUtmMedium: { email: 2, "(none)": 2 },
-      byUtmCampaign: { launch: 2, "(none)": 2 },
-      byReferrerHost: { "news.example": 1, "www.tiktok.com": 1, "(none)": 2 },
-    });
-    expect(stats.waitlist.byDay).toHaveLength(STATS_DAYS);
-    expect(stats.waitlist.byDay.at(-1)!.date).toBe(new Date().toISOString().slice(0, 10));
-    expect(stats.waitlist.byDay.reduce((sum, day) => sum + day.count, 0)).toBe(3);
-    expect(stats.waitlist.byDay.find((day) => day.date === ago(2).slice(0, 10))?.count).toBeGreaterThanOrEqual(1);
-    expect(stats.submissions).toEqual({ total: 1, byForm: { contact: 1 } });
-    // The contact message was delivered to the dev mailbox; c@x.test never was.
-    expect(stats.notifications).toEqual({ undelivered: 1, oldestUndeliveredAt: ago(3) });
+    const change = (read: (s: AdminStats) => number) => read(stats) - read(before);
+    expect(change((s) => s.waitlist.total)).toBe(40);
+    expect(change((s) => s.waitlist.last24h)).toBe(10);
+    expect(change((s) => s.waitlist.last7d)).toBe(30);
+    const { waitlist } = stats;
+    expect(change((s) => countIn(s.waitlist.bySource, "hero"))).toBe(20);
+    expect(change((s) => countIn(s.waitlist.bySource, "cta"))).toBe(10);
+    expect(change((s) => s.waitlist.bySource.none)).toBe(10);
+    expect([countIn(waitlist.byUtmSource, `${tag}-news`), countIn(waitlist.byUtmSource, `${tag}-tiktok`)]).toEqual([20, 10]);
+    expect(change((s) => s.waitlist.byUtmSource.none)).toBe(10);
+    expect(countIn(waitlist.byUtmMedium, `${tag}-email`)).toBe(20);
+    expect(change((s) => s.waitlist.byUtmMedium.none)).toBe(20);
+    expect(countIn(waitlist.byUtmCampaign, `${tag}-launch`)).toBe(20);
+    expect(change((s) => s.waitlist.byUtmCampaign.none)).toBe(20);
+    expect([countIn(waitlist.byReferrerHost, `news.${tag}`), countIn(waitlist.byReferrerHost, `www.${tag}.com`)]).toEqual([10, 10]);
+    expect(change((s) => s.waitlist.byReferrerHost.none)).toBe(20);
+    for (const name of ["bySource", "byUtmSource", "byUtmMedium", "byUtmCampaign", "byReferrerHost"] as const) {
+      expect(sumOf(waitlist[name]), name).toBe(waitlist.total);
+    }
+
+    expect(waitlist.byDay).toHaveLength(STATS_DAYS);
+    expect(waitlist.byDay.at(-1)!.date).toBe(new Date().toISOString().slice(0, 10));
+    const days = (s: AdminStats) => s.waitlist.byDay.reduce((sum, day) => sum + day.count, 0);
+    expect(change(days)).toBe(30);
+    expect(waitlist.byDay.find((day) => day.date === ago(2).slice(0, 10))?.count).toBeGreaterThanOrEqual(10);
+    expect(change((s) => s.submissions.total)).toBe(1);
+    expect(change((s) => countIn(s.submissions.byForm, "contact"))).toBe(1);
+    expect(sumOf(stats.submissions.byForm)).toBe(stats.submissions.total);
+    // The contact message was delivered to the dev mailbox; the ten entries of three days ago never were.
+    expect(change((s) => s.notifications.undelivered)).toBe(10);
+    expect(stats.notifications.oldestUndeliveredAt! <= ago(3)).toBe(true);
   });
 
-  it("answers zeros for an empty database", async () => {
-    const stats = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
-    expect(stats.waitlist.total).toBe(0);
-    expect(stats.waitlist.byDay.every((day) => day.count === 0)).toBe(true);
-    expect(stats.notifications).toEqual({ undelivered: 0, oldestUndeliveredAt: null });
+  it("counts any value a visitor sends as its own text: constructor, __proto__ and a literal (none) are values, apart from no value", async () => {
+    const before = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    const at = new Date().toISOString();
+    const some = (value: string | null, n: number): Row[] => Array.from({ length: n }, () => [null, value, null, null, null, 1, at]);
+    await insertEntries([
+      ...some("constructor", 35),
+      ...some("__proto__", 34),
+      ...some("(none)", 33),
+      ...some("toString", 32),
+      ...some(null, 3),
+    ]);
+    const response = await admin("/stats", ADMIN_KEY);
+    const stats = await json<AdminStats>(response.clone());
+    const { byUtmSource } = stats.waitlist;
+    expect(byUtmSource.top.slice(0, 4)).toEqual([
+      { value: "constructor", count: 35 },
+      { value: "__proto__", count: 34 },
+      { value: "(none)", count: 33 },
+      { value: "toString", count: 32 },
+    ]);
+    expect(byUtmSource.none - before.waitlist.byUtmSource.none).toBe(3);
+    expect(sumOf(byUtmSource)).toBe(stats.waitlist.total);
+    expect(await response.text()).not.toContain("native code");
+  });
+
+  it(`names at most ${BREAKDOWN_TOP} values of a breakdown, most first, and sums the rest as other`, async () => {
+    const tag = `many${crypto.randomUUID().slice(0, 8)}`;
+    const at = new Date().toISOString();
+    await insertEntries(Array.from({ length: 120 }, (_, i): Row => [null, null, null, `${tag}-${i}`, null, 1, at]));
+    const response = await admin("/stats", ADMIN_KEY);
+    const stats = await json<AdminStats>(response.clone());
+    const { byUtmCampaign } = stats.waitlist;
+    expect(byUtmCampaign.top).toHaveLength(BREAKDOWN_TOP);
+    const counts = byUtmCampaign.top.map((row) => row.count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(byUtmCampaign.other.values).toBeGreaterThanOrEqual(120 - BREAKDOWN_TOP);
+    expect(byUtmCampaign.other.count).toBeGreaterThanOrEqual(120 - BREAKDOWN_TOP);
+    expect(sumOf(byUtmCampaign)).toBe(stats.waitlist.total);
+    // Fewer values than the top: none left over.
+    expect(stats.waitlist.bySource.other).toEqual({ values: 0, count: 0 });
+    expect((await response.text()).length).toBeLessThan(20_000);
   });
 });
 
@@ -249,17 +338,91 @@ describe("GET /api/admin/waitlist", () => {
   });
 });
 
+/**
+ * A CSV file read as a spreadsheet would with `separator` as its list separator (RFC 4180, leniently
+ * as spreadsheets do: a quote opens a quoted cell only at the start of a cell; text after a closing
+ * quote is kept). Rows end at a line break outside quotes.
+ */
+function readCsv(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let atStart = true;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+      continue;
+    }
+    if (char === '"' && atStart) {
+      quoted = true;
+      atStart = false;
+    } else if (char === separator) {
+      row.push(cell);
+      cell = "";
+      atStart = true;
+    } else if (char === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      atStart = true;
+      i += 1;
+    } else {
+      cell += char;
+      atStart = false;
+    }
+  }
+  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+/** A cell a spreadsheet would run as a formula (leading spaces aside). */
+const FORMULA_CELL = /^ *[=+\-@\t\r]/;
+
+/** The cells of every way of splitting the file that begin like a formula (none, in a safe file). */
+function formulaCells(text: string): string[] {
+  return [",", ";", "\t"].flatMap((separator) =>
+    readCsv(text.replace(/^\uFEFF/, ""), separator)
+      .flat()
+      .filter((cell) => FORMULA_CELL.test(cell)),
+  );
+}
+
+/** Values that become formulas when a spreadsheet splits them at a comma, a semicolon or a tab. */
+const HOSTILE_TEXT = [
+  "Eve;=cmd|' /C calc'!A0;",
+  "=1+1",
+  "+1",
+  "-2,3",
+  "@SUM(A1)",
+  'a,=HYPERLINK("http://evil")',
+  "a; +1",
+  'say ";=1"',
+  "tab\t=1",
+  "\t-1",
+  "plain",
+];
+
 describe("CSV cells", () => {
-  it("guards what a spreadsheet would run as a formula (=, +, -, @, tab, carriage return at the start) with a leading '", () => {
+  it("guards a formula trigger (=, +, -, @, tab, carriage return) at the start and after a comma, semicolon or tab with a leading '", () => {
     for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}1+1`)).toMatch(/^"?'/);
     expect(csvCell("=1+1")).toBe("'=1+1");
-    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\tx")).toBe(`"'\tx"`);
     expect(csvCell("\rx")).toBe(`"'\rx"`);
     expect(csvCell("a=b")).toBe("a=b");
+    expect(csvCell("Eve;=cmd|' /C calc'!A0;")).toBe(`"Eve;'=cmd|' /C calc'!A0;"`);
+    expect(csvCell("a, -1")).toBe(`"a, '-1"`);
   });
 
-  it("quotes a cell with a comma, a quote or a line break (quotes doubled), and writes nothing for null", () => {
+  it("quotes a cell with a comma, semicolon, tab, quote or line break (quotes doubled), and writes nothing for null", () => {
     expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell("a;b")).toBe('"a;b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell("two\nlines")).toBe('"two\nlines"');
     expect(csvCell("plain")).toBe("plain");
@@ -268,13 +431,21 @@ describe("CSV cells", () => {
     expect(csvCell(false)).toBe("false");
     expect(csvRow(["a", null, "b,c"])).toBe('a,,"b,c"\r\n');
   });
+
+  it("a row of hostile text has no cell that starts like a formula, split at commas, semicolons or tabs, and reads back as written with commas", () => {
+    const text = csvRow(HOSTILE_TEXT);
+    expect(formulaCells(text)).toEqual([]);
+    // Read as written (commas): the text, with a ' before each trigger that could start a cell.
+    expect(readCsv(text, ",")[0]!.map((cell) => cell.replace(/'(?=[=+\-@\t\r])/g, ""))).toEqual(HOSTILE_TEXT);
+  });
 });
 
 describe("GET /api/admin/waitlist.csv", () => {
-  it("exports every entry as RFC 4180 CSV with a header row, quoting and a guard against formulas", async () => {
+  it("exports every entry as RFC 4180 CSV with a header row, quoting and a guard against formulas however the file is split", async () => {
     const hostile = [
       { email: uniqueEmail("csv-formula"), utm_source: '=HYPERLINK("http://evil")', utm_medium: "+1", utm_campaign: "-2,3" },
       { email: uniqueEmail("csv-at"), utm_source: "@SUM(A1)", utm_medium: 'quote"inside', utm_campaign: "two\nlines" },
+      { email: uniqueEmail("csv-semicolon"), utm_source: "Eve;=cmd|' /C calc'!A0;", utm_medium: "a; @x", utm_campaign: "spring;=1+1" },
     ];
     for (const entry of hostile) await join(entry.email, entry);
     const response = await admin("/waitlist.csv", ADMIN_KEY);
@@ -292,21 +463,42 @@ describe("GET /api/admin/waitlist.csv", () => {
     expect(line(hostile[0]!.email)).toContain(`,hero,"'=HYPERLINK(""http://evil"")",'+1,"'-2,3",,true,`);
     // Control characters (the line break) are dropped from campaign values when they are stored.
     expect(line(hostile[1]!.email)).toContain(`,hero,'@SUM(A1),"quote""inside",twolines,,true,`);
+    expect(line(hostile[2]!.email)).toContain(`,hero,"Eve;'=cmd|' /C calc'!A0;","a; '@x","spring;'=1+1",,true,`);
+    expect(formulaCells(text)).toEqual([]);
   });
 
   it("streams more entries than one read takes (1,000), each exactly once", async () => {
-    await env.DB.exec("delete from hwh_waitlist");
+    const tag = `bulk${crypto.randomUUID().slice(0, 8)}`;
     const insert = env.DB.prepare("insert into hwh_waitlist (email, created_at, updated_at) values (?, ?, ?)");
     const base = Date.now() - 3_600_000;
     const rows = Array.from({ length: 2_345 }, (_, i) => {
       const at = new Date(base + Math.floor(i / 3) * 1000).toISOString();
-      return insert.bind(`bulk-${i}@example.com`, at, at);
+      return insert.bind(`${tag}-${i}@example.com`, at, at);
     });
     for (let i = 0; i < rows.length; i += 500) await env.DB.batch(rows.slice(i, i + 500));
     const text = await (await admin("/waitlist.csv", ADMIN_KEY)).text();
     const lines = text.split("\r\n").slice(1, -1);
-    expect(lines).toHaveLength(2_345);
-    expect(new Set(lines.map((row) => row.split(",")[1])).size).toBe(2_345);
+    const mine = lines.map((row) => row.split(",")[1]!).filter((email) => email.startsWith(`${tag}-`));
+    expect(mine).toHaveLength(2_345);
+    expect(new Set(mine).size).toBe(2_345);
+    // Every row once, whatever else is stored.
+    expect(new Set(lines.map((row) => row.split(",")[0])).size).toBe(lines.length);
+  });
+
+  it("records each export in the audit trail: who, when, how many rows; never an address", async () => {
+    await join(uniqueEmail("exported"));
+    const before = Date.now();
+    const text = await (await admin("/waitlist.csv", await operator())).text();
+    const [record] = await testRepository().admin.auditTrail(1);
+    expect(record).toMatchObject({ action: "waitlist.exported", operator: OPERATOR, subjectHash: null });
+    expect((record!.details as { rows: number }).rows).toBe(text.split("\r\n").length - 2);
+    expect(Date.parse(record!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+
+    await sendContact(uniqueEmail("exported"));
+    await (await admin("/submissions.csv?form=contact", ADMIN_KEY)).text();
+    const [submissions] = await testRepository().admin.auditTrail(1);
+    expect(submissions).toMatchObject({ action: "submissions.exported", operator: "admin-key", details: { form: "contact" } });
+    expect((submissions!.details as { rows: number }).rows).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -343,33 +535,47 @@ describe("GET /api/admin/submissions", () => {
     expect(text.startsWith("\uFEFFid,created_at,name,email,message,email_sent,email_sent_at\r\n")).toBe(true);
     expect(text).toContain(`,'=cmd|' /C calc'!A0,${email},"Line one\nLine ""two""",true,`);
   });
+
+  it("exports a contact name that hides a formula behind a semicolon so that no way of splitting the file runs it", async () => {
+    const email = uniqueEmail("csv-semicolon");
+    const response = await postJson("/api/forms/contact", { name: "Eve;=cmd|' /C calc'!A0;", email, message: "a;@SUM(1)\n-1" });
+    expect(response.status).toBe(201);
+    const text = await exactText(await admin("/submissions.csv?form=contact", ADMIN_KEY));
+    expect(text).toContain(`,"Eve;'=cmd|' /C calc'!A0;",${email},"a;'@SUM(1)\n'-1",true,`);
+    expect(formulaCells(text)).toEqual([]);
+  });
 });
 
 describe("POST /api/admin/notifications/retry", () => {
   it("makes every undelivered notification due now, answers how many, and records who did it", async () => {
-    await env.DB.exec("delete from hwh_waitlist");
+    const tag = `retry${crypto.randomUUID().slice(0, 8)}`;
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const at = new Date().toISOString();
     const insert = env.DB.prepare(
       "insert into hwh_waitlist (email, email_sent, notify_next_attempt_at, created_at, updated_at) values (?, ?, ?, ?, ?)",
     );
     await env.DB.batch([
-      insert.bind("w1@x.test", 0, later, at, at),
-      insert.bind("w2@x.test", 0, later, at, at),
-      insert.bind("done@x.test", 1, null, at, at),
+      insert.bind(`${tag}-w1@x.test`, 0, later, at, at),
+      insert.bind(`${tag}-w2@x.test`, 0, later, at, at),
+      insert.bind(`${tag}-done@x.test`, 1, later, at, at),
     ]);
 
-    expect(await json(await admin("/notifications/retry", await operator(), { method: "POST" }))).toEqual({ requeued: 2 });
-    const waiting = await env.DB.prepare(
-      "select count(*) as n from hwh_waitlist where email_sent = 0 and notify_next_attempt_at is null",
-    ).first<{ n: number }>();
-    expect(waiting!.n).toBe(2);
+    const { requeued } = await json<RetryResult>(await admin("/notifications/retry", await operator(), { method: "POST" }));
+    expect(requeued).toBeGreaterThanOrEqual(2);
+    const mine = await env.DB.prepare("select email, notify_next_attempt_at as next from hwh_waitlist where email like ? order by email")
+      .bind(`${tag}-%`)
+      .all<{ email: string; next: string | null }>();
+    expect(mine.results).toEqual([
+      { email: `${tag}-done@x.test`, next: later },
+      { email: `${tag}-w1@x.test`, next: null },
+      { email: `${tag}-w2@x.test`, next: null },
+    ]);
     const [record] = await testRepository().admin.auditTrail(1);
-    expect(record).toMatchObject({ action: "notifications.retried", operator: OPERATOR, details: { requeued: 2 } });
+    expect(record).toMatchObject({ action: "notifications.retried", operator: OPERATOR, details: { requeued } });
   });
 });
 
-describe("/api/admin/people/:email", () => {
+describe("/api/admin/people/lookup and /erase", () => {
   async function storeEverything(email: string) {
     await join(email, { utm_source: "newsletter" });
     await sendContact(email.toUpperCase(), "Please delete my data");
@@ -378,13 +584,13 @@ describe("/api/admin/people/:email", () => {
     return session;
   }
 
-  it("GET answers everything stored about the address in one document", async () => {
+  it("lookup answers everything stored about the address in one document", async () => {
     const email = uniqueEmail("person");
     const other = uniqueEmail("bystander");
     await sendContact(other, `mentions ${email} in the text only`);
     await storeEverything(email);
 
-    const person = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(` ${email.toUpperCase()} `)}`, ADMIN_KEY));
+    const person = await json<PersonRecord>(await people("lookup", ` ${email.toUpperCase()} `));
     expect(person.email).toBe(email);
     expect(person.waitlist).toMatchObject({ email, utm_source: "newsletter" });
     expect(person.submissions.map((s) => s.fields.message).sort()).toEqual(["Please delete my data", "Second message"]);
@@ -396,13 +602,20 @@ describe("/api/admin/people/:email", () => {
     expect(JSON.stringify(person)).not.toMatch(/code_hash|codeHash|token_hash/);
   });
 
-  it("GET answers nulls and an empty list for an address nothing is stored about, and 400 for what is no address", async () => {
-    const person = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(uniqueEmail("unknown"))}`, ADMIN_KEY));
+  it("lookup answers nulls and an empty list for an address nothing is stored about, and 400 for what is no address", async () => {
+    const person = await json<PersonRecord>(await people("lookup", uniqueEmail("unknown")));
     expect(person).toMatchObject({ waitlist: null, submissions: [], user: null, sign_in_code: null });
-    expect((await json<ErrorBody>(await admin("/people/not-an-address", ADMIN_KEY), 400)).error.code).toBe("invalid_request");
+    for (const action of ["lookup", "erase"] as const) {
+      for (const body of [{ email: "not-an-address" }, { email: 42 }, {}, { mail: "a@b.co" }]) {
+        const refused = await admin(`/people/${action}`, ADMIN_KEY, withJson(body));
+        expect((await json<ErrorBody>(refused, 400)).error.code, JSON.stringify(body)).toBe("invalid_request");
+      }
+      const notJson = await admin(`/people/${action}`, ADMIN_KEY, { method: "POST", body: "email=a%40b.co" });
+      expect(notJson.status).toBe(415);
+    }
   });
 
-  it("DELETE erases all of it (entry, submissions, user, sessions, refresh tokens, codes), answers the counts, and the address can join again as new", async () => {
+  it("erase erases all of it (entry, submissions, user, sessions, refresh tokens, codes), answers the counts, and the address can join again as new", async () => {
     const email = uniqueEmail("erase");
     const bystander = uniqueEmail("bystander");
     await join(bystander);
@@ -417,13 +630,13 @@ describe("/api/admin/people/:email", () => {
       .run();
     expect((await authCall("POST", "/otp", { email, create_user: true, data: {} })).status).toBe(200);
     expect(await countAuthRows("hwh_auth_codes", "email = ? and code_hash is not null", email)).toBe(1);
-    const before = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
+    const before = await json<PersonRecord>(await people("lookup", email));
     expect(before.sign_in_code).toMatchObject({ sent_at: expect.any(String), expires_at: expect.any(String), usable: true });
 
-    const counts = await json(await admin(`/people/${encodeURIComponent(email)}`, await operator(), { method: "DELETE" }));
+    const counts = await json(await people("erase", email, await operator()));
     expect(counts).toEqual({ waitlist: 1, submissions: 2, users: 1 });
 
-    const after = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY));
+    const after = await json<PersonRecord>(await people("lookup", email));
     expect(after).toMatchObject({ waitlist: null, submissions: [], user: null, sign_in_code: null });
     expect(await countAuthRows("hwh_auth_sessions", "user_id = ?", userId)).toBe(0);
     expect(await countAuthRows("hwh_auth_refresh_tokens", "session_id = ?", session.user.id === userId ? sessionId : "")).toBe(0);
@@ -432,14 +645,14 @@ describe("/api/admin/people/:email", () => {
     // The session's tokens are dead.
     expect((await authCall("GET", "/user", undefined, { token: session.access_token })).status).toBeGreaterThanOrEqual(401);
     // Nobody else's data went with it.
-    const kept = await json<PersonRecord>(await admin(`/people/${encodeURIComponent(bystander)}`, ADMIN_KEY));
+    const kept = await json<PersonRecord>(await people("lookup", bystander));
     expect(kept.waitlist).not.toBeNull();
     expect(kept.submissions).toHaveLength(1);
 
     // Joining again is a new entry (201), not a duplicate.
     await join(email);
     // Erasing again finds nothing more than that entry.
-    expect(await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }))).toEqual({
+    expect(await json(await people("erase", email))).toEqual({
       waitlist: 1,
       submissions: 0,
       users: 0,
@@ -450,8 +663,8 @@ describe("/api/admin/people/:email", () => {
     const email = uniqueEmail("audited");
     await join(email);
     const before = Date.now();
-    await json(await admin(`/people/${encodeURIComponent(email)}`, await operator(), { method: "DELETE" }));
-    await json(await admin(`/people/${encodeURIComponent(email)}`, ADMIN_KEY, { method: "DELETE" }));
+    await json(await people("erase", email, await operator()));
+    await json(await people("erase", email));
 
     const [byKey, byOperator] = await testRepository().admin.auditTrail(2);
     const hash = await subjectHash(JWT_SECRET, email);
@@ -472,5 +685,28 @@ describe("/api/admin/people/:email", () => {
     const everything = JSON.stringify(await env.DB.prepare("select * from hwh_audit_log").all());
     expect(everything).not.toContain(email);
     expect(everything).not.toContain(email.split("@")[0]);
+  });
+
+  it("records each look-up (operator, time, counts, a keyed hash of the address), and the erasure's log line names no address", async () => {
+    const email = uniqueEmail("looked-up");
+    await join(email);
+    const before = Date.now();
+    await json(await people("lookup", email, await operator()));
+    const [record] = await testRepository().admin.auditTrail(1);
+    expect(record).toMatchObject({
+      action: "person.looked_up",
+      operator: OPERATOR,
+      subjectHash: await subjectHash(JWT_SECRET, email),
+      details: { waitlist: 1, submissions: 0, users: 0 },
+    });
+    expect(Date.parse(record!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+    const operatorId = String(jwtPayload(await operator()).sub);
+    await json(await people("erase", email, await operator()));
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.event === "admin.person_erased");
+    expect(logged).toMatchObject({ operator: operatorId, waitlist: 1 });
+    expect(lines.join("\n")).not.toContain("@");
   });
 });

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { NO_VALUE, STATS_DAYS, type AdminStats } from "../shared/admin";
-import { FORMS, formSlugOf } from "../shared/forms";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { AdminStats } from "../shared/admin";
+import { FORMS, type FormDefinition } from "../shared/forms";
+import { adminStats } from "./admin-stats";
 import type { Database } from "./database";
 import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, waitlist } from "./schema";
 import type { AuthSession, AuthUser, FormSubmission, WaitlistEntry } from "./schema";
@@ -16,7 +17,6 @@ import type { AuthSession, AuthUser, FormSubmission, WaitlistEntry } from "./sch
 export type ListCursor = { createdAt: string; id: number };
 export type ListQuery = { q: string; limit: number; after: ListCursor | null };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const iso = (date: Date) => date.toISOString();
 
 /** Rows older than the cursor, in the list's order (created_at, then id, both descending). */
@@ -36,16 +36,6 @@ function submittedBy(email: string): SQL {
   return matches.length === 0 ? sql`0` : or(...matches)!;
 }
 
-/** Per value of a column, how many rows have it; rows without one are counted under NO_VALUE. */
-function countsBy(rows: { key: string | null; count: number }[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { key, count } of rows) {
-    const name = key ?? NO_VALUE;
-    counts[name] = (counts[name] ?? 0) + count;
-  }
-  return counts;
-}
-
 export type PersonData = {
   waitlist: WaitlistEntry | null;
   submissions: FormSubmission[];
@@ -54,73 +44,32 @@ export type PersonData = {
   signInCode: { sentAt: string; expiresAt: string; live: boolean } | null;
 };
 
+/** Who did an audited action to whom (a keyed hash of the address, never the address), and when. */
+export type AuditOf = { operator: string; subjectHash: string; now: Date };
+
+/** The counts of what is stored about one address, as one SQL json_object (for an audit record). */
+function storedCounts(email: string): SQL {
+  const counted = (statement: SQL) => sql`(${statement})`;
+  return sql`json_object(
+    'waitlist', ${counted(sql`select count(*) from ${waitlist} where ${waitlist.email} = ${email}`)},
+    'submissions', ${counted(sql`select count(*) from ${formSubmissions} where ${submittedBy(email)}`)},
+    'users', ${counted(sql`select count(*) from ${authUsers} where ${authUsers.email} = ${email}`)})`;
+}
+
 export function createAdminRepository(db: Database) {
-  const groupCount = (column: SQLiteColumn) =>
-    db
-      .select({ key: sql<string | null>`${column}`, count: count() })
-      .from(waitlist)
-      .groupBy(column);
+  /** An audit record about one address, its details the counts of what is stored about it (read as the batch runs). */
+  const auditPerson = (action: string, email: string, audit: AuditOf) =>
+    db.insert(auditLog).values({
+      action,
+      operator: audit.operator,
+      subjectHash: audit.subjectHash,
+      details: storedCounts(email),
+      createdAt: iso(audit.now),
+    });
 
   return {
-    /** Everything the console's overview shows, in one database call. */
-    async stats(now: Date): Promise<AdminStats> {
-      const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-      const firstDay = new Date(today - (STATS_DAYS - 1) * DAY_MS);
-      const day = sql<string>`substr(${waitlist.createdAt}, 1, 10)`;
-      const undelivered = (t: typeof waitlist | typeof formSubmissions) =>
-        db
-          .select({ count: count(), oldest: sql<string | null>`min(${t.createdAt})` })
-          .from(t)
-          .where(eq(t.emailSent, false));
-      const [totals, bySource, byUtmSource, byUtmMedium, byUtmCampaign, byReferrerHost, byDay, byForm, waitingW, waitingF] = await db.batch(
-        [
-          db
-            .select({
-              total: count(),
-              // Named: D1 returns a batch's rows by column name, and the two expressions differ only in a parameter.
-              last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
-              last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
-            })
-            .from(waitlist),
-          groupCount(waitlist.source),
-          groupCount(waitlist.utmSource),
-          groupCount(waitlist.utmMedium),
-          groupCount(waitlist.utmCampaign),
-          groupCount(waitlist.referrerHost),
-          db
-            .select({ date: day, count: count() })
-            .from(waitlist)
-            .where(gte(waitlist.createdAt, iso(firstDay)))
-            .groupBy(day),
-          db.select({ key: formSubmissions.formName, count: count() }).from(formSubmissions).groupBy(formSubmissions.formName),
-          undelivered(waitlist),
-          undelivered(formSubmissions),
-        ],
-      );
-      const perDay = new Map(byDay.map((row) => [row.date, row.count]));
-      const days = Array.from({ length: STATS_DAYS }, (_, i) => iso(new Date(firstDay.getTime() + i * DAY_MS)).slice(0, 10));
-      const oldest = [waitingW[0]?.oldest, waitingF[0]?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
-      const formsByName = countsBy(byForm);
-      return {
-        waitlist: {
-          total: totals[0]?.total ?? 0,
-          last24h: Number(totals[0]?.last24h ?? 0),
-          last7d: Number(totals[0]?.last7d ?? 0),
-          bySource: countsBy(bySource),
-          byUtmSource: countsBy(byUtmSource),
-          byUtmMedium: countsBy(byUtmMedium),
-          byUtmCampaign: countsBy(byUtmCampaign),
-          byReferrerHost: countsBy(byReferrerHost),
-          byDay: days.map((date) => ({ date, count: perDay.get(date) ?? 0 })),
-        },
-        submissions: {
-          total: Object.values(formsByName).reduce((sum, n) => sum + n, 0),
-          // By slug, as the API's routes name forms; a stored name no form has any more keeps its name.
-          byForm: Object.fromEntries(Object.entries(formsByName).map(([name, n]) => [formSlugOf(name), n])),
-        },
-        notifications: { undelivered: (waitingW[0]?.count ?? 0) + (waitingF[0]?.count ?? 0), oldestUndeliveredAt: oldest },
-      };
-    },
+    /** Everything the console's overview shows, in one database call (admin-stats.ts). */
+    stats: (now: Date): Promise<AdminStats> => adminStats(db, now),
 
     /** One page of the waitlist, newest first; `q` a case-insensitive part of the address ("" for all). */
     async listWaitlist({ q, limit, after }: ListQuery): Promise<WaitlistEntry[]> {
@@ -159,9 +108,13 @@ export function createAdminRepository(db: Database) {
       return w.length + f.length;
     },
 
-    /** Everything stored about one (normalised) address. */
-    async person(email: string): Promise<PersonData> {
-      const [entries, submissions, users, sessions, codes] = await db.batch([
+    /**
+     * Everything stored about one (normalised) address. With `audit` (the operator API always
+     * gives it), the batch's first statement records the look-up in the audit trail
+     * (`person.looked_up`, with the counts it found), so no look-up goes unrecorded.
+     */
+    async person(email: string, audit?: AuditOf): Promise<PersonData> {
+      const reads = [
         db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1),
         db.select().from(formSubmissions).where(submittedBy(email)).orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id)),
         db.select().from(authUsers).where(eq(authUsers.email, email)).limit(1),
@@ -176,7 +129,11 @@ export function createAdminRepository(db: Database) {
           .from(authCodes)
           .where(eq(authCodes.email, email))
           .limit(1),
-      ]);
+      ] as const;
+      type Read = BatchResponse<typeof reads>;
+      const [entries, submissions, users, sessions, codes] = audit
+        ? ((await db.batch([auditPerson("person.looked_up", email, audit), ...reads])).slice(1) as unknown as Read)
+        : await db.batch(reads);
       const user = users[0];
       return {
         waitlist: entries[0] ?? null,
@@ -192,21 +149,11 @@ export function createAdminRepository(db: Database) {
      * The batch's first statement writes the audit record, with the counts of what the rest
      * deletes, so an erasure is never done without its record nor recorded without being done.
      */
-    async erasePerson(email: string, audit: { operator: string; subjectHash: string; now: Date }) {
+    async erasePerson(email: string, audit: AuditOf) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const counted = (statement: SQL) => sql`(${statement})`;
       const [, entries, submissions, , , users] = await db.batch([
-        db.insert(auditLog).values({
-          action: "person.erased",
-          operator: audit.operator,
-          subjectHash: audit.subjectHash,
-          details: sql`json_object(
-            'waitlist', ${counted(sql`select count(*) from ${waitlist} where ${waitlist.email} = ${email}`)},
-            'submissions', ${counted(sql`select count(*) from ${formSubmissions} where ${submittedBy(email)}`)},
-            'users', ${counted(sql`select count(*) from ${authUsers} where ${authUsers.email} = ${email}`)})`,
-          createdAt: iso(audit.now),
-        }),
+        auditPerson("person.erased", email, audit),
         db.delete(waitlist).where(eq(waitlist.email, email)).returning({ id: waitlist.id }),
         db.delete(formSubmissions).where(submittedBy(email)).returning({ id: formSubmissions.id }),
         db.delete(authRefreshTokens).where(inArray(authRefreshTokens.sessionId, sessionIds)),
@@ -217,9 +164,21 @@ export function createAdminRepository(db: Database) {
       return { waitlist: entries.length, submissions: submissions.length, users: users.length };
     },
 
-    /** Records an operator's action that changed data but named no person. */
+    /** Records an operator's action that named no person. */
     async recordAction(action: string, operator: string, details: Record<string, unknown>, now: Date): Promise<void> {
       await db.insert(auditLog).values({ action, operator, subjectHash: null, details, createdAt: iso(now) });
+    },
+
+    /**
+     * Records a CSV export (`waitlist.exported`, `submissions.exported` with the form's slug) with
+     * how many rows it holds, counted by the same statement.
+     */
+    async recordExport(what: { table: "waitlist" } | { table: "submissions"; form: FormDefinition }, operator: string, now: Date) {
+      const details =
+        what.table === "waitlist"
+          ? sql`json_object('rows', (select count(*) from ${waitlist}))`
+          : sql`json_object('form', ${what.form.slug}, 'rows', (select count(*) from ${formSubmissions} where ${formSubmissions.formName} = ${what.form.name}))`;
+      await db.insert(auditLog).values({ action: `${what.table}.exported`, operator, subjectHash: null, details, createdAt: iso(now) });
     },
 
     /** The audit trail, newest first. */

@@ -44,26 +44,40 @@ export type AdminSubmission = {
 /** One page of a list, newest first; `next_cursor` asks for the following page (null: no more). */
 export type AdminPage<T> = { items: T[]; next_cursor: string | null };
 
+/** How many values a breakdown names; the entries of every other value are summed as `other`. */
+export const BREAKDOWN_TOP = 20;
+
+/**
+ * Where the entries of one column come from (utm_source, placement...): a list, never an object
+ * keyed by value, so any value a visitor sent ("constructor", "__proto__", "(none)") is only text.
+ */
+export type Breakdown = {
+  /** The BREAKDOWN_TOP values with the most entries, most first (equal counts by value). */
+  top: { value: string; count: number }[];
+  /** Entries without a value (no utm_source, no placement...), apart from any value's own row. */
+  none: number;
+  /** The values beyond the top: how many there are, and their entries together (0 and 0: none). */
+  other: { values: number; count: number };
+};
+
 export type AdminStats = {
   waitlist: {
     total: number;
     last24h: number;
     last7d: number;
-    /** Counts by the form's placement ("hero", "cta"); entries without one under "(none)". */
-    bySource: Record<string, number>;
-    byUtmSource: Record<string, number>;
-    byUtmMedium: Record<string, number>;
-    byUtmCampaign: Record<string, number>;
-    byReferrerHost: Record<string, number>;
+    /** By the form's placement ("hero", "cta"). */
+    bySource: Breakdown;
+    byUtmSource: Breakdown;
+    byUtmMedium: Breakdown;
+    byUtmCampaign: Breakdown;
+    byReferrerHost: Breakdown;
     /** The last STATS_DAYS days (UTC dates, oldest first, today last), days without sign-ups as 0. */
     byDay: { date: string; count: number }[];
   };
-  submissions: { total: number; byForm: Record<string, number> };
+  /** Messages by form (its slug). */
+  submissions: { total: number; byForm: Breakdown };
   notifications: { undelivered: number; oldestUndeliveredAt: string | null };
 };
-
-/** The key of a breakdown's entries that have no value (no utm_source, no placement...). */
-export const NO_VALUE = "(none)";
 
 export type AdminSession = {
   id: string;
@@ -85,7 +99,16 @@ export type AdminUser = {
   sessions: AdminSession[];
 };
 
-/** GET /api/admin/people/:email: everything stored about one address. */
+/**
+ * The data-protection routes take the person's address in a JSON body ({"email": ...}), never in
+ * the path: request lines are logged (wrangler, Workers Logs), bodies are not.
+ */
+export const ADMIN_PEOPLE = { lookup: "/people/lookup", erase: "/people/erase" } as const;
+
+/** The body of both people routes. */
+export type PersonRequest = { email: string };
+
+/** POST /api/admin/people/lookup: everything stored about one address. */
 export type PersonRecord = {
   email: string;
   waitlist: AdminWaitlistEntry | null;
@@ -98,7 +121,7 @@ export type PersonRecord = {
   sign_in_code: { sent_at: string; expires_at: string; usable: boolean } | null;
 };
 
-/** DELETE /api/admin/people/:email: how many records were erased. */
+/** POST /api/admin/people/erase: how many records were erased. */
 export type ErasureCounts = { waitlist: number; submissions: number; users: number };
 
 /** POST /api/admin/notifications/retry. */

@@ -1,12 +1,14 @@
 import {
   ADMIN_API,
   ADMIN_ERRORS,
+  ADMIN_PEOPLE,
   type AdminPage,
   type AdminStats,
   type AdminSubmission,
   type AdminWaitlistEntry,
   type ErasureCounts,
   type PersonRecord,
+  type PersonRequest,
   type RetryResult,
 } from "@shared/admin";
 import { admin } from "./content";
@@ -44,8 +46,15 @@ export type TokenSource = {
 /** A CSV export: the file's content and the name to save it under. */
 export type CsvFile = { blob: Blob; fileName: string };
 
-/** What a call may add to its request (the method; headers besides Authorization). */
-type Request = { method?: "GET" | "POST" | "DELETE"; headers?: Record<string, string> };
+/** What a call may add to its request (the method; headers besides Authorization; a body). */
+type Request = { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string };
+
+/** A POST of a JSON body. */
+const postJson = (body: unknown): Request => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 export type ListQuery = { q?: string; cursor?: string | null; limit?: number };
 
@@ -101,8 +110,9 @@ export function createAdminApi(tokens: TokenSource) {
     submissions: (form: string, query: ListQuery) => json<AdminPage<AdminSubmission>>(`/submissions${searchOf({ form, ...query })}`),
     submissionsCsv: (form: string) => csv(`/submissions.csv${searchOf({ form })}`, admin.messages.csvName),
     retryNotifications: () => json<RetryResult>("/notifications/retry", { method: "POST" }),
-    person: (email: string) => json<PersonRecord>(`/people/${encodeURIComponent(email)}`),
-    erase: (email: string) => json<ErasureCounts>(`/people/${encodeURIComponent(email)}`, { method: "DELETE" }),
+    // The address goes in the body, never in the address of the request (which servers log).
+    person: (email: string) => json<PersonRecord>(ADMIN_PEOPLE.lookup, postJson({ email } satisfies PersonRequest)),
+    erase: (email: string) => json<ErasureCounts>(ADMIN_PEOPLE.erase, postJson({ email } satisfies PersonRequest)),
   };
 }
 

@@ -123,7 +123,10 @@ export const admin = {
     byReferrerHost: { title: "By referring site", key: "Site" },
     byForm: { title: "Messages by form", key: "Form" },
     count: "Count",
-    none: "(none)",
+    /** The row of the entries without a value (apart from the values, whatever they are). */
+    none: "(no value)",
+    /** The row that sums the values beyond the API's top ones. */
+    other: (values: number) => `Other (${plural(values, "value")})`,
     empty: "Nothing yet.",
   },
 

@@ -1,11 +1,11 @@
-import { NO_VALUE, type AdminStats } from "@shared/admin";
+import type { AdminStats, Breakdown as Counts } from "@shared/admin";
 import { admin, formatCount } from "../content";
 import { Section } from "./Section";
 
 /** Where sign-ups come from (form placement, campaign parameters, referring site), and messages by form. */
 export function Breakdowns({ id, stats }: { id: string; stats: AdminStats }) {
   const text = admin.breakdowns;
-  const tables: [key: string, words: { title: string; key: string }, counts: Record<string, number>][] = [
+  const tables: [key: string, words: { title: string; key: string }, counts: Counts][] = [
     ["source", text.bySource, stats.waitlist.bySource],
     ["utm-source", text.byUtmSource, stats.waitlist.byUtmSource],
     ["utm-medium", text.byUtmMedium, stats.waitlist.byUtmMedium],
@@ -24,12 +24,24 @@ export function Breakdowns({ id, stats }: { id: string; stats: AdminStats }) {
   );
 }
 
-function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string; keyLabel: string; counts: Record<string, number> }) {
+type Row = { key: string; label: string; count: number; muted: boolean };
+
+/**
+ * The API's top values, most first, then the entries without a value and the other values
+ * together (each only when there are any), so the no-value row is never mistaken for a value a
+ * visitor sent (such as the text "(none)"): it is set apart, muted, below the values.
+ */
+function rowsOf(counts: Counts): Row[] {
   const text = admin.breakdowns;
-  // Most first; the entries without a value last among equals.
-  const rows = Object.entries(counts ?? {}).sort(
-    ([a, x], [b, y]) => y - x || Number(a === NO_VALUE) - Number(b === NO_VALUE) || a.localeCompare(b),
-  );
+  const rows: Row[] = counts.top.map((row, index) => ({ key: `value-${index}`, label: row.value, count: row.count, muted: false }));
+  if (counts.none > 0) rows.push({ key: "none", label: text.none, count: counts.none, muted: true });
+  if (counts.other.count > 0) rows.push({ key: "other", label: text.other(counts.other.values), count: counts.other.count, muted: true });
+  return rows;
+}
+
+function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string; keyLabel: string; counts: Counts }) {
+  const text = admin.breakdowns;
+  const rows = rowsOf(counts);
   return (
     <div className="breakdown">
       <h3 id={`${id}-title`}>{title}</h3>
@@ -46,12 +58,12 @@ function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string;
             </tr>
           </thead>
           <tbody>
-            {rows.map(([value, count]) => (
-              <tr key={value}>
-                <th scope="row" className={value === NO_VALUE ? "muted" : undefined}>
-                  {value === NO_VALUE ? text.none : value}
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" className={row.muted ? "muted" : undefined}>
+                  {row.label}
                 </th>
-                <td className="numeric">{formatCount(count)}</td>
+                <td className="numeric">{formatCount(row.count)}</td>
               </tr>
             ))}
           </tbody>

@@ -8,9 +8,9 @@ import { BusyButton, Section, Value } from "./Section";
 type Outcome = { kind: "none" } | { kind: "found"; record: PersonRecord } | { kind: "erased"; email: string; counts: ErasureCounts };
 
 /**
- * A data-protection request in three steps: look an address up (GET /api/admin/people/:email)
+ * A data-protection request in three steps: look an address up (POST /api/admin/people/lookup)
  * and see everything stored about it; type the address again (the Erase button works only when
- * it matches); erase (DELETE), and see what was erased. Focus follows: to the lookup's result,
+ * it matches); erase (POST /api/admin/people/erase), and see what was erased. Focus follows: to the lookup's result,
  * then to what was erased.
  */
 export function Erasure({ id, onErased }: { id: string; onErased: () => void }) {
