@@ -1,7 +1,7 @@
 // Helpers for the sign-in tests: calls to /auth/v1 as auth-js makes them, codes from the dev mailbox, table checks.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { mailboxCaps } from "../../worker/auth/mailbox";
+import { type MailboxCap, mailboxCaps, unsentCaps } from "../../worker/auth/mailbox";
 import { call, testRepository, type EnvOverrides } from "./worker";
 
 /** GoTrue answers' error shape. */
@@ -113,19 +113,30 @@ export function codeRow(email: string): Promise<CodeRow | null> {
   return env.DB.prepare("select * from hwh_auth_codes where email = ?").bind(email).first<CodeRow>();
 }
 
+/** The counts of a pair of counters (the hour's, the day's) in their current windows. */
+async function hourAndDayCounts(caps: MailboxCap[]): Promise<{ hour: number; day: number }> {
+  const countOf = async (cap: MailboxCap) => {
+    const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?")
+      .bind(cap.key)
+      .first<{ window_start: number; count: number }>();
+    return row && row.window_start === cap.window.start ? row.count : 0;
+  };
+  return { hour: await countOf(caps[0]!), day: await countOf(caps[1]!) };
+}
+
+const NO_LIMITS = { codeHourlyLimit: 0, codeDailyLimit: 0 };
+
 /**
  * The counts of code e-mails, this clock hour and this UTC day (now, as Date says), of the
  * mailbox `email` reaches: its counters in hwh_rate_limits, found by the mailbox's keyed hash.
  */
 export async function mailboxCounts(email: string): Promise<{ hour: number; day: number }> {
-  const [hour, day] = await mailboxCaps(env.AUTH_JWT_SECRET, email, new Date(), { codeHourlyLimit: 0, codeDailyLimit: 0 });
-  const countOf = async (cap: typeof hour) => {
-    const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?")
-      .bind(cap!.key)
-      .first<{ window_start: number; count: number }>();
-    return row && row.window_start === cap!.window.start ? row.count : 0;
-  };
-  return { hour: await countOf(hour), day: await countOf(day) };
+  return hourAndDayCounts(await mailboxCaps(env.AUTH_JWT_SECRET, email, new Date(), NO_LIMITS));
+}
+
+/** The counts of requests for exactly `email` that e-mailed nothing, this clock hour and this UTC day. */
+export async function unsentCounts(email: string): Promise<{ hour: number; day: number }> {
+  return hourAndDayCounts(await unsentCaps(env.AUTH_JWT_SECRET, email, new Date(), NO_LIMITS));
 }
 
 /** How many sign-in code e-mails the dev mailbox holds for `email`. */
@@ -165,6 +176,24 @@ export function databaseFailingOn(table: string): D1Database {
   return {
     prepare: (query: string) => (query.includes(table) ? failing() : real.prepare(query)),
     batch: (statements: D1PreparedStatement[]) => (statements.some(isFailing) ? fail() : real.batch(statements)),
+    exec: (query: string) => real.exec(query),
+    dump: () => real.dump(),
+    withSession: (constraint?: string) => real.withSession(constraint),
+  } as unknown as D1Database;
+}
+
+/**
+ * The test D1 database, recording the text of every statement prepared through it into
+ * `statements`: for checking that two requests ran the same statements.
+ */
+export function recordingDatabase(statements: string[]): D1Database {
+  const real = env.DB;
+  return {
+    prepare: (query: string) => {
+      statements.push(query);
+      return real.prepare(query);
+    },
+    batch: (list: D1PreparedStatement[]) => real.batch(list),
     exec: (query: string) => real.exec(query),
     dump: () => real.dump(),
     withSession: (constraint?: string) => real.withSession(constraint),

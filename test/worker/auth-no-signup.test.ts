@@ -11,7 +11,9 @@ import {
   expectAuthError,
   latestCode,
   mailboxCounts,
+  recordingDatabase,
   signIn,
+  unsentCounts,
   verify,
   type Session,
 } from "../support/auth";
@@ -53,9 +55,11 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     expect(await codeMailCount(known)).toBe(2);
     expect(await codeMailCount(unknown)).toBe(0);
     expect(await countAuthRows("hwh_auth_users", "email = ?", unknown)).toBe(0);
-    // The unknown address is counted like the known one, with nothing to guess.
+    // The unknown address is counted too, with nothing to guess: against its own counters, as
+    // nothing was e-mailed, not against its mailbox's caps.
     expect(await codeRow(unknown)).toMatchObject({ code_hash: null, user_metadata: null });
-    expect(await mailboxCounts(unknown)).toEqual({ hour: 1, day: 1 });
+    expect(await mailboxCounts(unknown)).toEqual({ hour: 0, day: 0 });
+    expect(await unsentCounts(unknown)).toEqual({ hour: 1, day: 1 });
 
     // Within the cooldown both are refused alike.
     const [refusedKnown, refusedUnknown] = await askBoth(known, unknown, start + 61_000 + 15_000);
@@ -170,5 +174,27 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     const forUnknown = await signsFor(uniqueEmail("hmacunknown"));
     expect(forKnown).toBeGreaterThanOrEqual(2);
     expect(forUnknown).toBe(forKnown);
+  });
+
+  it("a known and an unknown address run the same statements (only the counters' keys differ)", async () => {
+    const known = uniqueEmail("sqlknown");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    vi.setSystemTime(start);
+    await signIn(known);
+    vi.setSystemTime(start + 61_000);
+
+    const statements: string[] = [];
+    const statementsFor = async (email: string) => {
+      statements.length = 0;
+      const response = await authCall("POST", "/otp", { email, create_user: false }, { overrides: { DB: recordingDatabase(statements) } });
+      expect(response.status).toBe(200);
+      // The known address's e-mail is stored in the dev mailbox after the answer (waitUntil).
+      return statements.filter((query) => !query.includes("hwh_dev_mailbox"));
+    };
+    const forKnown = await statementsFor(known);
+    const forUnknown = await statementsFor(uniqueEmail("sqlunknown"));
+    expect(forUnknown).toEqual(forKnown);
+    expect(forKnown.filter((query) => query.includes("hwh_rate_limits")).length).toBeGreaterThanOrEqual(3);
   });
 });

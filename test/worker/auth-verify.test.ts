@@ -1,7 +1,15 @@
 // POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authCall, countAuthRows, expectAuthError, jwtPayload, requestCode, verify, type Session } from "../support/auth";
+import {
+  authCall,
+  countAuthRows,
+  expectAuthError,
+  jwtPayload,
+  recordingDatabase,
+  requestCode,
+  verify,
+  type Session,
+} from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 
 afterEach(() => {
@@ -152,17 +160,7 @@ describe("POST /auth/v1/verify", () => {
 
   it("an unknown address costs the same work as a wrong code for a known one: the same statements and the same keyed hashing", async () => {
     const statements: string[] = [];
-    const real = env.DB;
-    const recording = {
-      prepare: (query: string) => {
-        statements.push(query);
-        return real.prepare(query);
-      },
-      batch: (list: D1PreparedStatement[]) => real.batch(list),
-      exec: (query: string) => real.exec(query),
-      dump: () => real.dump(),
-      withSession: (constraint?: string) => real.withSession(constraint),
-    } as unknown as D1Database;
+    const recording = recordingDatabase(statements);
     const sign = vi.spyOn(crypto.subtle, "sign");
     const workFor = async (email: string, token: string) => {
       statements.length = 0;

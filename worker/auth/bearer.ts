@@ -28,3 +28,6 @@ export async function isAdminKey(config: AppConfig, token: string): Promise<bool
 export function adminKeyConfigured(config: AppConfig): boolean {
   return !isWeakSecret(config.auth.adminKey, MIN_ADMIN_KEY_LENGTH);
 }
+
+/** Who the audit trail and the logs name for a request made with the admin key. */
+export const ADMIN_KEY_OPERATOR = "admin-key";

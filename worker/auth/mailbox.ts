@@ -1,7 +1,7 @@
 import type { AuthConfig } from "../config";
 import type { CounterWindow } from "../db/repository";
 import { windowOf } from "../http/rate-limit";
-import { mailboxHash } from "./secrets";
+import { addressHash, mailboxHash } from "./secrets";
 
 /**
  * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per mailbox,
@@ -35,19 +35,28 @@ export function canonicalMailbox(email: string): string {
 /** One cap on code e-mails: its counter (key and clock window) and how many it allows. */
 export type MailboxCap = { key: string; window: CounterWindow; max: number };
 
+type CapLimits = Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">;
+
+function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): MailboxCap[] {
+  return [
+    { key: `${prefix}-hour:${hash}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
+    { key: `${prefix}-day:${hash}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },
+  ];
+}
+
 /**
  * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
- * the mailbox's keyed hash (never the address).
+ * the mailbox's keyed hash (never the address). Only codes that are e-mailed count here.
  */
-export async function mailboxCaps(
-  secret: string,
-  email: string,
-  now: Date,
-  limits: Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">,
-): Promise<MailboxCap[]> {
-  const mailbox = await mailboxHash(secret, canonicalMailbox(email));
-  return [
-    { key: `code-mail-hour:${mailbox}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
-    { key: `code-mail-day:${mailbox}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },
-  ];
+export async function mailboxCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+  return hourAndDay("code-mail", await mailboxHash(secret, canonicalMailbox(email)), now, limits);
+}
+
+/**
+ * The counters of requests for the exact address `email` that e-mailed nothing (create_user
+ * false for an address without a user), the hour's and the day's, keyed by the address's keyed
+ * hash. They never hold back an e-mail; see worker/auth/codes.ts for how they are judged.
+ */
+export async function unsentCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+  return hourAndDay("code-unsent", await addressHash(secret, email), now, limits);
 }

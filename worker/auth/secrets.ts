@@ -62,6 +62,14 @@ export async function mailboxHash(secret: string, mailbox: string): Promise<stri
 }
 
 /**
+ * How an exact address is named in the counters of code requests that sent nothing (see
+ * worker/auth/mailbox.ts): keyed with the server secret like the mailbox, under its own purpose.
+ */
+export async function addressHash(secret: string, email: string): Promise<string> {
+  return toHex(await hmac(secret, "code-address", email));
+}
+
+/**
  * How the audit trail names the person an operator's action was about (an erasure): keyed with
  * the server secret, so the trail never holds the address, yet the same address always gives
  * the same hash (a later request about it can be matched to the record).
