@@ -61,6 +61,29 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       expect(await repo.findWaitlistEntry("b@example.com")).toEqual(sent);
     });
 
+    it("a re-join fills in only the attribution the entry lacks; what it has is kept", async () => {
+      const repo = await fresh();
+      await repo.joinWaitlist({ email: "first@example.com", source: "hero", utm_source: "newsletter" }, first());
+      const again = await repo.joinWaitlist(
+        {
+          email: "first@example.com",
+          source: "cta",
+          utm_source: "attacker",
+          utm_medium: "email",
+          utm_campaign: "spring",
+          referrer_host: "evil.example",
+        },
+        first(1000),
+      );
+      const kept = { source: "hero", utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring", referrerHost: "evil.example" };
+      expect(again).toMatchObject({ outcome: "joined", entry: kept });
+      await repo.joinWaitlist(
+        { email: "first@example.com", source: null, utm_campaign: "summer", referrer_host: "other.example" },
+        first(2000),
+      );
+      expect(await repo.findWaitlistEntry("first@example.com")).toMatchObject(kept);
+    });
+
     it("a re-join while the notification is being sent does not claim it again", async () => {
       const repo = await fresh();
       const { entry } = await join(repo, "busy@example.com");
@@ -162,6 +185,28 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
         emailSent: true,
         notifyLastError: null,
         notifyNextAttemptAt: null,
+      });
+    });
+
+    it("ignores a failure reported by a taken-over claim while the record is unsent: the new holder's claim stands", async () => {
+      const repo = await fresh();
+      const { entry: stale } = await join(repo, "taken@example.com");
+      const [current] = await repo.outbox.claimDue("waitlist", due(LOCK_MS));
+      expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
+      await failed(stale, 999_999, repo);
+      expect(await repo.findWaitlistEntry("taken@example.com")).toMatchObject({
+        emailSent: false,
+        notifyClaim: current!.notifyClaim,
+        notifyLockedUntil: at(2 * LOCK_MS).toISOString(),
+        notifyLastError: null,
+        notifyNextAttemptAt: null,
+      });
+      // Its holder can still report: the failure is recorded and the claim given up.
+      await failed(current!, 999_999, repo);
+      expect(await repo.findWaitlistEntry("taken@example.com")).toMatchObject({
+        notifyClaim: null,
+        notifyLastError: "HTTP 500",
+        notifyNextAttemptAt: at(999_999).toISOString(),
       });
     });
 

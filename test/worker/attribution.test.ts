@@ -159,6 +159,6 @@ describe("a join with attribution", () => {
     const email = uniqueEmail("rejoin");
     await repo.joinWaitlist({ email, source: "hero", utm_source: "first" }, { now: new Date(), lockMs: 0 });
     expect((await postJson("/api/waitlist", { email, source: "cta" })).status).toBe(201);
-    expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "cta", utmSource: "first" });
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "hero", utmSource: "first" });
   });
 });

@@ -211,6 +211,36 @@ describe("scheduled retry", () => {
   });
 });
 
+describe("a re-join while the notification is undelivered", () => {
+  it("keeps the first join's attribution: a stranger's re-join only fills in what was empty", async () => {
+    const provider = fakeProvider("http-500");
+    const email = uniqueEmail("rejoin");
+    const firstJoin = { email, source: "hero", utm_source: "newsletter", utm_campaign: "launch" };
+    expect((await postJson("/api/waitlist", firstJoin, PROVIDER_ENV)).status).toBe(201);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, notifyLastError: expect.stringContaining("HTTP 500") });
+
+    const rewrite = {
+      email,
+      source: "cta",
+      utm_source: "attacker",
+      utm_medium: "spoofed",
+      utm_campaign: "rewritten",
+      referrer_host: "evil.example",
+    };
+    expect((await postJson("/api/waitlist", rewrite, PROVIDER_ENV)).status).toBe(201);
+    // The re-join was taken as a join (its notification tried again), and changed only what was empty.
+    expect(provider.calls.filter((call) => call.body.inputs.body_html.includes(email))).toHaveLength(2);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({
+      emailSent: false,
+      source: "hero",
+      utmSource: "newsletter",
+      utmMedium: "spoofed",
+      utmCampaign: "launch",
+      referrerHost: "evil.example",
+    });
+  });
+});
+
 describe("without COMPANY_EMAIL", () => {
   it("sends nothing to no one: the notification stays undelivered with the reason, and goes out once the address is set", async () => {
     const provider = fakeProvider("success");
