@@ -366,6 +366,9 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const { entry } = await join(repo, "gone@x.test");
       await failed(entry, 3_600_000, repo);
       await join(repo, "kept@x.test");
+      // Stored as typed: the first release kept a contact form's address unchanged (the form has
+      // lower-cased it since), and a field that becomes an e-mail field keeps what it held, so the
+      // look-up and the erasure compare stored addresses lower-cased.
       await repo.insertFormSubmission("Contact Form", { email: "GONE@x.test", message: "delete me" }, first());
       await repo.insertFormSubmission("Contact Form", { email: "kept@x.test", message: "gone@x.test is my friend" }, first());
       expect(await repo.admin.requeueUndelivered()).toBe(4);

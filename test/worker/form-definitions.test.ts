@@ -68,6 +68,12 @@ describe("form definitions", () => {
     expect(errorsOf({ ...valid, email: "a da@example.com" })).toEqual({ email: "Please enter a valid email address" });
   });
 
+  it("email: stored as the operator routes look it up, cleaned and lower-cased (the contact form's too)", () => {
+    const contact = { name: "Ada", email: " ADA@Example.COM ", message: "Hi" };
+    expect(validate(formSchema(CONTACT_FORM), contact)).toMatchObject({ ok: true, value: { email: "ada@example.com" } });
+    expect(validate(formSchema(EVERY_TYPE), { ...valid, email: "Ada@Example.com" })).toMatchObject({ value: { email: "ada@example.com" } });
+  });
+
   it("date: a real calendar date written as YYYY-MM-DD; optional may be empty", () => {
     expect(errorsOf({ ...valid, birth_date: "2007-02-29" })).toEqual({ birth_date: "Birth_date must be a date written as YYYY-MM-DD." });
     expect(errorsOf({ ...valid, birth_date: "29/02/2008" })).toEqual({ birth_date: "Birth_date must be a date written as YYYY-MM-DD." });
