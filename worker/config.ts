@@ -19,7 +19,7 @@ export type AppConfig = {
   environment: string;
   /** True only for ENVIRONMENT=development: the dev mailbox and /dev/* exist only then. */
   isDevelopment: boolean;
-  /** The site's public origin (SITE_URL, e.g. https://homeworkhelper.app), or "" for the request's. */
+  /** The site's public origin (SITE_URL, e.g. https://homeworkhelper.app); "" when not set (production then lacks it). */
   siteUrl: string;
   /** Who receives the notification e-mails (COMPANY_EMAIL, comma-separated). */
   companyEmails: string[];
@@ -226,6 +226,8 @@ export function missingProductionSettings(config: AppConfig): string[] {
   if (isWeakSecret(mail.token, MIN_PROVIDER_TOKEN_LENGTH)) missing.push("MAIL_PROVIDER_TOKEN");
   if (!/^https?:\/\/[^\s]+$/.test(mail.apiUrl) || isPlaceholder(mail.apiUrl)) missing.push("MAIL_API_URL");
   if (config.companyEmails.length === 0 || config.companyEmails.some(isPlaceholder)) missing.push("COMPANY_EMAIL");
+  // Without it, pages would name whatever host a request claims (routes/pages.ts leaves them relative).
+  if (isPlaceholder(config.siteUrl)) missing.push("SITE_URL");
   // Half a Turnstile configuration is a mistake, not a choice to leave it off.
   if (turnstile.siteKey !== "" && turnstile.secretKey === "") missing.push("TURNSTILE_SECRET_KEY");
   if (turnstile.secretKey !== "" && turnstile.siteKey === "") missing.push("TURNSTILE_SITE_KEY");

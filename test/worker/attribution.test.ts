@@ -81,6 +81,43 @@ describe("the landing page's attribution", () => {
     expect(response.headers.get("ETag")).toBeNull();
   });
 
+  it("keeps entities and quotes as they were in the address, from the hidden field to what is stored", async () => {
+    const medium = "a&amp;b";
+    const campaign = '"q"&lt;x&#38;';
+    const response = await call(
+      `/?utm_medium=${encodeURIComponent(medium)}&utm_campaign=${encodeURIComponent(campaign)}`,
+      {},
+      { ASSETS: assets, SITE_URL: "" },
+    );
+    const html = await response.text();
+    // What a browser reads from the attribute (its character references decoded).
+    const decode = (text: string) =>
+      text.replace(/&(amp|quot|lt|gt|#\d+);/g, (_match, name: string) =>
+        name.startsWith("#") ? String.fromCodePoint(Number(name.slice(1))) : { amp: "&", quot: '"', lt: "<", gt: ">" }[name]!,
+      );
+    expect(hiddenValues(html, "utm_medium").map((value) => decode(value!))).toEqual([medium, medium]);
+    expect(hiddenValues(html, "utm_campaign").map((value) => decode(value!))).toEqual([campaign, campaign]);
+
+    // The form posted without JavaScript sends what the browser read; that is what is stored.
+    const email = uniqueEmail("entities");
+    const body = new URLSearchParams({
+      email,
+      source: "hero",
+      website: "",
+      utm_source: "",
+      utm_medium: decode(hiddenValues(html, "utm_medium")[0]!),
+    });
+    body.set("utm_campaign", decode(hiddenValues(html, "utm_campaign")[0]!));
+    body.set("referrer_host", "");
+    const joined = await call("/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": FORM_MEDIA_TYPE, "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" },
+      body: body.toString(),
+    });
+    expect(joined.status).toBe(201);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ utmMedium: medium, utmCampaign: campaign });
+  });
+
   it("a page with attribution is always sent whole, even to a browser holding the plain page", async () => {
     const plain = await call("/", {}, { ASSETS: assets, SITE_URL: "" });
     const etag = plain.headers.get("ETag")!;

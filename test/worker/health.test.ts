@@ -13,7 +13,11 @@ const PRODUCTION = {
   COMPANY_EMAIL: "team@homeworkhelper.app",
   AUTH_JWT_SECRET: "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c6b3d9e2f",
   AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a4c6e",
+  SITE_URL: "https://homeworkhelper.app",
 };
+
+/** How an operator's script asks for the details in production: the admin key as a bearer token. */
+const AS_OPERATOR = { headers: { Authorization: `Bearer ${PRODUCTION.AUTH_ADMIN_KEY}` } };
 
 /** GET /api/health's answer, as these tests read it. */
 type Health = {
@@ -47,15 +51,42 @@ describe("GET /api/health", () => {
     expect(await res.json()).toMatchObject({ mail: { transport: "provider" } });
   });
 
-  it("answers 200 in production when every setting is real", async () => {
-    const res = await call("/api/health", {}, PRODUCTION);
+  it("answers 200 in production when every setting is real, with the details for an operator (the admin key)", async () => {
+    const res = await call("/api/health", AS_OPERATOR, PRODUCTION);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       status: "ok",
       environment: "production",
+      database: { driver: "d1", reachable: true, migrated: true },
       settings: { missing: [] },
       mail: { transport: "provider" },
+      notifications: { undelivered: expect.any(Number), oldestAgeSeconds: expect.toBeOneOf([null, expect.any(Number)]) },
     });
+  });
+
+  it("in production tells anyone else only the status and the settings to fix: no counts, ages, database or transport", async () => {
+    for (const init of [{}, { headers: { Authorization: "Bearer not-the-key" } }, { headers: { Authorization: "Basic abc" } }]) {
+      const res = await call("/api/health", init, PRODUCTION);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "ok", settings: { missing: [], invalid: [] } });
+    }
+    const broken = await call("/api/health", {}, { ...PRODUCTION, MAIL_PROVIDER_TOKEN: "" });
+    expect(broken.status).toBe(503);
+    const body = await broken.json<Health>();
+    expect(Object.keys(body).sort()).toEqual(["error", "settings", "status"]);
+    expect(body).toMatchObject({
+      status: "unavailable",
+      error: { code: "not_configured" },
+      settings: { missing: ["MAIL_PROVIDER_TOKEN"] },
+    });
+  });
+
+  it("in production names SITE_URL missing (503) when it is empty or a placeholder", async () => {
+    for (const siteUrl of ["", "https://example.com"]) {
+      const res = await call("/api/health", {}, { ...PRODUCTION, SITE_URL: siteUrl });
+      expect(res.status, siteUrl).toBe(503);
+      expect((await res.json<Health>()).settings.missing).toEqual(["SITE_URL"]);
+    }
   });
 
   it.each([
@@ -70,14 +101,17 @@ describe("GET /api/health", () => {
     );
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
-    expect(body).toMatchObject({
-      status: "unavailable",
-      environment: "production",
-      error: { code: "not_configured" },
-      mail: { transport: "unconfigured" },
-    });
-    // The test env's provider URL and company address are placeholders (provider.test, example.com).
-    expect(body.settings.missing).toEqual(["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY", "MAIL_PROVIDER_TOKEN", "MAIL_API_URL", "COMPANY_EMAIL"]);
+    // Production: without an operator's credentials, no environment, database or transport.
+    expect(body).toEqual({ status: "unavailable", error: expect.objectContaining({ code: "not_configured" }), settings: body.settings });
+    // The test env's provider URL and company address are placeholders (provider.test, example.com), its SITE_URL empty.
+    expect(body.settings.missing).toEqual([
+      "AUTH_JWT_SECRET",
+      "AUTH_ADMIN_KEY",
+      "MAIL_PROVIDER_TOKEN",
+      "MAIL_API_URL",
+      "COMPANY_EMAIL",
+      "SITE_URL",
+    ]);
     expect(body.error?.message).toContain("AUTH_JWT_SECRET");
     expect(JSON.stringify(body)).not.toContain("change-me");
   });
@@ -176,7 +210,7 @@ describe("configuration fails closed", () => {
   });
 
   it("a setting the worker cannot use is named by health, not quietly replaced by its default", async () => {
-    const res = await call("/api/health", {}, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
+    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
     expect(body.settings.invalid).toEqual([

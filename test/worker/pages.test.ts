@@ -6,8 +6,19 @@
  * The page is a fixed one, served by a stand-in for the assets binding, so these tests do not
  * depend on a build of web/; the last test goes through the real binding (web/dist).
  */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call } from "../support/worker";
+import worker from "../../worker/index";
+import { call, type EnvOverrides } from "../support/worker";
+
+/** A request to the worker at any address (call() always asks http://localhost). */
+async function fetchAt(url: string, overrides: EnvOverrides): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(url), { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
 
 /** What web/index.html carries (root-relative addresses), cut down to the tags that matter here. */
 const PAGE = `<!doctype html><html lang="en"><head>
@@ -70,7 +81,7 @@ describe("pages: canonical link and share preview", () => {
     });
   });
 
-  it("names the request's origin when SITE_URL is empty", async () => {
+  it("in development, names the request's origin when SITE_URL is empty", async () => {
     const response = await call("/", {}, { ASSETS: fakeAssets(), SITE_URL: "" });
     const page = await readPage(response);
     // The test requests go to http://localhost (test/support/worker.ts).
@@ -80,6 +91,25 @@ describe("pages: canonical link and share preview", () => {
       ogImage: "http://localhost/og-image.png",
       twitterImage: "http://localhost/og-image.png",
     });
+  });
+
+  it("in production without SITE_URL, never names the host a request claims: the addresses stay as built", async () => {
+    for (const path of ["/", "/?utm_source=ads"]) {
+      const response = await fetchAt(`http://evil.example${path}`, { ASSETS: fakeAssets(), SITE_URL: "", ENVIRONMENT: "production" });
+      expect(response.status).toBe(200);
+      const page = await readPage(response);
+      expect(page).toMatchObject({ canonical: "/", ogUrl: "/", ogImage: "/og-image.png", twitterImage: "/og-image.png" });
+      expect(page.html).not.toContain("evil.example");
+    }
+    // With SITE_URL, the request's host is never named either.
+    const named = await fetchAt("http://evil.example/", {
+      ASSETS: fakeAssets(),
+      SITE_URL: "https://homeworkhelper.app",
+      ENVIRONMENT: "production",
+    });
+    const page = await readPage(named);
+    expect(page.canonical).toBe("https://homeworkhelper.app/");
+    expect(page.html).not.toContain("evil.example");
   });
 
   it("/index.html names the same canonical address as /", async () => {

@@ -1,18 +1,26 @@
 import { Hono } from "hono";
+import { operatorOf } from "../admin/operator";
 import { missingProductionSettings } from "../config";
-import type { AppEnv } from "../deps";
+import type { AppEnv, Deps } from "../deps";
 import { describeError, log } from "../log";
 
 /**
  * GET /api/health: is the worker fit to serve. 503 when the database cannot be reached, when
  * its schema lacks a table or column (migrations not applied), or, outside development, when a
  * setting production needs is missing, a placeholder or too weak a secret, or a setting's value
- * is not valid (named, never shown). Also: the mail transport, and how many notifications wait
- * undelivered and since when.
+ * is not valid (named, never shown). Also: the database, the mail transport, and how many
+ * notifications wait undelivered and since when.
+ *
+ * In production those details tell how many people sign up (an outage's backlog) and how mail
+ * goes out: they are given only to an operator (`Authorization: Bearer` with an operator's
+ * access token or AUTH_ADMIN_KEY, as /api/admin takes). Anyone else gets the status, why it is
+ * not ready, and the names of the settings to fix: what a deployer needs before any key exists.
+ * In development (a local server) everyone gets everything.
  */
 export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const deps = c.get("deps");
   const { driver, transport, config, now, databaseProblem } = deps;
+  const detailed = config.isDevelopment || (await isOperator(deps, c.req.raw));
   const missingSettings = missingProductionSettings(config);
   const report = {
     environment: config.isDevelopment ? "development" : "production",
@@ -44,7 +52,18 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   // Outside development a value the worker cannot use is not quietly replaced by its default.
   if (!config.isDevelopment && config.invalidSettings.length > 0) problems.push(`settings not valid: ${config.invalidSettings.join(", ")}`);
 
-  if (problems.length === 0) return c.json({ status: "ok", ...report });
+  const shown = detailed ? report : { settings: report.settings };
+  if (problems.length === 0) return c.json({ status: "ok", ...shown });
   const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
-  return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...report }, 503);
+  return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...shown }, 503);
 });
+
+/** Whether the request comes from an operator; a check that fails (no database) says no. */
+async function isOperator(deps: Deps, request: Request): Promise<boolean> {
+  if (!request.headers.has("Authorization")) return false;
+  try {
+    return "operator" in (await operatorOf(deps, request));
+  } catch {
+    return false;
+  }
+}

@@ -22,8 +22,10 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
  * `_headers` file) through one streaming HTMLRewriter pass, which:
  *
  * - makes the canonical link and the share preview's addresses absolute with the site's origin:
- *   SITE_URL when it is set (production: a preview or workers.dev address then still names the
- *   real site), otherwise the origin the page was requested at;
+ *   SITE_URL (a preview or workers.dev address then still names the real site). Without it, in
+ *   development, the origin the page was requested at; in production they stay as built
+ *   (root-relative): a page others may cache never names the host a request claims (`Host:
+ *   evil.example`), and health reports SITE_URL missing;
  * - when Turnstile is configured, adds its site key (a <meta> the forms read), and the response
  *   gets a policy that allows Turnstile's origin;
  * - writes the visit's attribution (the address's utm_* parameters, the linking page's host)
@@ -35,8 +37,8 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
  * built file's ETag, so an unchanged page is still a 304 with no body.
  */
 async function page(c: Context<AppEnv>): Promise<Response> {
-  const { turnstile, siteUrl } = c.get("deps").config;
-  const origin = siteUrl || new URL(c.req.url).origin;
+  const { turnstile, siteUrl, isDevelopment } = c.get("deps").config;
+  const origin = siteUrl || (isDevelopment ? new URL(c.req.url).origin : "");
   const siteKey = turnstile.enabled ? turnstile.siteKey.replace(/[^\w-]/g, "") : "";
   const variant = await digest(`${origin}\n${siteKey}`);
   const attribution = landingAttribution(new URL(c.req.url), c.req.header("Referer") ?? null);
@@ -47,7 +49,8 @@ async function page(c: Context<AppEnv>): Promise<Response> {
   if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
 
   const rewriter = new HTMLRewriter();
-  for (const [selector, attribute] of ABSOLUTE_ADDRESSES) {
+  // No origin (production without SITE_URL): the addresses stay as built.
+  for (const [selector, attribute] of origin === "" ? [] : ABSOLUTE_ADDRESSES) {
     rewriter.on(selector, {
       element(element) {
         const value = element.getAttribute(attribute);
@@ -69,8 +72,7 @@ async function page(c: Context<AppEnv>): Promise<Response> {
       if (value === null) continue;
       rewriter.on(`form input[type="hidden"][name="${name}"]`, {
         element(input) {
-          // setAttribute escapes the value for the attribute.
-          input.setAttribute("value", value);
+          input.setAttribute("value", attributeText(value));
         },
       });
     }
@@ -82,6 +84,15 @@ async function page(c: Context<AppEnv>): Promise<Response> {
     answer.headers.set("Cache-Control", "private, no-cache");
   }
   return answer;
+}
+
+/**
+ * A value as the text of an attribute: HTMLRewriter's setAttribute writes `"` as `&quot;` but
+ * leaves `&` as it is, so `a&amp;b` would reach the form as `a&b`. Both are escaped here (a
+ * `"` escaped already is left alone by setAttribute), so the browser reads back what was sent.
+ */
+function attributeText(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 }
 
 /** The request without its conditions: a page with the visit's own attribution is always sent whole. */
