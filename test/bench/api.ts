@@ -117,6 +117,9 @@ async function buildSiteIfMissing(): Promise<void> {
  * wrangler dev on a fresh local D1 (see test/support/dev-server.ts). In provider mode e-mail goes
  * to the stand-in provider, as in production; otherwise to the dev mailbox.
  */
+/** The provider mode's admin key: health tells its details in production only to an operator. */
+const ADMIN_KEY = randomBytes(32).toString("hex");
+
 function startServer(providerUrl: string): Promise<DevServer> {
   const vars: Record<string, string> =
     MAIL_MODE === "provider"
@@ -127,7 +130,8 @@ function startServer(providerUrl: string): Promise<DevServer> {
           MAIL_API_URL: providerUrl,
           COMPANY_EMAIL: "team@homeworkhelper.app",
           AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
-          AUTH_ADMIN_KEY: randomBytes(32).toString("hex"),
+          AUTH_ADMIN_KEY: ADMIN_KEY,
+          SITE_URL: "https://homeworkhelper.app",
         }
       : { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "" };
   // Every notification a single e-mail (the costlier path: send, then mark sent), rather than
@@ -139,7 +143,10 @@ function startServer(providerUrl: string): Promise<DevServer> {
 
 /** Refuses to benchmark anything but the local D1 database and the chosen local mail path. */
 async function checkLocalOnly(server: DevServer): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+  const response = await fetch(`${server.baseUrl}/api/health`, {
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    signal: AbortSignal.timeout(5_000),
+  });
   const health = (await response.json()) as { database?: { driver?: string }; mail?: { transport?: string } };
   if (health.database?.driver !== "d1" || health.mail?.transport !== MAIL_MODE) {
     throw new Error(`Expected the local D1 database and the ${MAIL_MODE} transport, got ${JSON.stringify(health)}.`);
