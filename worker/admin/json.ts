@@ -1,4 +1,5 @@
 import type { PersonData } from "../db/admin-repository";
+import { attributionOf } from "../db/waitlist-repository";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../db/schema";
 import type { AdminSession, AdminSubmission, AdminWaitlistEntry, PersonRecord } from "../shared/admin";
 import { formSlugOf } from "../shared/forms";
@@ -17,10 +18,7 @@ export function waitlistJson(row: WaitlistEntry): AdminWaitlistEntry {
     id: row.id,
     email: row.email,
     source: row.source,
-    utm_source: row.utmSource,
-    utm_medium: row.utmMedium,
-    utm_campaign: row.utmCampaign,
-    referrer_host: row.referrerHost,
+    ...attributionOf(row),
     ...delivery(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,

@@ -1,4 +1,4 @@
-import type { AdminWaitlistEntry, ErasureCounts, PersonRecord } from "@shared/admin";
+import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, type ErasureCounts, type PersonRecord } from "@shared/admin";
 import { fieldLabel } from "@shared/forms";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { admin, formatTime } from "../content";
@@ -249,10 +249,11 @@ function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
       <Field label={fields.source!}>{entry.source}</Field>
       <Field label={fields.created_at!}>{time(entry.created_at)}</Field>
       <Field label={fields.updated_at!}>{time(entry.updated_at)}</Field>
-      <Field label={fields.utm_source!}>{entry.utm_source}</Field>
-      <Field label={fields.utm_medium!}>{entry.utm_medium}</Field>
-      <Field label={fields.utm_campaign!}>{entry.utm_campaign}</Field>
-      <Field label={fields.referrer_host!}>{entry.referrer_host}</Field>
+      {ATTRIBUTION_FIELDS.map((name) => (
+        <Field key={name} label={fields[name]!}>
+          {entry[name]}
+        </Field>
+      ))}
       <Field label={fields.email_sent!}>{notification}</Field>
     </dl>
   );
