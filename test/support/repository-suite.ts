@@ -319,7 +319,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
   });
 
   describe(`operator data on ${driver}`, () => {
-    it("stats: totals, 24 hours and 7 days, breakdowns with (none), 30 days by day, messages by form, undelivered", async () => {
+    it("stats: totals, 24 hours and 7 days, breakdowns with their no-value count, 30 days by day, messages by form, undelivered", async () => {
       const repo = await fresh();
       const day = 86_400_000;
       await repo.joinWaitlist({ email: "a@x.test", source: "hero", utm_source: "news", referrer_host: "news.example" }, first(-1000));
@@ -332,17 +332,28 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
         total: 3,
         last24h: 1,
         last7d: 2,
-        bySource: { hero: 1, cta: 1, "(none)": 1 },
-        byUtmSource: { news: 2, "(none)": 1 },
-        byUtmCampaign: { launch: 1, "(none)": 2 },
-        byReferrerHost: { "news.example": 1, "(none)": 2 },
+        // Most first, equal counts by value; entries without a value apart, as `none`.
+        bySource: {
+          top: [
+            { value: "cta", count: 1 },
+            { value: "hero", count: 1 },
+          ],
+          none: 1,
+          other: { values: 0, count: 0 },
+        },
+        byUtmSource: { top: [{ value: "news", count: 2 }], none: 1, other: { values: 0, count: 0 } },
+        byUtmCampaign: { top: [{ value: "launch", count: 1 }], none: 2, other: { values: 0, count: 0 } },
+        byReferrerHost: { top: [{ value: "news.example", count: 1 }], none: 2, other: { values: 0, count: 0 } },
       });
       expect(stats.waitlist.byDay).toHaveLength(30);
       expect(stats.waitlist.byDay.at(-1)).toEqual({ date: "2026-03-01", count: 1 });
       expect(stats.waitlist.byDay.at(-2)).toEqual({ date: "2026-02-28", count: 0 });
       expect(stats.waitlist.byDay[0]!.date).toBe("2026-01-31");
       expect(stats.waitlist.byDay.find((d) => d.date === "2026-02-26")).toEqual({ date: "2026-02-26", count: 1 });
-      expect(stats.submissions).toEqual({ total: 1, byForm: { contact: 1 } });
+      expect(stats.submissions).toEqual({
+        total: 1,
+        byForm: { top: [{ value: "contact", count: 1 }], none: 0, other: { values: 0, count: 0 } },
+      });
       expect(stats.notifications).toEqual({ undelivered: 4, oldestUndeliveredAt: at(-40 * day).toISOString() });
     });
 
