@@ -1,8 +1,8 @@
 import { is, sql } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./database";
-import { type UndeliveredSummary, undeliveredQueries, undeliveredSummary } from "./outbox-repository";
 import * as schema from "./schema";
+import { type UndeliveredSummary, undeliveredQueries, undeliveredSummary } from "./undelivered";
 
 /** Every table of the schema with every column, for the health check's schema probe. */
 const TABLES = Object.values(schema).filter((value) => is(value, SQLiteTable));

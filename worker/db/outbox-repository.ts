@@ -1,8 +1,9 @@
-import { and, count, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { CounterWindow } from "./counter-repository";
 import type { Database } from "./database";
 import { devMailbox, formSubmissions, waitlist } from "./schema";
 import type { FormSubmission, WaitlistEntry } from "./schema";
+import { type UndeliveredSummary, undeliveredQueries, undeliveredSummary } from "./undelivered";
 
 /**
  * The notification outbox's side of the database: both notified tables (waitlist entries and
@@ -69,26 +70,6 @@ function chunks<T>(items: T[], size = 90): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
   return result;
-}
-
-export type UndeliveredSummary = { count: number; oldestAt: string | null };
-
-type UndeliveredRow = { count: number; oldest: string | null };
-
-/** Per table: how many notifications are undelivered, and the oldest one's time (for a batch). */
-export function undeliveredQueries(db: Database) {
-  const of = (t: typeof waitlist | typeof formSubmissions) =>
-    db
-      .select({ count: count(), oldest: min(t.createdAt) })
-      .from(t)
-      .where(eq(t.emailSent, false));
-  return [of(waitlist), of(formSubmissions)] as const;
-}
-
-/** Both tables' results of `undeliveredQueries`, summed, with the oldest's time. */
-export function undeliveredSummary(w: UndeliveredRow[], f: UndeliveredRow[]): UndeliveredSummary {
-  const oldest = [w[0]?.oldest, f[0]?.oldest].filter((at): at is string => typeof at === "string").sort()[0] ?? null;
-  return { count: (w[0]?.count ?? 0) + (f[0]?.count ?? 0), oldestAt: oldest };
 }
 
 export function createOutboxRepository(db: Database) {
