@@ -53,6 +53,7 @@ export function CodeStep(props: Props) {
       <label htmlFor={ids.code}>{login.codeLabel}</label>
       <input
         ref={inputRef}
+        className="input"
         id={ids.code}
         name="code"
         type="text"

@@ -35,6 +35,7 @@ export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, errorShow
       <label htmlFor={ids.email}>{login.emailLabel}</label>
       <input
         ref={inputRef}
+        className="input"
         id={ids.email}
         name="email"
         type="email"
