@@ -1,6 +1,6 @@
 // Nobody can lock a person out of sign-in with requests that e-mail nothing (create_user: false for addresses without a user).
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   authCall,
   codeMailCount,
@@ -25,9 +25,6 @@ let start = 0;
 beforeEach(() => {
   start = Math.ceil(Date.now() / DAY) * DAY + DAY;
   vi.useFakeTimers({ toFake: ["Date"] });
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 /** A local part no other test (or run) uses. */

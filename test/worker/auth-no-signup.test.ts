@@ -1,6 +1,6 @@
 // create_user:false: the answer never tells whether an address has an account; only a user's address gets a code.
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { requestCode } from "../../worker/auth/service";
 import { createDeps } from "../../worker/deps";
 import {
@@ -19,10 +19,6 @@ import {
 } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /** Everything a client sees of an answer. */
 async function seen(response: Response) {

@@ -1,5 +1,5 @@
 // POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   authCall,
   countAuthRows,
@@ -11,10 +11,6 @@ import {
   type Session,
 } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /** A code that is not `code`. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
