@@ -10,7 +10,7 @@
  *    <template data-route>, which the start script moves into #root when the address names that
  *    route. main.tsx then hydrates the route instead of rendering from scratch. A <noscript>
  *    note (sign-in needs JavaScript) goes before #root.
- * 4. The stylesheet is inlined into index.html (3.5 KB gzipped: cheaper than a second request
+ * 4. The stylesheet is inlined into index.html (about 4 KB gzipped: cheaper than a second request
  *    before the first paint), and the app's script tag is replaced by a small inline script
  *    (web/src/start.ts, built here) that shows the address's route as soon as the HTML is parsed
  *    and imports the app only after the first paint. The page then

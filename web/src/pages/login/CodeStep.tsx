@@ -1,7 +1,7 @@
 import type { ClipboardEvent, FormEvent, Ref } from "react";
 import { CODE_LENGTH } from "@shared/sign-in";
 import { login } from "../../content";
-import { type Busy, Countdown, fieldDescription, type LoginIds } from "./fields";
+import { type Busy, Countdown, type LoginIds, StepField } from "./fields";
 
 type Props = {
   ids: LoginIds;
@@ -50,11 +50,12 @@ export function CodeStep(props: Props) {
     <form className="login__form" onSubmit={submit} noValidate aria-busy={isBusy}>
       <h1 id={ids.heading}>{login.codeStep.title}</h1>
       <p id={ids.intro}>{login.codeStep.intro(sentTo)}</p>
-      <label htmlFor={ids.code}>{login.codeLabel}</label>
-      <input
-        ref={inputRef}
-        className="input"
+      <StepField
+        ids={ids}
         id={ids.code}
+        label={login.codeLabel}
+        inputRef={inputRef}
+        errorShown={errorShown}
         name="code"
         type="text"
         inputMode="numeric"
@@ -66,10 +67,6 @@ export function CodeStep(props: Props) {
         onChange={(event) => onCodeChange(codeDigits(event.target.value))}
         onPaste={paste}
         disabled={locked}
-        aria-invalid={errorShown || undefined}
-        aria-describedby={fieldDescription(ids, errorShown)}
-        // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
-        autoFocus
       />
       <button type="submit" className="button button--primary" disabled={locked}>
         {busy === "verifying" ? login.verifying : login.codeStep.submit}

@@ -1,7 +1,7 @@
 import type { FormEvent, Ref } from "react";
 import { fieldText } from "../../components/form-data";
 import { login } from "../../content";
-import { type Busy, Countdown, fieldDescription, type LoginIds } from "./fields";
+import { type Busy, Countdown, type LoginIds, StepField } from "./fields";
 
 type Props = {
   ids: LoginIds;
@@ -32,11 +32,12 @@ export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, errorShow
     <form className="login__form" onSubmit={submit} noValidate aria-busy={busy !== null}>
       <h1 id={ids.heading}>{login.emailStep.title}</h1>
       <p id={ids.intro}>{login.emailStep.intro}</p>
-      <label htmlFor={ids.email}>{login.emailLabel}</label>
-      <input
-        ref={inputRef}
-        className="input"
+      <StepField
+        ids={ids}
         id={ids.email}
+        label={login.emailLabel}
+        inputRef={inputRef}
+        errorShown={errorShown}
         name="email"
         type="email"
         autoComplete="email"
@@ -44,10 +45,6 @@ export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, errorShow
         placeholder={login.emailPlaceholder}
         defaultValue={defaultEmail}
         disabled={locked}
-        aria-invalid={errorShown || undefined}
-        aria-describedby={fieldDescription(ids, errorShown)}
-        // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
-        autoFocus
       />
       <button
         type="submit"

@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes, Ref } from "react";
 import { login } from "../../content";
 
 /** The request under way, if any. */
@@ -17,9 +18,34 @@ export function loginIds(base: string): LoginIds {
   };
 }
 
-/** A step's field is described by the step's intro, and by the error while one shows. */
-export function fieldDescription(ids: LoginIds, errorShown: boolean): string {
-  return errorShown ? `${ids.intro} ${ids.error}` : ids.intro;
+type StepFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
+  ids: LoginIds;
+  id: string;
+  label: string;
+  inputRef: Ref<HTMLInputElement>;
+  errorShown: boolean;
+};
+
+/**
+ * A step's one field and its label: focused when its step shows, described by the step's intro
+ * and, while one shows, by the error.
+ */
+export function StepField({ ids, id, label, inputRef, errorShown, ...input }: StepFieldProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        className="input"
+        aria-invalid={errorShown || undefined}
+        aria-describedby={errorShown ? `${ids.intro} ${ids.error}` : ids.intro}
+        // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
+        autoFocus
+        {...input}
+      />
+    </>
+  );
 }
 
 /** The wait before a new code can be asked for. */
