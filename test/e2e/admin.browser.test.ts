@@ -190,9 +190,11 @@ describe("operator console", () => {
     expect(await erase.isDisabled()).toBe(true);
     await confirm.fill(email);
     expect(await erase.isDisabled()).toBe(false);
-    const deleted = page.waitForResponse((response) => response.request().method() === "DELETE");
+    // The address goes in the body of a POST, never in the request's address.
+    const deleted = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/people/erase");
     await erase.click();
     expect((await deleted).status()).toBe(200);
+    expect((await deleted).request().postDataJSON()).toEqual({ email });
     await erasure.getByText(admin.erasure.erased(email, { waitlist: 1, submissions: 0, users: 0 })).waitFor();
     await expect
       .poll(() => page.evaluate<string>("document.activeElement?.textContent ?? ''"))
