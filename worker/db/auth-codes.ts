@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
-import type { CounterWindow } from "./repository";
+import type { CounterWindow } from "./counter-repository";
 import type { Database } from "./database";
 import { authCodes, rateLimits } from "./schema";
 

@@ -20,8 +20,8 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   // when an address first joined.
   answer: (input, at) => ({ email: input.email, joined_at: at }),
   async store(deps, input, claim) {
-    const { email, source, utm_source, utm_medium, utm_campaign, referrer_host } = input;
-    const result = await deps.repo.joinWaitlist({ email, source, utm_source, utm_medium, utm_campaign, referrer_host }, claim);
+    // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
+    const result = await deps.repo.joinWaitlist(input, claim);
     if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
     // Not claimed: another request is sending this entry's notification right now.
     return result.claimed ? { item: { kind: "waitlist", record: result.entry }, budgetUsed: result.budgetUsed } : null;
