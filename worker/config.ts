@@ -133,7 +133,11 @@ export function readConfig(env: Settings): AppConfig {
       digestSize: 500,
     },
     publicLimits: {
-      waitlist: { max: integerSetting("WAITLIST_RATE_LIMIT", 10, 1, 1_000_000), windowSeconds: publicWindow },
+      // A school network is one address, and a teacher sharing the link in class is the likeliest
+      // way students arrive: a class of 40 joining within ten minutes meets at most 40 of these in
+      // a window (they start on the clock), and 60 leaves room for re-joins and retries. Bots are
+      // the honeypot's, Turnstile's and the notification cap's business.
+      waitlist: { max: integerSetting("WAITLIST_RATE_LIMIT", 60, 1, 1_000_000), windowSeconds: publicWindow },
       forms: { max: integerSetting("FORMS_RATE_LIMIT", 5, 1, 1_000_000), windowSeconds: publicWindow },
     },
     operatorLimit: { max: integerSetting("OPERATOR_RATE_LIMIT", 300, 1, 1_000_000), windowSeconds: authWindow },

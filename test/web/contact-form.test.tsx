@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { FormDefinition } from "../../worker/shared/forms";
 import { ContactForm } from "../../web/src/components/ContactForm";
 import { contactForm } from "../../web/src/content";
-import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
+import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, preferReducedMotion, sentBody } from "./helpers";
 
 const SUCCESS = "Message sent successfully! We'll be in touch.";
 const FAILURE = "Submission failed. Please try again later.";
@@ -179,6 +179,49 @@ describe("ContactForm", () => {
     answers[1]!.resolve(created());
     await within(view.status()).findByText(SUCCESS);
     expect(view.alert().textContent).toBe("");
+  });
+
+  describe("the outcome is brought into view and focused (issue 15: below the fold on a phone)", () => {
+    it("a success: the message takes focus (tabIndex -1, not a Tab stop) and is scrolled to, smoothly", async () => {
+      mockFetch(async () => created());
+      const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+      const view = renderContactForm();
+      expect(view.status().tabIndex).toBe(-1);
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.status()).findByText(SUCCESS);
+      await waitFor(() => expect(document.activeElement).toBe(view.status()));
+      expect(scrolled.mock.contexts.at(-1)).toBe(view.status());
+      expect(scrolled).toHaveBeenLastCalledWith({ block: "nearest", behavior: "smooth" });
+    });
+
+    it("without motion when the visitor asked for less", async () => {
+      preferReducedMotion();
+      mockFetch(async () => created());
+      const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await waitFor(() => expect(document.activeElement).toBe(view.status()));
+      expect(scrolled).toHaveBeenLastCalledWith({ block: "nearest", behavior: "auto" });
+    });
+
+    it("a failure about the whole form: the alert takes focus and is scrolled to", async () => {
+      mockFetch(async () => jsonResponse(429, { error: { code: "rate_limited", message: "x", retry_after: 100 } }));
+      const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+      const view = renderContactForm();
+
+      await fillIn(view);
+      await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
+
+      await within(view.alert()).findByText("Too many attempts. Please try again in 2 minutes.");
+      await waitFor(() => expect(document.activeElement).toBe(view.alert()));
+      expect(scrolled.mock.contexts.at(-1)).toBe(view.alert());
+    });
   });
 
   describe("before and after the app starts", () => {
@@ -351,9 +394,19 @@ describe("ContactForm", () => {
   describe("refusals", () => {
     const refusals = [
       {
-        what: "too many attempts (429)",
-        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 60 } }),
-        shown: "Too many attempts. Please wait a minute and try again.",
+        what: "too many attempts (429): the real wait from retry_after, in minutes rounded up",
+        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 540 } }),
+        shown: "Too many attempts. Please try again in 9 minutes.",
+      },
+      {
+        what: "a 429 with only a Retry-After header (a limit in front of the worker)",
+        response: () => new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "61" } }),
+        shown: "Too many attempts. Please try again in 2 minutes.",
+      },
+      {
+        what: "a 429 whose Retry-After is an HTTP date under a minute away",
+        response: () => new Response("", { status: 429, headers: { "Retry-After": new Date(Date.now() + 30_500).toUTCString() } }),
+        shown: /^Too many attempts\. Please try again in (29|30|31) seconds\.$/,
       },
       {
         what: "a Turnstile token the server rejects (403 verification_failed)",

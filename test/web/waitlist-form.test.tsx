@@ -299,12 +299,22 @@ describe("WaitlistForm", () => {
   describe("refusals", () => {
     const refusals = [
       {
-        what: "too many attempts (429)",
-        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 60 } }),
-        shown: "Too many attempts. Please wait a minute and try again.",
+        what: "too many attempts (429): the real wait from retry_after, in minutes rounded up",
+        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 559 } }),
+        shown: "Too many attempts. Please try again in 10 minutes.",
       },
       {
-        what: "a 429 from in front of the worker, without the API's body",
+        what: "a 429 with a minute to wait",
+        response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 60 } }),
+        shown: "Too many attempts. Please try again in 1 minute.",
+      },
+      {
+        what: "a 429 from in front of the worker with only a Retry-After header, under a minute",
+        response: () => new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "40" } }),
+        shown: "Too many attempts. Please try again in 40 seconds.",
+      },
+      {
+        what: "a 429 from in front of the worker, without the API's body or a Retry-After",
         response: () => new Response("Too Many Requests", { status: 429 }),
         shown: "Too many attempts. Please wait a minute and try again.",
       },

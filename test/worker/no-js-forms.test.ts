@@ -4,7 +4,7 @@ import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/http/body";
 import { escapeHtml } from "../../worker/mail/content";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { cspHash } from "../../worker/shared/hash";
-import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
+import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS, tooManyAttempts } from "../../worker/shared/public-forms";
 import { SITE_CSP } from "../../worker/shared/security-headers";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
 import {
@@ -250,8 +250,11 @@ describe.each([
     await expectPage(await postForm(path, fields("limit"), { "CF-Connecting-IP": ip }, settings), success);
     const before = await counts();
     const refused = await postForm(path, fields("limit"), { "CF-Connecting-IP": ip }, settings);
-    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    await expectPage(refused, { ...page, status: 429, kind: "error", lines: [PUBLIC_FORM_ERRORS.rateLimited] });
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThan(0);
+    // The page says the real wait, as the app does ("Please try again in 9 minutes.").
+    await expectPage(refused, { ...page, status: 429, kind: "error", lines: [tooManyAttempts(wait)] });
+    expect(tooManyAttempts(wait)).toMatch(/^Too many attempts\. Please try again in \d+ (minute|second)s?\.$/);
     expect(await counts()).toEqual(before);
   });
 

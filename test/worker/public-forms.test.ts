@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/http/client";
-import { isBot } from "../../worker/shared/public-forms";
+import { isBot, retryAfterSeconds, tooManyAttempts } from "../../worker/shared/public-forms";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
 
 /**
@@ -18,26 +18,90 @@ function post(path: string, body: Record<string, unknown>, headers: Record<strin
 const contact = (tag: string) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello" });
 const mailsTo = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
 
+/**
+ * Fake clock at `offsetSeconds` into a 10-minute window `daysAhead` days from now, where no other
+ * test's counts (nor the hour's notification cap) are.
+ */
+function atWindowStart(offsetSeconds = 0, daysAhead = 30): number {
+  const ahead = Date.now() + daysAhead * 86_400_000;
+  const start = ahead - (ahead % 600_000);
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(start + offsetSeconds * 1000);
+  return start;
+}
+
 describe("per-client limits", () => {
-  it("the waitlist takes 10 joins per client per 10 minutes; the 11th is a 429 with Retry-After, stores and sends nothing", async () => {
+  it("a class of 40 behind one school address joins within ten minutes, every one 201 (the default allows 60)", async () => {
+    const ip = uniqueClientIp();
+    const tag = `class${Date.now()}`;
+    const start = atWindowStart(0, 40);
+    const statuses: number[] = [];
+    // One student every 15 s: 40 in ten minutes, all in one window (the worst case).
+    for (let n = 0; n < 40; n += 1) {
+      vi.setSystemTime(start + n * 15_000);
+      statuses.push((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 201));
+    // Still a limit: the window's 61st join from that address is refused.
+    for (let n = 40; n < 60; n += 1)
+      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
+    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(429);
+  });
+
+  it("a flood (a limit of 10 here): the 11th is a 429 saying the real wait, with Retry-After; stores and sends nothing", async () => {
     const ip = uniqueClientIp();
     const tag = `burst${Date.now()}`;
+    const settings = { WAITLIST_RATE_LIMIT: "10" };
+    atWindowStart(41);
     for (let n = 0; n < 10; n += 1) {
-      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
+      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
     }
     const before = await countRows("hwh_waitlist");
-    const refused = await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip });
+    const refused = await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings);
     expect(refused.status).toBe(429);
-    const retryAfter = Number(refused.headers.get("Retry-After"));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(600);
+    // 41 s into the window: 559 s to its end, said in minutes rounded up.
+    expect(refused.headers.get("Retry-After")).toBe("559");
     expect(await refused.json()).toEqual({
-      error: { code: "rate_limited", message: "Too many attempts. Please wait a minute and try again.", retry_after: retryAfter },
+      error: { code: "rate_limited", message: "Too many attempts. Please try again in 10 minutes.", retry_after: 559 },
     });
     expect(await countRows("hwh_waitlist")).toBe(before);
     expect(await mailsTo(tag)).toBe(10);
     // Another client is not affected.
-    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() })).status).toBe(201);
+    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() }, settings)).status).toBe(201);
+  });
+
+  it("the contact form's 429 near the window's end says the wait in seconds", async () => {
+    const ip = uniqueClientIp();
+    atWindowStart(560);
+    const settings = { FORMS_RATE_LIMIT: "1" };
+    expect((await post("/api/forms/contact", contact("seconds"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+    const refused = await post("/api/forms/contact", contact("seconds"), { "CF-Connecting-IP": ip }, settings);
+    expect(refused.headers.get("Retry-After")).toBe("40");
+    expect(await refused.json()).toMatchObject({
+      error: { message: "Too many attempts. Please try again in 40 seconds.", retry_after: 40 },
+    });
+  });
+
+  it("the wait in words: seconds under a minute, else minutes rounded up; no usable wait, the general words", () => {
+    expect(tooManyAttempts(559)).toBe("Too many attempts. Please try again in 10 minutes.");
+    expect(tooManyAttempts(540)).toBe("Too many attempts. Please try again in 9 minutes.");
+    expect(tooManyAttempts(61)).toBe("Too many attempts. Please try again in 2 minutes.");
+    expect(tooManyAttempts(60)).toBe("Too many attempts. Please try again in 1 minute.");
+    expect(tooManyAttempts(59)).toBe("Too many attempts. Please try again in 59 seconds.");
+    expect(tooManyAttempts(40)).toBe("Too many attempts. Please try again in 40 seconds.");
+    expect(tooManyAttempts(1)).toBe("Too many attempts. Please try again in 1 second.");
+    for (const none of [null, undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(tooManyAttempts(none)).toBe("Too many attempts. Please wait a minute and try again.");
+    }
+  });
+
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    const now = new Date("2025-10-26T10:00:00Z");
+    expect(retryAfterSeconds("559", now)).toBe(559);
+    expect(retryAfterSeconds(" 40 ", now)).toBe(40);
+    expect(retryAfterSeconds("Sun, 26 Oct 2025 10:09:00 GMT", now)).toBe(540);
+    expect(retryAfterSeconds("Sun, 26 Oct 2025 09:00:00 GMT", now)).toBe(0);
+    for (const none of [null, "", "soon", "-3", "1.5"]) expect(retryAfterSeconds(none, now)).toBeNull();
   });
 
   it("the contact form takes 5 per client per 10 minutes, and a new window starts over", async () => {
@@ -53,12 +117,13 @@ describe("per-client limits", () => {
     expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status).toBe(201);
   });
 
-  it("40 concurrent posts from one client store exactly the allowance", async () => {
+  it("40 concurrent posts from one client store exactly the allowance (a waitlist limit of 10 here)", async () => {
     const ip = uniqueClientIp();
     const tag = `concurrent${Date.now()}`;
+    const settings = { WAITLIST_RATE_LIMIT: "10" };
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => post("/api/forms/contact", contact(tag), { "CF-Connecting-IP": ip })).concat(
-        Array.from({ length: 20 }, () => post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })),
+        Array.from({ length: 20 }, () => post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)),
       ),
     );
     const created = responses.filter((response) => response.status === 201).length;

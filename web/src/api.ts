@@ -1,5 +1,5 @@
 import type { FormDefinition } from "@shared/forms";
-import { HONEYPOT_FIELD, TURNSTILE_FIELD } from "@shared/public-forms";
+import { HONEYPOT_FIELD, retryAfterSeconds, TURNSTILE_FIELD, tooManyAttempts } from "@shared/public-forms";
 import { contactForm, waitlistForm } from "./content";
 
 /** Where the waitlist forms post: the JSON call below, and the browser itself before the app runs. */
@@ -26,14 +26,14 @@ export type SubmitOutcome = { ok: true } | { ok: false; message: string; fieldEr
  */
 export type PublicFormExtras = { honeypot: string; turnstileToken?: string };
 
-/** The site's words for the refusals any public form can get (content.ts). */
-type RefusalMessages = { rateLimited: string; notVerified: string; verificationUnavailable: string };
+/** The site's words for the Turnstile refusals any public form can get (content.ts); a 429 says its wait (tooManyAttempts). */
+type RefusalMessages = { notVerified: string; verificationUnavailable: string };
 
 /**
- * The API's error shape {"error":{"code","message","field","fields"}}, as far as it is there;
- * `fields` holds each refused field's message (README "API").
+ * The API's error shape {"error":{"code","message","field","fields","retry_after"}}, as far as it
+ * is there; `fields` holds each refused field's message (README "API").
  */
-type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<string, string>> };
+type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<string, string>>; retryAfter?: number };
 
 /**
  * POST /api/waitlist (README "API"): 201 joined; 409 is the duplicate of spec §5, which means the
@@ -58,7 +58,7 @@ export async function joinWaitlist(
   if (response.ok) return { ok: true, alreadyJoined: false };
   if (response.status === 409) return { ok: true, alreadyJoined: true };
   const error = await errorBody(response);
-  const refusal = refusalMessage(response.status, error, messages);
+  const refusal = refusalMessage(response, error, messages);
   if (refusal) return { ok: false, message: refusal };
   const message = error.fields.email ?? error.message;
   if (response.status === 400 && message) return { ok: false, message };
@@ -82,7 +82,7 @@ export async function submitForm(form: FormDefinition, values: Record<string, st
     const response = await postJson(formEndpoint(form), { ...values, ...extraFields(extras) });
     if (response.ok) return { ok: true };
     const error = await errorBody(response);
-    const refusal = refusalMessage(response.status, error, messages);
+    const refusal = refusalMessage(response, error, messages);
     if (refusal) return failed(refusal);
     // Only the fields the visitor can see and correct: anything else is the site's own mistake.
     const fieldErrors = Object.fromEntries(
@@ -102,10 +102,12 @@ export async function submitForm(form: FormDefinition, values: Record<string, st
 /**
  * The answers that are not failures of the site but refusals of this attempt, which the visitor
  * can do something about: wait (429, whatever its body: a limit in front of the worker answers
- * it too), or try again once Turnstile has checked them (403) or can be reached (503).
+ * it too, perhaps with only a Retry-After header, perhaps with neither), saying how long; or try
+ * again once Turnstile has checked them (403) or can be reached (503).
  */
-function refusalMessage(status: number, error: ApiErrorBody, messages: RefusalMessages): string | undefined {
-  if (status === 429) return messages.rateLimited;
+function refusalMessage(response: Response, error: ApiErrorBody, messages: RefusalMessages): string | undefined {
+  const { status } = response;
+  if (status === 429) return tooManyAttempts(error.retryAfter ?? retryAfterSeconds(response.headers.get("Retry-After"), new Date()));
   if (status === 403 && error.code === "verification_failed") return messages.notVerified;
   if (status === 503 && error.code === "verification_unavailable") return messages.verificationUnavailable;
   return undefined;
@@ -130,10 +132,11 @@ async function errorBody(response: Response): Promise<ApiErrorBody> {
   try {
     const body: unknown = await response.json();
     if (!isRecord(body) || !isRecord(body.error)) return none;
-    const { code, message, fields } = body.error;
+    const { code, message, fields, retry_after } = body.error;
     return {
       code: nonEmpty(code),
       message: nonEmpty(message),
+      retryAfter: typeof retry_after === "number" && retry_after > 0 ? retry_after : undefined,
       fields: isRecord(fields)
         ? Object.fromEntries(
             Object.entries(fields).flatMap(([name, value]) => {

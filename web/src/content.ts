@@ -8,7 +8,7 @@
  */
 import { BRAND_NAME } from "../../worker/shared/brand";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
-import { PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
+import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
 import { CODE_LENGTH } from "../../worker/shared/sign-in";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
 import { SECTION_IDS, type SectionId } from "./routes";
@@ -272,6 +272,8 @@ export type LoginContent = {
     signedIn: string;
     /** The code is wrong, expired, used, or has had too many guesses (otp_expired). */
     codeRejected: string;
+    /** A wrong code while the server says tries remain on it. */
+    codeWrongTriesLeft: (tries: number) => string;
     /** A code went to this address a moment ago (over_email_send_rate_limit): use it or wait. */
     codeAlreadySent: string;
     /** Too many code requests from this device (over_request_rate_limit on /otp); a countdown follows. */
@@ -458,8 +460,9 @@ export const footer: FooterContent = {
 export const waitlistForm: WaitlistFormContent = {
   defaultLabel: "Join the Inner Circle",
   ctaLabel: "Get Early Access",
-  emailLabel: "Email address",
-  emailPlaceholder: "Enter your email",
+  // The worker's words, which its page shows too when it gives a form posted without JavaScript back.
+  emailLabel: FORM_PAGE_TEXT.waitlistEmailLabel,
+  emailPlaceholder: FORM_PAGE_TEXT.waitlistEmailPlaceholder,
   loading: "Joining...",
   // The worker's words, so the page the server answers a form post with says the same.
   successTitle: WAITLIST_MESSAGES.successTitle,
@@ -470,14 +473,14 @@ export const waitlistForm: WaitlistFormContent = {
 };
 
 export const contactForm: ContactFormContent = {
-  submit: "Send Message",
+  submit: FORM_PAGE_TEXT.contactSubmit,
   sending: "Sending...",
-  selectPlaceholder: "Please select",
+  selectPlaceholder: FORM_PAGE_TEXT.selectPlaceholder,
   messages: { ...FORM_MESSAGES, ...PUBLIC_FORM_ERRORS },
 };
 
 export const honeypot: HoneypotContent = {
-  label: "Leave this field empty",
+  label: FORM_PAGE_TEXT.honeypotLabel,
 };
 
 export const noScript: NoScriptContent = {
@@ -630,6 +633,8 @@ export const login: LoginContent = {
     verificationFailed: "Invalid verification code. Please try again.",
     signedIn: "Successfully logged in! Redirecting...",
     codeRejected: "That code is wrong or has expired. Check the newest email from us, or ask for a new code.",
+    codeWrongTriesLeft: (tries) =>
+      `That code is wrong or has expired. ${tries === 1 ? "1 try is" : `${tries} tries are`} left for this code: check the newest email from us, or ask for a new code.`,
     codeAlreadySent:
       "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
     tooManyCodeRequests: "You've asked for a lot of codes from this device. Please wait a little.",

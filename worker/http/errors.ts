@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { PUBLIC_FORM_ERRORS } from "../shared/public-forms";
+import { tooManyAttempts } from "../shared/public-forms";
 import type { BodyErrors } from "./body";
 import type { LimitErrors } from "./rate-limit";
 
@@ -47,8 +47,8 @@ export function apiLimitErrors(message: (retryAfterSeconds: number) => string, f
   };
 }
 
-/** A public form's limit errors: the site's own rate-limit words, or the form's failure message. */
-export const publicFormLimitErrors = (failure: string): LimitErrors => apiLimitErrors(() => PUBLIC_FORM_ERRORS.rateLimited, failure);
+/** A public form's limit errors: the site's own rate-limit words with the real wait, or the form's failure message. */
+export const publicFormLimitErrors = (failure: string): LimitErrors => apiLimitErrors(tooManyAttempts, failure);
 
 /** Request bodies that cannot be read, in the API's codes. */
 export const API_BODY_ERRORS: BodyErrors = {

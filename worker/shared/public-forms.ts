@@ -38,13 +38,44 @@ export function isBot(input: { [HONEYPOT_FIELD]?: string }): boolean {
 
 /** The API's answers that the site shows its own words for. */
 export const PUBLIC_FORM_ERRORS = {
-  /** 429: too many submissions from one client. */
+  /** 429 when the wait is not known (a limit in front of the worker may say none); else tooManyAttempts. */
   rateLimited: "Too many attempts. Please wait a minute and try again.",
   /** 403: the Turnstile check failed. */
   notVerified: "We could not verify that you are a person. Please try again.",
   /** 503: Turnstile could not be asked. */
   verificationUnavailable: "We could not check your submission just now. Please try again in a minute.",
 } as const;
+
+/**
+ * What a 429 of a public form says, with the real wait from its Retry-After (seconds): under a
+ * minute in seconds, else in minutes rounded up, so the visitor is never told to come back
+ * before the window ends ("Please try again in 9 minutes."). One sentence for the worker's
+ * answer (JSON and the page without JavaScript) and the web app, which reads the wait from the
+ * answer. No usable wait: PUBLIC_FORM_ERRORS.rateLimited.
+ */
+export function tooManyAttempts(retryAfterSeconds: number | null | undefined): string {
+  if (retryAfterSeconds === null || retryAfterSeconds === undefined || !(retryAfterSeconds > 0) || !Number.isFinite(retryAfterSeconds)) {
+    return PUBLIC_FORM_ERRORS.rateLimited;
+  }
+  const seconds = Math.ceil(retryAfterSeconds);
+  const wait = seconds < 60 ? count(seconds, "second") : count(Math.ceil(seconds / 60), "minute");
+  return `Too many attempts. Please try again in ${wait}.`;
+}
+
+const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+
+/**
+ * The wait a Retry-After header gives, in seconds from `now`: delay-seconds, or an HTTP date
+ * (RFC 9110 allows both; a proxy or a limit in front of the worker may send the date). Null when
+ * it is missing or says nothing usable.
+ */
+export function retryAfterSeconds(header: string | null, now: Date): number | null {
+  const value = header?.trim() ?? "";
+  if (/^\d+$/.test(value)) return Number(value);
+  // An HTTP date ends in "GMT" (and JavaScript's parser would take "1.5" for a date).
+  const date = /GMT$/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now.getTime()) / 1000));
+}
 
 /**
  * The words of the page that answers a form posted without JavaScript (worker/http/form-page.ts),
@@ -54,6 +85,15 @@ export const FORM_PAGE_TEXT = {
   /** The waitlist page's heading (a form's page is headed by the form's name). */
   waitlistHeading: "Join the Waitlist",
   backLink: "Back to the site",
+  /**
+   * The forms' own words, which that page shows too when it gives a refused form back (the web
+   * app's content.ts takes them from here, so the two never differ).
+   */
+  waitlistEmailLabel: "Email address",
+  waitlistEmailPlaceholder: "Enter your email",
+  contactSubmit: "Send Message",
+  selectPlaceholder: "Please select",
+  honeypotLabel: "Leave this field empty",
   /** 403: a form post made by a page of another site (cross-site request forgery). */
   otherOrigin: "This form can only be sent from our own site. Nothing was sent.",
 } as const;

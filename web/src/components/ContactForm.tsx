@@ -3,6 +3,7 @@ import { CONTACT_FORM, DEFAULT_MAX_LENGTH, fieldLabel, fieldPlaceholder, type Fi
 import { formEndpoint, submitForm } from "../api";
 import { contactForm } from "../content";
 import { useMounted } from "../hooks/mounted";
+import { prefersReducedMotion } from "../hooks/reduced-motion";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
@@ -45,14 +46,17 @@ const controlId = (formIds: string, field: FieldDefinition) => `${formIds}-${fie
 export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) {
   const [status, setStatus] = useState<Status>({ state: "idle" });
   const formRef = useRef<HTMLFormElement>(null);
-  const submitRef = useRef<HTMLButtonElement>(null);
+  const successRef = useRef<HTMLParagraphElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
   const turnstile = useTurnstile();
   const isMounted = useMounted();
   const ids = useId();
   const fieldErrors = status.state === "error" ? status.fieldErrors : NO_FIELD_ERRORS;
 
   // The submit button is disabled while sending, which drops focus when it had it. A field the
-  // server refused takes it, so its message is read with it; otherwise the button gets it back.
+  // server refused takes it, so its message is read with it. Otherwise the outcome does: on a
+  // phone the message under the button starts below the fold (y=756 on a 360x740 screen), and a
+  // form that only looks emptied gets sent again.
   useEffect(() => {
     if (status.state === "error") {
       const refused = form.fields.find((field) => status.fieldErrors[field.name]);
@@ -62,8 +66,8 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
         return;
       }
     }
-    if (status.state !== "success" && status.state !== "error") return;
-    if (document.activeElement === null || document.activeElement === document.body) submitRef.current?.focus();
+    if (status.state === "success") showOutcome(successRef.current);
+    else if (status.state === "error") showOutcome(alertRef.current);
   }, [status, form]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -105,19 +109,31 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
           case) then adds no gap to the form. */}
       <div className="contact-form__actions">
         <div ref={turnstile.containerRef} className="turnstile" />
-        <button ref={submitRef} type="submit" className="button button--primary" disabled={status.state === "sending"}>
+        <button type="submit" className="button button--primary" disabled={status.state === "sending"}>
           {status.state === "sending" ? contactForm.sending : contactForm.submit}
         </button>
       </div>
-      {/* The live regions stay in the page so what is put into them is announced. */}
-      <p className="message message--success" role="status">
+      {/* The live regions stay in the page so what is put into them is announced; each takes
+          focus from script when it says the outcome (tabIndex -1: not a Tab stop). */}
+      <p ref={successRef} className="message message--success" role="status" tabIndex={-1}>
         {status.state === "success" ? contactForm.messages.success : ""}
       </p>
-      <p className="message message--error" role="alert">
+      <p ref={alertRef} className="message message--error" role="alert" tabIndex={-1}>
         {status.state === "error" ? status.message : ""}
       </p>
     </form>
   );
+}
+
+/**
+ * Brings the form's outcome into view, scrolling no more than it takes ("nearest": not at all
+ * when it is on screen already), smoothly unless the visitor asked for less motion, and moves
+ * focus to it, so a screen reader reads it and the next Tab goes on from there.
+ */
+function showOutcome(message: HTMLElement | null) {
+  if (!message) return;
+  message.focus({ preventScroll: true });
+  message.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
 /**
