@@ -8,9 +8,10 @@ import { StrictMode } from "react";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { LOGIN_URL } from "../../web/src/admin/content";
 import { App } from "../../web/src/App";
 import { SECTION_IDS, brand, documentTitles } from "../../web/src/content";
-import { routeOfHash } from "../../web/src/routes";
+import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash } from "../../web/src/routes";
 import indexHtml from "../../web/index.html?raw";
 
 vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));
@@ -172,6 +173,47 @@ describe("section links", () => {
       "/privacy-policy",
       "/pricing",
     ]);
+    // A query is the page's to read, never part of the route.
+    expect(["#/login?next=%2Fadmin%2F", "#/login?next=/admin/", "#login?x", "#/?next=/"].map(routeOfHash)).toEqual([
+      "/login",
+      "/login",
+      "/login",
+      "/",
+    ]);
+  });
+
+  it("shows the sign-in page for the console's link, which carries the way back", () => {
+    expect(loginHref(CONSOLE_PATH)).toBe("/#/login?next=%2Fadmin%2F");
+    // The console's "Sign in" link.
+    expect(LOGIN_URL).toBe(loginHref(CONSOLE_PATH));
+    renderAt(loginHref(CONSOLE_PATH).slice(2));
+    expect(heading("Sign In")).toBeTruthy();
+    expect(window.location.hash).toBe("#/login?next=%2Fadmin%2F");
+  });
+
+  it("returns from sign-in only to the console or a page of the site; anything else goes home", () => {
+    const next = (value: string) => `#/login?next=${encodeURIComponent(value)}`;
+    expect(returnPathOfHash(loginHref(CONSOLE_PATH).slice(1))).toBe("/admin/");
+    expect(returnPathOfHash("#/login?next=/admin/")).toBe("/admin/");
+    expect(returnPathOfHash(next("/privacy-policy"))).toBe("/privacy-policy");
+    expect(returnPathOfHash(next("/terms-of-service"))).toBe("/terms-of-service");
+    for (const refused of [
+      "https://evil.example/",
+      "//evil.example/admin/",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/admin",
+      "/admin/../login",
+      "/admin/?x=1",
+      "/login",
+      "/pricing",
+      "admin/",
+      "",
+    ]) {
+      expect(returnPathOfHash(next(refused)), refused).toBe("/");
+    }
+    expect(returnPathOfHash("#/login")).toBe("/");
+    expect(returnPathOfHash("#/login?other=/admin/")).toBe("/");
   });
 });
 

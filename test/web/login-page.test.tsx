@@ -12,7 +12,7 @@ import { useHashLocation } from "wouter/use-hash-location";
 import { AuthProvider } from "../../web/src/auth/AuthProvider";
 import { login } from "../../web/src/content";
 import { LoginPage } from "../../web/src/pages/LoginPage";
-import { codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
+import { codeWaitMessage, requestRateMessage, triesLeftSentence } from "../../worker/shared/sign-in";
 import { deferred } from "./helpers";
 
 type Session = { user: { email: string } };
@@ -35,6 +35,15 @@ const auth = vi.hoisted(() => {
     },
   };
   return { client, listeners, emit, getAuthClient: vi.fn<() => Promise<typeof client>>() };
+});
+
+/** The console is a page load, which jsdom cannot do: the real step, with the load recorded. */
+const loaded = vi.hoisted(() => [] as string[]);
+vi.mock("../../web/src/pages/login/return-path", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../web/src/pages/login/return-path")>();
+  return {
+    goToReturnPath: (path: string, navigate: (to: string) => void) => real.goToReturnPath(path, navigate, (to) => loaded.push(to)),
+  };
 });
 
 vi.mock("../../web/src/auth/client", () => ({
@@ -80,8 +89,8 @@ function useFakeClock() {
   return (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 }
 
-function renderLogin() {
-  window.history.replaceState(null, "", "/#/login");
+function renderLogin(address = "/#/login") {
+  window.history.replaceState(null, "", address);
   const user = userEvent.setup(vi.isFakeTimers() ? { advanceTimers: vi.advanceTimersByTime } : {});
   render(
     <Router hook={useHashLocation}>
@@ -242,6 +251,31 @@ describe("LoginPage: the two steps", () => {
     await advance(100);
     expect(window.location.hash).toBe("#/");
   });
+
+  it.each([
+    ["the console's link", "/#/login?next=%2Fadmin%2F", "#/login?next=%2Fadmin%2F", ["/admin/"]],
+    ["a link back to a page of the site", "/#/login?next=%2Fprivacy-policy", "#/privacy-policy", []],
+    ["a link naming another site", "/#/login?next=https%3A%2F%2Fevil.example%2F", "#/", []],
+    ["a link naming a protocol-relative address", "/#/login?next=%2F%2Fevil.example", "#/", []],
+  ])(
+    "after signing in from %s, goes back there after 1500 ms (only to the console or the site's pages)",
+    async (_case, address, hash, loads) => {
+      const advance = useFakeClock();
+      loaded.length = 0;
+      const page = renderLogin(address);
+      await reachCodeStep(page);
+      await page.user.type(page.codeInput(), "123456");
+      await page.user.click(page.button("Verify Code"));
+      await waitFor(() => expect(page.status().textContent).toBe(login.messages.signedIn));
+
+      await advance(1_400);
+      expect(loaded).toEqual([]);
+      expect(window.location.hash).toBe(address.slice(1));
+      await advance(100);
+      expect(window.location.hash).toBe(hash);
+      expect(loaded).toEqual(loads);
+    },
+  );
 
   it("goes home with the back-to-home button", async () => {
     const page = renderLogin();
@@ -471,6 +505,38 @@ describe("LoginPage: messages a student understands", () => {
     expect(page.codeInput().getAttribute("aria-invalid")).toBe("true");
     expect(document.activeElement).toBe(page.codeInput());
     expect(page.queryButton("Resend code or change email")).not.toBeNull();
+  });
+
+  it.each([
+    [3, "That code is wrong or has expired. 3 tries are left for this code: check the newest email from us, or ask for a new code."],
+    [1, "That code is wrong or has expired. 1 try is left for this code: check the newest email from us, or ask for a new code."],
+  ])("says a wrong code has %i tries left, under the code field, which it describes", async (tries, expected) => {
+    auth.client.verifyOtp.mockResolvedValue(apiError(403, "otp_expired", `Token has expired or is invalid. ${triesLeftSentence(tries)}`));
+    const page = renderLogin();
+    await reachCodeStep(page);
+
+    await page.user.type(page.codeInput(), "123456");
+    await page.user.click(page.button("Verify Code"));
+
+    await waitFor(() => expect(page.alert().textContent).toBe(expected));
+    expect(login.messages.codeWrongTriesLeft(tries)).toBe(expected);
+    const input = page.codeInput();
+    // At the field: the very next element after the input, before the buttons and links.
+    expect(input.nextElementSibling).toBe(page.alert());
+    expect(input.getAttribute("aria-describedby")?.split(" ")).toContain(page.alert().id);
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(page.queryButton("Resend code or change email")).not.toBeNull();
+  });
+
+  it("puts step one's error under the e-mail field too; with no error the field is described by the intro alone", async () => {
+    const page = renderLogin();
+    expect(page.emailInput().nextElementSibling).toBe(page.alert());
+    expect(page.alert().textContent).toBe("");
+    expect(page.emailInput().getAttribute("aria-describedby")).not.toContain(page.alert().id);
+    await page.user.click(page.button("Send Code"));
+    await waitFor(() => expect(page.alert().textContent).toBe(login.messages.emailRequired));
+    expect(page.emailInput().nextElementSibling).toBe(page.alert());
+    expect(page.emailInput().getAttribute("aria-describedby")).toContain(page.alert().id);
   });
 
   it.each([

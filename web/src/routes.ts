@@ -58,5 +58,27 @@ export function anchorOfHash(hash: string): string | null {
  */
 export function routeOfHash(hash: string): string {
   if (anchorOfHash(hash) !== null) return ROUTES.home;
-  return `/${hash.replace(/^#?\/?/, "")}`;
+  // A query ("#/login?next=/admin/") is the page's to read: the route is the path before it.
+  return `/${hash.replace(/^#?\/?/, "").replace(/\?.*$/, "")}`;
+}
+
+/** The operator console: a page of its own (not a hash route), which signs in through /login. */
+export const CONSOLE_PATH = "/admin/";
+
+/** The sign-in page's address that comes back to `returnPath` once signed in (see returnPathOfHash). */
+export function loginHref(returnPath: string): string {
+  return `/#${ROUTES.login}?next=${encodeURIComponent(returnPath)}`;
+}
+
+/**
+ * Where sign-in goes once done: the `next` of the address's query ("#/login?next=%2Fadmin%2F")
+ * when it is on the allow-list (the console, or a page of the site other than sign-in itself),
+ * otherwise the home page (spec §2). An absolute address, "//elsewhere", "javascript:" or any
+ * path not listed goes home: a link to the sign-in page must not send a visitor off the site.
+ */
+export function returnPathOfHash(hash: string): string {
+  const query = hash.indexOf("?");
+  const next = query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get("next");
+  if (next === CONSOLE_PATH) return next;
+  return next !== null && next !== ROUTES.login && isKnownRoute(next) ? next : ROUTES.home;
 }

@@ -4,11 +4,12 @@
  * in the marketing pages' JavaScript.
  */
 import { BRAND_NAME } from "../../../worker/shared/brand";
+import { CONSOLE_PATH, loginHref } from "../routes";
 
-/** Where an operator signs in: the site's own login page (an e-mail code, like anyone). */
-export const LOGIN_URL = "/#/login";
 /** Where the console lives (the operator comes back here after signing in). */
-export const CONSOLE_PATH = "/admin/";
+export { CONSOLE_PATH };
+/** Where an operator signs in: the site's own login page (an e-mail code, like anyone), which comes back here. */
+export const LOGIN_URL = loginHref(CONSOLE_PATH);
 
 /** Rows per page of the waitlist and contact tables. */
 export const PAGE_SIZE = 25;
@@ -67,7 +68,7 @@ export const admin = {
     title: "Sign in to use the console",
     text: "The console is for the team that runs the site. Sign in with your operator e-mail address: we send you a code.",
     link: "Sign in",
-    afterwards: `Signing in takes you to the home page. Then open ${CONSOLE_PATH} again (this address). If you sign in in another tab, this page carries on by itself.`,
+    afterwards: "Signing in brings you back here. If you sign in in another tab, this page carries on by itself.",
     sessionEnded: "Your session has ended. Please sign in again.",
   },
 

@@ -6,10 +6,12 @@ import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
 import { LOGIN_REDIRECT_DELAY_MS, login } from "../content";
 import { useMounted } from "../hooks/mounted";
+import { returnPathOfHash } from "../routes";
 import { CodeStep } from "./login/CodeStep";
 import { EmailStep } from "./login/EmailStep";
 import { codeNotSent, codeNotVerifiedText, describeFailure, type FocusTarget, type Message } from "./login/failure";
-import { type Busy, loginIds } from "./login/fields";
+import { type Busy, ErrorMessage, loginIds } from "./login/fields";
+import { goToReturnPath } from "./login/return-path";
 import { SignedInView } from "./login/SignedInView";
 import { useCodeCooldown } from "./login/use-code-cooldown";
 
@@ -150,7 +152,9 @@ export function LoginPage() {
       }
       setSignedIn(true);
       show({ kind: "success", text: login.messages.signedIn });
-      redirectTimer.current = window.setTimeout(() => navigate("/"), LOGIN_REDIRECT_DELAY_MS);
+      // Home (spec §2), or back where the visitor came to sign in from (the console's link).
+      const returnPath = returnPathOfHash(window.location.hash);
+      redirectTimer.current = window.setTimeout(() => goToReturnPath(returnPath, navigate), LOGIN_REDIRECT_DELAY_MS);
     } catch (error) {
       if (isMounted()) show({ kind: "error", text: codeNotVerifiedText(describeFailure(error)) }, "code");
     } finally {
@@ -206,7 +210,7 @@ export function LoginPage() {
             busy={busy}
             // Once signed in, the form has done its job: nothing more to submit while the redirect waits.
             locked={busy !== null || signedIn}
-            errorShown={errorText !== ""}
+            error={errorText}
             waitSeconds={waitFor(null)}
             onRequestCode={requestCode}
           />
@@ -219,7 +223,7 @@ export function LoginPage() {
             onCodeChange={setCode}
             busy={busy}
             signedIn={signedIn}
-            errorShown={errorText !== ""}
+            error={errorText}
             waitSeconds={waitFor(sentTo)}
             onVerify={verifyCode}
             onSendNewCode={sendNewCode}
@@ -227,13 +231,12 @@ export function LoginPage() {
           />
         )}
 
-        {/* Both regions stay in the page so assistive technology announces text put into them. */}
+        {/* The regions stay in the page so assistive technology announces text put into them:
+            the status here, the error under the step's field (or here, for the signed-in view). */}
         <p className={`message message--${message?.kind === "info" ? "info" : "success"}`} role="status">
           {statusText}
         </p>
-        <p className="message message--error" role="alert" id={ids.error}>
-          {errorText}
-        </p>
+        {showSignedIn && <ErrorMessage id={ids.error} text={errorText} />}
 
         {/* data-go: the start script follows it when the button is pressed before the app runs. */}
         <button type="button" className="button button--link login__home" data-go="/" onClick={() => navigate("/")}>

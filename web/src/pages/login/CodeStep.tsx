@@ -13,7 +13,8 @@ type Props = {
   busy: Busy;
   /** Signed in with this code: the form has done its job while the redirect waits. */
   signedIn: boolean;
-  errorShown: boolean;
+  /** The step's error, shown under its field, if any. */
+  error?: string;
   /** Seconds until a new code to this address may be asked for, or null. */
   waitSeconds: number | null;
   onVerify: () => void;
@@ -27,7 +28,7 @@ const codeDigits = (text: string) => text.replace(/\D/g, "").slice(0, CODE_LENGT
 
 /** Step two: the code from the e-mail, a new code, or the way back to step one. */
 export function CodeStep(props: Props) {
-  const { ids, inputRef, sentTo, code, onCodeChange, busy, signedIn, errorShown, waitSeconds } = props;
+  const { ids, inputRef, sentTo, code, onCodeChange, busy, signedIn, error, waitSeconds } = props;
   const isBusy = busy !== null;
   const locked = isBusy || signedIn;
 
@@ -55,7 +56,7 @@ export function CodeStep(props: Props) {
         id={ids.code}
         label={login.codeLabel}
         inputRef={inputRef}
-        errorShown={errorShown}
+        error={error}
         name="code"
         type="text"
         inputMode="numeric"

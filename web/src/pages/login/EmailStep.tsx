@@ -11,7 +11,8 @@ type Props = {
   busy: Busy;
   /** No input while a request runs or once signed in. */
   locked: boolean;
-  errorShown: boolean;
+  /** The step's error, shown under its field, if any. */
+  error?: string;
   /** Seconds until any address may ask for a code (the per-client limit), or null. */
   waitSeconds: number | null;
   /** The address as typed, for the page to check and send. */
@@ -19,7 +20,7 @@ type Props = {
 };
 
 /** Step one: the address a code goes to. */
-export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, errorShown, waitSeconds, onRequestCode }: Props) {
+export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, error, waitSeconds, onRequestCode }: Props) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     // Read from the field itself (it is uncontrolled): the visitor may have typed before the app
@@ -37,7 +38,7 @@ export function EmailStep({ ids, inputRef, defaultEmail, busy, locked, errorShow
         id={ids.email}
         label={login.emailLabel}
         inputRef={inputRef}
-        errorShown={errorShown}
+        error={error}
         name="email"
         type="email"
         autoComplete="email"

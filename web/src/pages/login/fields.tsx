@@ -23,14 +23,18 @@ type StepFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
   id: string;
   label: string;
   inputRef: Ref<HTMLInputElement>;
-  errorShown: boolean;
+  /** The step's error, if any ("" for none). */
+  error?: string;
 };
 
 /**
- * A step's one field and its label: focused when its step shows, described by the step's intro
- * and, while one shows, by the error.
+ * A step's one field, its label and its error: focused when its step shows, described by the
+ * step's intro and, while one shows, by the error. The error sits directly under the field, so
+ * it is seen where the visitor is typing (on a phone, above the open keyboard, not below the
+ * step's links); its region stays in the page while the step shows, so text put in it is
+ * announced.
  */
-export function StepField({ ids, id, label, inputRef, errorShown, ...input }: StepFieldProps) {
+export function StepField({ ids, id, label, inputRef, error = "", ...input }: StepFieldProps) {
   return (
     <>
       <label htmlFor={id}>{label}</label>
@@ -38,13 +42,23 @@ export function StepField({ ids, id, label, inputRef, errorShown, ...input }: St
         ref={inputRef}
         id={id}
         className="input"
-        aria-invalid={errorShown || undefined}
-        aria-describedby={errorShown ? `${ids.intro} ${ids.error}` : ids.intro}
+        aria-invalid={error !== "" || undefined}
+        aria-describedby={error !== "" ? `${ids.intro} ${ids.error}` : ids.intro}
         // biome-ignore lint/a11y/noAutofocus: this field is the page's one task; focus goes to it when its step shows.
         autoFocus
         {...input}
       />
+      <ErrorMessage id={ids.error} text={error} />
     </>
+  );
+}
+
+/** The login page's alert region: under the step's field, or (signed in) under the card's text. */
+export function ErrorMessage({ id, text }: { id: string; text: string }) {
+  return (
+    <p className="message message--error" role="alert" id={id}>
+      {text}
+    </p>
   );
 }
 
