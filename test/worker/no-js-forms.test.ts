@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/http/body";
+import { refilledForm } from "../../worker/http/form-refill";
 import { escapeHtml } from "../../worker/mail/content";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { cspHash } from "../../worker/shared/hash";
@@ -62,7 +63,7 @@ function siteStyle(): Promise<string> {
   return homeStyle;
 }
 
-type Expected = { status: number; kind: "success" | "error"; lines: readonly string[]; back: string; heading: string };
+type Expected = { status: number; kind: "success" | "error" | "info"; lines: readonly string[]; back: string; heading: string };
 
 /**
  * The answer is the form's page: the status of the JSON answer, HTML, not cached, the site's own
@@ -91,14 +92,29 @@ async function expectPage(response: Response, expected: Expected): Promise<strin
   const classes = new Set([...html.matchAll(/class="([^"]+)"/g)].flatMap((match) => match[1]!.split(" ")));
   for (const name of classes) expect(styles[0], name).toContain(`.${name}`);
 
-  const message = /<p class="message message--(success|error)" role="(status|alert)">(.*?)<\/p>/.exec(html);
+  const message = /<p class="message message--(success|error|info)" role="(status|alert)">(.*?)<\/p>/.exec(html);
   expect(message?.[1]).toBe(expected.kind);
-  expect(message?.[2]).toBe(expected.kind === "success" ? "status" : "alert");
+  expect(message?.[2]).toBe(expected.kind === "error" ? "alert" : "status");
   const lines = message![3]!.replace(/<\/?strong>/g, "").split("<br>");
   expect(lines).toEqual(expected.lines.map(escapeHtml));
   expect(html).toContain(`<a class="button button--primary" href="${expected.back}">${FORM_PAGE_TEXT.backLink}</a>`);
   return html;
 }
+
+/** The page's <form> (the refused form given back), or null when it has none. */
+const formOf = (html: string) => /<form[\s\S]*?<\/form>/.exec(html)?.[0] ?? null;
+
+/** The tag of the page's control called `name` (an <input>, or a <textarea>/<select> with its content). */
+function controlOf(html: string, name: string): string {
+  const form = formOf(html);
+  expect(form, "the page gives the form back").not.toBeNull();
+  const match = new RegExp(`<(input|textarea|select)\\b[^>]*\\sname="${name}"[^>]*>(?:[\\s\\S]*?</\\1>)?`).exec(form!);
+  expect(match, `a control named ${name}`).not.toBeNull();
+  return match![1] === "input" ? match![0].replace(/>[\s\S]*$/, ">") : match![0];
+}
+
+/** The text of the element with this id (the message a control's aria-describedby names). */
+const textById = (html: string, id: string) => new RegExp(`<p class="field__error" id="${id}">(.*?)</p>`).exec(html)?.[1];
 
 const WAITLIST = { heading: "Join the Waitlist", back: "/" } as const;
 const CONTACT = { heading: "Contact Form", back: "/#contact" } as const;
@@ -144,15 +160,20 @@ describe("the waitlist form without JavaScript", () => {
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: null });
   });
 
-  it("already on the list: 409 page with the spec's words", async () => {
+  it("already on the list: 409 page with the spec's words, as news (the status style, as the app shows it), not an error", async () => {
     const email = uniqueEmail();
     await expectPage(await postForm("/api/waitlist", { email, source: "hero" }), WAITLIST_SUCCESS);
-    await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), {
+    const html = await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), {
       ...WAITLIST,
       status: 409,
-      kind: "error",
+      kind: "info",
       lines: [WAITLIST_MESSAGES.duplicate],
     });
+    const body = html.slice(html.indexOf("<body>"));
+    expect(body).not.toContain("message--error");
+    expect(body).not.toContain('role="alert"');
+    // The form comes back with the address, to add another.
+    expect(controlOf(html, "email")).toContain(`value="${email}"`);
   });
 
   it.each([
@@ -434,5 +455,165 @@ describe("encoding", () => {
     expect(body.length).toBeGreaterThan(3 * 15_000);
     await expectPage(await postForm("/api/forms/contact", body), CONTACT_SUCCESS);
     expect((await submissionWith(email))!.formData.message).toBe(message);
+  });
+});
+
+describe("a refused form post gets its form back, with what was typed (issue 15)", () => {
+  const hostile = '"><script>alert(1)</script>&amp;';
+
+  it("the contact form: each value kept and escaped, each field's message at its field, posting to the same address", async () => {
+    const message = `Line one\nLine two </textarea><script>alert(1)</script> ${hostile}`;
+    const response = await postForm("/api/forms/contact", { name: " ", email: `not-an-email${hostile}`, message, website: "" });
+    const html = await expectPage(response, {
+      ...CONTACT,
+      status: 400,
+      kind: "error",
+      lines: ["Name is required.", WAITLIST_MESSAGES.emailInvalid],
+    });
+    const form = formOf(html)!;
+    expect(form).toMatch(/^<form class="contact-form" action="\/api\/forms\/contact" method="post" aria-label="Contact Form">/);
+
+    const name = controlOf(html, "name");
+    expect(name).toContain('value=" "');
+    expect(name).toContain('aria-invalid="true"');
+    expect(name).toContain('aria-describedby="refill-name-error"');
+    expect(textById(html, "refill-name-error")).toBe("Name is required.");
+    expect(html).toContain('<label for="refill-name">Name<span class="field__required" aria-hidden="true">*</span></label>');
+
+    const email = controlOf(html, "email");
+    expect(email).toContain(`value="${escapeHtml(`not-an-email${hostile}`)}"`);
+    expect(email).toContain('type="email"');
+    expect(email).toContain('aria-describedby="refill-email-error"');
+    expect(textById(html, "refill-email-error")).toBe(WAITLIST_MESSAGES.emailInvalid);
+
+    // The message is kept whole, line breaks included; nothing typed becomes markup.
+    const textarea = controlOf(html, "message");
+    expect(textarea).toBe(
+      `<textarea id="refill-message" name="message" required class="input" rows="4" placeholder="Enter your message..." maxlength="5000">\n${escapeHtml(message)}</textarea>`,
+    );
+    expect(html.match(/<script/g)).toBeNull();
+
+    // The honeypot is there, empty; the send button is the app's.
+    expect(controlOf(html, "website")).toMatch(/^<input id="refill-website" type="text" name="website" tabindex="-1" autocomplete="off"/);
+    expect(controlOf(html, "website")).not.toContain("value=");
+    expect(form).toContain('<button type="submit" class="button button--primary">Send Message</button>');
+  });
+
+  it("the waitlist: the address, the placement and the attribution come back (escaped); the honeypot comes back empty", async () => {
+    const fields = {
+      email: `ada@school${hostile}`,
+      source: "cta",
+      utm_source: `news"letter`,
+      utm_medium: "",
+      utm_campaign: "<b>spring</b>",
+      referrer_host: "www.example.com",
+      // A 400 is answered before the honeypot is looked at: the page never echoes it.
+      website: "https://spam.example",
+    };
+    const html = await expectPage(await postForm("/api/waitlist", fields), {
+      ...WAITLIST,
+      status: 400,
+      kind: "error",
+      lines: [WAITLIST_MESSAGES.emailInvalid],
+    });
+    expect(formOf(html)).toMatch(
+      /^<form class="waitlist" action="\/api\/waitlist" method="post" aria-label="Join the Waitlist" novalidate>/,
+    );
+    const email = controlOf(html, "email");
+    expect(email).toContain(`value="${escapeHtml(fields.email)}"`);
+    expect(email).toContain('aria-invalid="true" aria-describedby="refill-email-error"');
+    expect(textById(html, "refill-email-error")).toBe(WAITLIST_MESSAGES.emailInvalid);
+    expect(html).toContain('<label for="refill-email" class="visually-hidden">Email address</label>');
+    expect(controlOf(html, "source")).toBe('<input type="hidden" name="source" value="cta">');
+    expect(controlOf(html, "utm_source")).toBe('<input type="hidden" name="utm_source" value="news&quot;letter">');
+    expect(controlOf(html, "utm_medium")).toBe('<input type="hidden" name="utm_medium" value="">');
+    expect(controlOf(html, "utm_campaign")).toBe('<input type="hidden" name="utm_campaign" value="&lt;b&gt;spring&lt;/b&gt;">');
+    expect(controlOf(html, "referrer_host")).toBe('<input type="hidden" name="referrer_host" value="www.example.com">');
+    expect(controlOf(html, "website")).not.toContain("spam");
+  });
+
+  it.each([
+    ["the waitlist", "/api/waitlist", WAITLIST, "WAITLIST_RATE_LIMIT", { email: "ada@example.com", source: "hero", website: "" }],
+    [
+      "the contact form",
+      "/api/forms/contact",
+      CONTACT,
+      "FORMS_RATE_LIMIT",
+      { name: "Ada", email: "ada@example.com", message: "Hi <there>", website: "" },
+    ],
+  ] as const)(
+    "%s over the limit (refused before its body is read): the wait, and the form with every value",
+    async (_name, path, page, setting, fields) => {
+      const ip = uniqueClientIp();
+      const settings = { [setting]: "1" };
+      expect((await postForm(path, { ...fields, email: uniqueEmail("refill") }, { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+      const refused = await postForm(path, fields, { "CF-Connecting-IP": ip }, settings);
+      const html = await expectPage(refused, {
+        ...page,
+        status: 429,
+        kind: "error",
+        lines: [tooManyAttempts(Number(refused.headers.get("Retry-After")))],
+      });
+      for (const [name, value] of Object.entries(fields)) {
+        if (name === "website") continue;
+        expect(controlOf(html, name)).toContain(name === "message" ? `>\n${escapeHtml(value)}</textarea>` : `value="${escapeHtml(value)}"`);
+      }
+      // A refusal about the whole form marks no field.
+      expect(formOf(html)).not.toContain("aria-invalid");
+    },
+  );
+
+  it("the database failing (the counter cannot be written, before the body is read): the failure, and the form with the message", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const response = await postForm("/api/forms/contact", contact("down", { message: "Keep me" }), {}, { DB: brokenDatabase() });
+    const html = await expectPage(response, { ...CONTACT, status: 500, kind: "error", lines: [FORM_MESSAGES.failure] });
+    expect(controlOf(html, "message")).toContain(">\nKeep me</textarea>");
+  });
+
+  it("with Turnstile on: the 403, and the form back without a widget (the page runs no script)", async () => {
+    const turnstile = { TURNSTILE_SITE_KEY: "1x00000000000000000000AA", TURNSTILE_SECRET_KEY: "test-turnstile-secret" };
+    const html = await expectPage(await postForm("/api/forms/contact", contact("turnstile", { message: "Typed" }), {}, turnstile), {
+      ...CONTACT,
+      status: 403,
+      kind: "error",
+      lines: [PUBLIC_FORM_ERRORS.notVerified],
+    });
+    expect(controlOf(html, "message")).toContain(">\nTyped</textarea>");
+    expect(html).not.toContain("cf-turnstile");
+  });
+
+  it("a post made by another site's page gets no form back", async () => {
+    const response = await postForm("/api/forms/contact", contact("csrf", { message: "From elsewhere" }), {
+      "Sec-Fetch-Site": "cross-site",
+      Origin: "https://evil.example",
+    });
+    const html = await expectPage(response, { ...CONTACT, status: 403, kind: "error", lines: [FORM_PAGE_TEXT.otherOrigin] });
+    expect(formOf(html)).toBeNull();
+    expect(html).not.toContain("From elsewhere");
+  });
+
+  it("a success gives no form back", async () => {
+    expect(formOf(await expectPage(await postForm("/api/forms/contact", contact("ok")), CONTACT_SUCCESS))).toBeNull();
+  });
+
+  it("a form of select and date fields: the chosen option selected, the date kept", () => {
+    const form = {
+      kind: "fields",
+      label: "Survey",
+      submit: "Send",
+      fields: [
+        { name: "grade", type: "select", required: true, options: ["Middle school", "High school"] },
+        { name: "exam", type: "date", required: false },
+      ],
+    } as const;
+    const html = refilledForm(form, "/api/forms/survey", { values: { grade: "High school", exam: "2025-13-01" }, fieldErrors: {} });
+    expect(html).toContain(
+      '<select id="refill-grade" name="grade" required class="input"><option value="" disabled>Please select</option><option value="Middle school">Middle school</option><option value="High school" selected>High school</option></select>',
+    );
+    expect(html).toContain('type="date"');
+    expect(html).toContain('value="2025-13-01"');
+    expect(refilledForm(form, "/x", { values: { grade: "Other" }, fieldErrors: {} })).toContain(
+      '<option value="" disabled selected>Please select</option>',
+    );
   });
 });

@@ -6,27 +6,36 @@ import { escapeHtml } from "../mail/content";
 import { BRAND_NAME } from "../shared/brand";
 import { cspHash } from "../shared/hash";
 import { FORM_PAGE_TEXT } from "../shared/public-forms";
+import { type Refill, type RefillForm, refilledForm } from "./form-refill";
 import { SITE_CSP, sitePolicy } from "../shared/security-headers";
 
 /**
  * The answer to a public form posted without JavaScript (see public-submission.ts): a small page in the
  * site's look that says what happened, in the same words and with the same status the JSON
- * answer has, and links back to the site. It runs no script. Its stylesheet is the site's own
+ * answer has, gives a refused form back with what was typed (form-refill.ts), and links back to
+ * the site. It runs no script. Its stylesheet is the site's own
  * inline <style>, read from the built home page, and its Content-Security-Policy allows exactly
  * that text by hash, as the home page's does.
  */
 
-/** What one public form's page says besides the outcome: its heading, the way back, its success words. */
+/** What one public form's page says besides the outcome: its heading, the way back, its success words, its form. */
 export type FormPage = {
   heading: string;
   /** Where "Back to the site" goes: the page, or the section, the form sits in. */
   back: string;
   /** Shown on success; the first line is the headline. */
   success: readonly string[];
+  /** The form a refused post gets back, refilled. */
+  form: RefillForm;
+  /** Error codes that are news, not a failure (the waitlist's duplicate): said in the status style. */
+  informational?: readonly string[];
 };
 
-/** What happened, in the words the JSON answer has: a success's lines, or each problem. */
-export type Outcome = { kind: "success" | "error"; lines: readonly string[] };
+/**
+ * What happened, in the words the JSON answer has: a success's lines, each problem, or news
+ * ("info": the status style, as the app shows it); `refill`: the form to give back with it.
+ */
+export type Outcome = { kind: "success" | "error" | "info"; lines: readonly string[]; refill?: Refill };
 
 /** The form's page for `outcome`, with `status` (answer.ts decides when a page is the answer). */
 export async function formPageResponse(
@@ -37,7 +46,9 @@ export async function formPageResponse(
 ): Promise<Response> {
   const site = await siteStyle(c);
   c.header("Content-Security-Policy", site.policy);
-  return c.html(renderPage(page, outcome, site.styles), status);
+  // The form goes back to the address the refused post went to.
+  const form = outcome.refill ? `${refilledForm(page.form, c.req.path, outcome.refill)}\n` : "";
+  return c.html(renderPage(page, outcome, form, site.styles), status);
 }
 
 /** The site's inline stylesheets (the exact text between the tags), and the policy that allows exactly them. */
@@ -66,10 +77,11 @@ async function siteStyle(c: Context<AppEnv>): Promise<SiteStyle> {
 
 /**
  * The page: the site's header (its brand links home), then a card with the form's heading, the
- * outcome and the way back, in the site's classes (the login page's centred card). Every word is
- * escaped; only the site's own stylesheet goes in as it is (its hash must match).
+ * outcome, the form given back (when refused) and the way back, in the site's classes (the login
+ * page's centred card). Every word is escaped (form-refill.ts escapes its own); only the site's
+ * own stylesheet goes in as it is (its hash must match).
  */
-function renderPage(page: FormPage, outcome: Outcome, styles: readonly string[]): string {
+function renderPage(page: FormPage, outcome: Outcome, form: string, styles: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -86,7 +98,7 @@ ${styles.map((css) => `<style>${css}</style>`).join("\n")}
 <div class="login"><div class="card">
 <h1>${escapeHtml(page.heading)}</h1>
 ${outcomeMessage(outcome)}
-<p class="login__home"><a class="button button--primary" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
+${form}<p class="login__home"><a class="button button--primary" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
 </div></div>
 </main>
 </body>
@@ -98,5 +110,5 @@ ${outcomeMessage(outcome)}
 function outcomeMessage({ kind, lines }: Outcome): string {
   const [first = "", ...rest] = lines.map(escapeHtml);
   const text = [kind === "success" ? `<strong>${first}</strong>` : first, ...rest].join("<br>");
-  return `<p class="message message--${kind}" role="${kind === "success" ? "status" : "alert"}">${text}</p>`;
+  return `<p class="message message--${kind}" role="${kind === "error" ? "alert" : "status"}">${text}</p>`;
 }

@@ -5,7 +5,7 @@ import type { FirstClaim, Notified } from "../db/repository";
 import type { Deps } from "../deps";
 import { deliverNew, firstClaim } from "../mail/outbox";
 import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../shared/public-forms";
-import { created, type FormPostEnv } from "./answer";
+import { created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
 import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "./errors";
 import type { FormPage } from "./form-page";
@@ -96,9 +96,18 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(de
 }
 
 /** The body as the declaration's cleaned input: JSON or a form post (415 otherwise), read and validated once. */
-async function readSubmission<S extends v.GenericSchema>(c: Context, format: BodyFormat | null, schema: S): Promise<v.InferOutput<S>> {
+async function readSubmission<S extends v.GenericSchema>(
+  c: Context<SubmissionEnv>,
+  format: BodyFormat | null,
+  schema: S,
+): Promise<v.InferOutput<S>> {
   if (format === null) throw API_BODY_ERRORS.unsupportedMediaType(UNSUPPORTED_MEDIA_TYPE.json_or_form);
-  return validBody(schema, await readBodyObject(c, format, API_BODY_ERRORS), API_BODY_ERRORS);
+  // A form post's fields are kept for its page, which gives a refused form back with them (none
+  // when the body cannot be read: it is not read a second time).
+  if (format === "form") c.set("typed", {});
+  const body = await readBodyObject(c, format, API_BODY_ERRORS);
+  if (format === "form") c.set("typed", textFields(body));
+  return validBody(schema, body, API_BODY_ERRORS);
 }
 
 /**

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { FormPostEnv } from "../http/answer";
 import { ApiError } from "../http/errors";
 import { type PublicSubmission, submissionRoute } from "../http/public-submission";
+import { FORM_PAGE_TEXT } from "../shared/public-forms";
 import { FORM_MESSAGES, FORMS, findForm, formSchema, formValues, type FormDefinition } from "../shared/forms";
 
 /**
@@ -16,7 +17,12 @@ export function formSubmission(form: FormDefinition): PublicSubmission<ReturnTyp
     limit: (config) => config.publicLimits.forms,
     schema: formSchema(form),
     // Back to the home page's section of the form, which is named after its slug (#contact).
-    page: { heading: form.name, back: `/#${form.slug}`, success: [FORM_MESSAGES.success] },
+    page: {
+      heading: form.name,
+      back: `/#${form.slug}`,
+      success: [FORM_MESSAGES.success],
+      form: { kind: "fields", label: form.name, submit: FORM_PAGE_TEXT.contactSubmit, fields: form.fields },
+    },
     failure: FORM_MESSAGES.failure,
     // No id: a sequential id would tell anyone how many messages the team has had.
     answer: (_input, at) => ({ form_name: form.name, created_at: at }),

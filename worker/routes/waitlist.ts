@@ -1,7 +1,9 @@
 import { type PublicSubmission, submissionRoute } from "../http/public-submission";
 import { ApiError } from "../http/errors";
 import { FORM_PAGE_TEXT } from "../shared/public-forms";
-import { WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
+import { ATTRIBUTION_FIELDS, WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
+
+const ALREADY_JOINED = "already_joined";
 
 /**
  * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?}:
@@ -13,8 +15,21 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   counter: "waitlist",
   limit: (config) => config.publicLimits.waitlist,
   schema: waitlistSchema,
-  // Both placements sit on the home page.
-  page: { heading: FORM_PAGE_TEXT.waitlistHeading, back: "/", success: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail] },
+  page: {
+    heading: FORM_PAGE_TEXT.waitlistHeading,
+    // Both placements sit on the home page.
+    back: "/",
+    success: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail],
+    // Given back with the placement and the landing page's attribution it was posted with.
+    form: {
+      kind: "waitlist",
+      label: FORM_PAGE_TEXT.waitlistHeading,
+      submit: FORM_PAGE_TEXT.waitlistHeading,
+      hidden: ["source", ...ATTRIBUTION_FIELDS],
+    },
+    // Spec §5's duplicate means the address is on the list: news, as the app says it.
+    informational: [ALREADY_JOINED],
+  },
   failure: WAITLIST_MESSAGES.failure,
   // joined_at is this request's time, for a re-join too: an answer must never tell a stranger
   // when an address first joined.
@@ -22,7 +37,7 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   async store(deps, input, claim) {
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
     const result = await deps.repo.joinWaitlist(input, claim);
-    if (result.outcome === "duplicate") throw new ApiError(409, "already_joined", WAITLIST_MESSAGES.duplicate);
+    if (result.outcome === "duplicate") throw new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate);
     // Not claimed: another request is sending this entry's notification right now.
     return result.claimed ? { item: { kind: "waitlist", record: result.entry }, budgetUsed: result.budgetUsed } : null;
   },
