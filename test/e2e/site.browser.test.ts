@@ -256,22 +256,25 @@ describe("legal pages", () => {
     {
       path: "/privacy-policy",
       title: "Privacy Policy",
+      // Its text changed then (what is stored, and why); the terms keep the spec's date.
+      updated: "November 25, 2026",
       sections: ["Introduction", "Information We Collect", "Use of Your Information", "Security", "Contact Us"],
     },
     {
       path: "/terms-of-service",
       title: "Terms of Service",
+      updated: "October 26, 2025",
       sections: ["Agreement to Terms", "Use of the Service", "Intellectual Property", "Limitation of Liability", "Governing Law"],
     },
   ];
 
-  it.each(pages)("$title: date, five sections, and the way back home", async ({ path, title, sections }) => {
+  it.each(pages)("$title: date, five sections, and the way back home", async ({ path, title, updated, sections }) => {
     const ctx = await newContext({ viewport: DESKTOP });
     const { page } = await openTab(ctx, path);
     const main = page.getByRole("main");
 
     await main.getByRole("heading", { level: 1, name: title }).waitFor();
-    await main.getByText("Last updated October 26, 2025", { exact: true }).waitFor();
+    await main.getByText(`Last updated ${updated}`, { exact: true }).waitFor();
     expect(await main.getByRole("heading", { level: 2 }).allTextContents()).toEqual(sections);
     if (path === "/privacy-policy") {
       const contact = main.locator("section", { has: page.getByRole("heading", { level: 2, name: "Contact Us" }) });

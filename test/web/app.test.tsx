@@ -10,6 +10,8 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { LOGIN_URL } from "../../web/src/admin/content";
 import { App } from "../../web/src/App";
+import { CONTACT_FORM } from "../../worker/shared/forms";
+import { ATTRIBUTION_FIELDS } from "../../worker/shared/waitlist";
 import { SECTION_IDS, brand, documentTitles } from "../../web/src/content";
 import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash } from "../../web/src/routes";
 import indexHtml from "../../web/index.html?raw";
@@ -234,10 +236,10 @@ describe("skip link", () => {
 });
 
 describe("legal pages", () => {
-  it("privacy policy: last updated October 26, 2025, five sections, the contact e-mail", () => {
+  it("privacy policy: last updated November 25, 2026 (its text changed then), five sections, the contact e-mail", () => {
     renderAt("/privacy-policy");
 
-    expect(screen.getByText("Last updated October 26, 2025")).toBeTruthy();
+    expect(screen.getByText("Last updated November 25, 2026")).toBeTruthy();
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
       "Introduction",
       "Information We Collect",
@@ -248,6 +250,42 @@ describe("legal pages", () => {
     const mail = screen.getByRole("link", { name: "hello@homeworkhelper.app" });
     expect(mail.getAttribute("href")).toBe("mailto:hello@homeworkhelper.app");
     expect(screen.getByText(/email address you enter to join the waitlist or in the contact form/)).toBeTruthy();
+  });
+
+  it("privacy policy: names everything stored about a person, why, and how long", () => {
+    renderAt("/privacy-policy");
+    const section = (name: string) => screen.getByRole("heading", { level: 2, name }).closest("section")!.textContent!;
+    const collected = section("Information We Collect");
+    // Each column the waitlist stores beyond the address (worker/shared/waitlist.ts, worker/db/schema.ts).
+    const words: Record<(typeof ATTRIBUTION_FIELDS)[number] | "source", RegExp> = {
+      utm_source: /utm_source/,
+      utm_medium: /utm_medium/,
+      utm_campaign: /utm_campaign/,
+      referrer_host: /the website that referred you/,
+      source: /which of our signup forms you used/,
+    };
+    for (const field of [...ATTRIBUTION_FIELDS, "source" as const]) expect(collected, field).toMatch(words[field]);
+    // The contact form's fields, and a signed-in device's record.
+    expect(CONTACT_FORM.fields.map((field) => field.name)).toEqual(["name", "email", "message"]);
+    expect(collected).toMatch(/your name, email address and message/);
+    for (const stored of [/when you signed in/, /last used/, /IP address/, /user agent/, /count of recent requests/]) {
+      expect(collected).toMatch(stored);
+    }
+    expect(collected).not.toMatch(/We only collect what you give us/);
+
+    const use = section("Use of Your Information");
+    for (const why of [
+      /tell you when the product launches/,
+      /which of our links and campaigns/,
+      /to answer you/,
+      /keep sign-in secure/,
+      /floods/,
+    ]) {
+      expect(use).toMatch(why);
+    }
+    // How long, as the cron run deletes (README: codes after a day, used refresh tokens after 30 days).
+    expect(use).toMatch(/sign-in codes for at most a day/);
+    expect(use).toMatch(/used session tokens for 30 days/);
   });
 
   it("terms of service: last updated October 26, 2025, five sections", () => {

@@ -227,13 +227,15 @@ export type LegalSection = {
   heading: string;
   paragraphs: readonly string[];
   items?: readonly string[];
+  /** Paragraphs after the list. */
+  after?: readonly string[];
   /** Shown as a mailto link after the paragraphs. */
   email?: string;
 };
 
 export type LegalPageContent = {
   title: string;
-  /** Spec §2: both pages were last updated October 26, 2025. */
+  /** Spec §2: both pages were last updated October 26, 2025; a page whose text changed since, on the day it changed. */
   lastUpdated: string;
   lastUpdatedLabel: string;
   sections: readonly [LegalSection, LegalSection, LegalSection, LegalSection, LegalSection];
@@ -490,9 +492,20 @@ export const noScript: NoScriptContent = {
 
 const LEGAL_LAST_UPDATED = "October 26, 2025";
 
+/**
+ * The privacy policy's text last changed on this day (it names what is stored and why); the
+ * terms of service keep the spec's date.
+ */
+const PRIVACY_LAST_UPDATED = "November 25, 2026";
+
+/**
+ * What the site stores about a person, and why: keep it in step with worker/db/schema.ts (the
+ * waitlist's attribution columns, the contact form's fields, the sign-in sessions) and with
+ * README.md's retention (the cron run's deletions) and erasure sections.
+ */
 export const privacyPolicy: LegalPageContent = {
   title: "Privacy Policy",
-  lastUpdated: LEGAL_LAST_UPDATED,
+  lastUpdated: PRIVACY_LAST_UPDATED,
   lastUpdatedLabel: "Last updated",
   backToHome: "Back to Home",
   sections: [
@@ -500,26 +513,43 @@ export const privacyPolicy: LegalPageContent = {
       heading: "Introduction",
       paragraphs: [
         `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
-          "This policy explains what we collect through this website, why, and the choices you have.",
+          "This policy explains what we collect through this website, why, how long we keep it, and the choices you have.",
         "By using the website you agree to the practices described here. We keep this policy short " + "because we collect very little.",
       ],
     },
     {
       heading: "Information We Collect",
-      paragraphs: ["We only collect what you give us:"],
+      paragraphs: ["We collect what you give us, and a few details the website records while you use it:"],
       items: [
-        "The email address you enter to join the waitlist or in the contact form.",
-        "Your name and message when you send the contact form.",
-        "Your email address when you sign in with an emailed code, and the session that keeps you signed in on your device.",
+        "The email address you enter to join the waitlist or in the contact form, and when you joined.",
+        "With your waitlist entry, how you found us: the campaign named in the link you followed (its utm_source, utm_medium " +
+          "and utm_campaign), the website that referred you (its name only, not the page) and which of our signup forms you used.",
+        "When you send the contact form: your name, email address and message, and when you sent it.",
+        "When you sign in with an emailed code: your email address, and for each device you sign in on, when you signed in " +
+          "and last used it, its IP address and its browser's user agent (the browser and system it reports).",
+        "To limit abuse, a count of recent requests from each IP address (or network), which is deleted once its time window ends.",
       ],
     },
     {
       heading: "Use of Your Information",
       paragraphs: [
-        "We use your email address to tell you when the product launches, to answer your messages " +
-          "and to sign you in. We do not sell your information, we do not show ads, and this website " +
-          "loads no third-party trackers.",
-        "You can ask us at any time to remove your email address from the waitlist or to delete your data.",
+        "We use this information only to run the website and the waitlist. We do not sell your information, we do not " +
+          "show ads, and this website loads no third-party trackers.",
+      ],
+      items: [
+        "Your email address: to keep your place on the waitlist and tell you when the product launches, to answer your " +
+          "messages and to sign you in. Our team is emailed each new signup and message.",
+        "The campaign, referring website and signup form: to learn which of our links and campaigns bring people to the " +
+          "waitlist, counted together in our statistics.",
+        "Your name and message: to answer you.",
+        "Sign-in times, IP address and user agent: to keep sign-in secure, so that you and we can tell your devices apart " +
+          "and notice a sign-in that is not yours. The request counts per IP address stop floods of signups and guesses at codes.",
+      ],
+      after: [
+        "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +
+          "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
+        "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
+          "your waitlist entry, your messages and your sign-in records.",
       ],
     },
     {

@@ -23,6 +23,9 @@ export function LegalPage({ content }: { content: LegalPageContent }) {
               ))}
             </ul>
           )}
+          {section.after?.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
           {section.email && (
             <p>
               <a href={`mailto:${section.email}`}>{section.email}</a>
