@@ -4,7 +4,7 @@
  * sent with the join (JSON and no-JS paths), validated and length-capped, and stored with the entry.
  */
 import { describe, expect, it } from "vitest";
-import { ATTRIBUTION_MAX_LENGTH, campaignValue, hostValue, landingAttribution } from "../../worker/shared/waitlist";
+import { ATTRIBUTION_MAX_LENGTH, campaignValue, hostValue, landingAttribution, storedCampaignValue } from "../../worker/shared/waitlist";
 import { FORM_MEDIA_TYPE } from "../../worker/http/body";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 
@@ -153,6 +153,29 @@ describe("a join with attribution", () => {
       utmCampaign: null,
       referrerHost: "news.example",
     });
+  });
+
+  it("stores campaign values lower-cased (issue 15: one campaign, whatever case its links were typed in)", async () => {
+    const email = uniqueEmail("attributed-case");
+    const response = await postJson("/api/waitlist", {
+      email,
+      utm_source: "TikTok",
+      utm_medium: "Social",
+      utm_campaign: "Launch1",
+      referrer_host: "WWW.TikTok.com",
+    });
+    expect(response.status).toBe(201);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({
+      utmSource: "tiktok",
+      utmMedium: "social",
+      utmCampaign: "launch1",
+      referrerHost: "www.tiktok.com",
+    });
+    // Lower-cased before the cut: "İ" becomes two code points, and the stored value still fits.
+    expect(storedCampaignValue("İ".repeat(ATTRIBUTION_MAX_LENGTH))).toHaveLength(ATTRIBUTION_MAX_LENGTH);
+    expect(storedCampaignValue("  ÉTÉ Spring ")).toBe("été spring");
+    // The hidden fields keep the address's spelling: the schema lower-cases on the way in.
+    expect(campaignValue("TikTok")).toBe("TikTok");
   });
 
   it("stores what a form posted without JavaScript sends", async () => {

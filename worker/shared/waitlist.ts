@@ -51,11 +51,23 @@ export function hostValue(value: string): string | null {
   return HOST_SHAPE.test(host) ? host : null;
 }
 
+/**
+ * A campaign parameter as the waitlist stores it: lower-cased (full Unicode, before the cut, as
+ * lower-casing may lengthen a text), then campaignValue. Links are written by hand ("TikTok" in
+ * one post, "tiktok" in the next): one campaign must count as one in the breakdowns and match one
+ * search. The hidden fields keep the address's own spelling; the schema lower-cases on the way in,
+ * for the API and the web app alike. Rows stored before were lower-cased by migration 0004
+ * (SQLite's lower(), ASCII letters only).
+ */
+export function storedCampaignValue(value: string): string | null {
+  return campaignValue(value.toLowerCase());
+}
+
 const campaignField = (name: string) =>
   v.optional(
     v.pipe(
       v.nullable(v.string(`${name} must be text.`)),
-      v.transform((value) => (value === null ? null : campaignValue(value))),
+      v.transform((value) => (value === null ? null : storedCampaignValue(value))),
     ),
     null,
   );
