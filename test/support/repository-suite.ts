@@ -372,6 +372,51 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       expect(found.map((s) => s.formData.message)).toEqual(["About Maths"]);
     });
 
+    it("searches the address and the campaign in any case, and counts every match with the page (issue 15)", async () => {
+      const repo = await fresh();
+      const joinWith = (email: string, ms: number, campaign: Record<string, string>) =>
+        repo.joinWaitlist({ email, source: null, ...campaign }, first(ms));
+      await joinWith("ann@x.test", 0, { utm_source: "tiktok", utm_campaign: "launch1" });
+      await joinWith("bob@x.test", 1, { utm_medium: "tiktok-bio" });
+      await joinWith("cy@x.test", 2, { referrer_host: "www.tiktok.com" });
+      await joinWith("tiktok.fan@x.test", 3, {});
+      await joinWith("dee@x.test", 4, { utm_source: "news", utm_campaign: "Launch1".toLowerCase() });
+
+      const found = await repo.admin.searchWaitlist({ q: "TikTok", limit: 2, after: null });
+      expect(found.rows.map((e) => e.email)).toEqual(["tiktok.fan@x.test", "cy@x.test"]);
+      expect(found.total).toBe(4);
+      const last = found.rows[1]!;
+      const rest = await repo.admin.searchWaitlist({ q: "tiktok", limit: 2, after: { createdAt: last.createdAt, id: last.id } });
+      expect(rest.rows.map((e) => e.email)).toEqual(["bob@x.test", "ann@x.test"]);
+      // The total is of the search, not of the page after the cursor.
+      expect(rest.total).toBe(4);
+      expect((await repo.admin.searchWaitlist({ q: "LAUNCH1", limit: 10, after: null })).total).toBe(2);
+      expect(await repo.admin.searchWaitlist({ q: "", limit: 1, after: null })).toMatchObject({ total: 5 });
+      expect(await repo.admin.searchWaitlist({ q: "nowhere", limit: 10, after: null })).toEqual({ rows: [], total: 0 });
+
+      await repo.insertFormSubmission("Contact Form", { name: "Ada", message: "About Maths" }, first());
+      await repo.insertFormSubmission("Contact Form", { name: "Bo", message: "maths again" }, first(1));
+      await repo.insertFormSubmission("Other", { name: "Ada", message: "About maths" }, first());
+      const messages = await repo.admin.searchSubmissions("Contact Form", { q: "MATHS", limit: 1, after: null });
+      expect(messages.rows.map((m) => m.formData.name)).toEqual(["Bo"]);
+      expect(messages.total).toBe(2);
+    });
+
+    it("stats tell the failed notifications (with their earliest next try) apart from those waiting for the digest", async () => {
+      const repo = await fresh();
+      const { entry } = await join(repo, "fails@x.test");
+      await failed(entry, 3_600_000, repo);
+      const other = await join(repo, "fails-later@x.test", 10);
+      await failed(other.entry, 600_000, repo);
+      await join(repo, "waits@x.test", 20);
+      const sent = await join(repo, "sent@x.test", 30);
+      await repo.outbox.markSent([w(sent.entry)], at(40));
+
+      const stats = await repo.admin.stats(t0);
+      expect(stats.notifications.undelivered).toBe(3);
+      expect(stats.failedNotifications).toEqual({ count: 2, nextAttemptAt: at(600_000).toISOString() });
+    });
+
     it("requeues every undelivered notification and erases a person with the audit record in the same batch", async () => {
       const repo = await fresh();
       const { entry } = await join(repo, "gone@x.test");

@@ -302,6 +302,56 @@ describe("GET /api/admin/waitlist", () => {
     expect(last.next_cursor).toBeNull();
   });
 
+  it('searches the campaign fields too, in any case, and answers how many match in all (issue 15: "26-50 of 60")', async () => {
+    const tag = `camp${crypto.randomUUID().slice(0, 8)}`;
+    const emails = [0, 1, 2].map((i) => uniqueEmail(`plain${i}`));
+    // Typed by hand in three posts: one campaign in three spellings, stored as one.
+    for (const [i, email] of emails.entries())
+      await join(email, { utm_source: ["TikTok", "tiktok", "TIKTOK"][i], utm_campaign: `Launch-${tag}` });
+    await join(uniqueEmail("host"), { referrer_host: `WWW.${tag}.example` });
+
+    const first = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=LAUNCH-${tag.toUpperCase()}&limit=2`, ADMIN_KEY));
+    expect(first.items.map((entry) => entry.email)).toEqual([emails[2], emails[1]]);
+    expect(first.items.map((entry) => [entry.utm_source, entry.utm_campaign])).toEqual([
+      ["tiktok", `launch-${tag}`],
+      ["tiktok", `launch-${tag}`],
+    ]);
+    expect(first.total).toBe(3);
+    const second = await json<AdminPage<AdminWaitlistEntry>>(
+      await admin(`/waitlist?q=launch-${tag}&limit=2&cursor=${first.next_cursor}`, ADMIN_KEY),
+    );
+    expect(second).toMatchObject({ items: [{ email: emails[0] }], next_cursor: null, total: 3 });
+    // The referring site is searched as well.
+    expect(await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}.EXAMPLE`, ADMIN_KEY))).toMatchObject({ total: 1 });
+    // Without a search, the total is of the whole list.
+    const all = await json<AdminPage<AdminWaitlistEntry>>(await admin("/waitlist?limit=1", ADMIN_KEY));
+    const [counted] = (await env.DB.prepare("select count(*) as n from hwh_waitlist").all<{ n: number }>()).results;
+    expect(all.total).toBe(counted!.n);
+  });
+
+  it("tells a failed team alert (its error and next try) from one waiting for the digest", async () => {
+    const tag = `alert${crypto.randomUUID().slice(0, 8)}`;
+    const at = new Date().toISOString();
+    const next = new Date(Date.now() + 600_000).toISOString();
+    const insert = env.DB.prepare(
+      "insert into hwh_waitlist (email, email_sent, notify_attempts, notify_last_error, notify_next_attempt_at, created_at, updated_at) values (?, 0, ?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind(`${tag}-failed@x.test`, 2, "HTTP 502", next, at, at),
+      insert.bind(`${tag}-waits@x.test`, 0, null, null, at, at),
+    ]);
+    const before = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    expect(before.failedNotifications.count).toBeGreaterThanOrEqual(1);
+    expect(before.failedNotifications.nextAttemptAt! <= next).toBe(true);
+    const page = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}`, ADMIN_KEY));
+    expect(
+      page.items.map(({ email, notify_last_error, notify_next_attempt_at }) => ({ email, notify_last_error, notify_next_attempt_at })),
+    ).toEqual([
+      { email: `${tag}-waits@x.test`, notify_last_error: null, notify_next_attempt_at: null },
+      { email: `${tag}-failed@x.test`, notify_last_error: "HTTP 502", notify_next_attempt_at: next },
+    ]);
+  });
+
   it("takes entries that share one created_at apart by id, none skipped, none twice", async () => {
     const tag = `same${crypto.randomUUID().slice(0, 8)}`;
     const at = new Date().toISOString();
@@ -460,10 +510,11 @@ describe("GET /api/admin/waitlist.csv", () => {
     ).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
-    expect(line(hostile[0]!.email)).toContain(`,hero,"'=HYPERLINK(""http://evil"")",'+1,"'-2,3",,true,`);
+    // Campaign values are stored lower-cased (issue 15).
+    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,true,`);
     // Control characters (the line break) are dropped from campaign values when they are stored.
-    expect(line(hostile[1]!.email)).toContain(`,hero,'@SUM(A1),"quote""inside",twolines,,true,`);
-    expect(line(hostile[2]!.email)).toContain(`,hero,"Eve;'=cmd|' /C calc'!A0;","a; '@x","spring;'=1+1",,true,`);
+    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,true,`);
+    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,true,`);
     expect(formulaCells(text)).toEqual([]);
   });
 

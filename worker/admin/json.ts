@@ -11,6 +11,7 @@ const delivery = (row: WaitlistEntry | FormSubmission) => ({
   email_sent_at: row.emailSentAt,
   notify_attempts: row.notifyAttempts,
   notify_last_error: row.notifyLastError,
+  notify_next_attempt_at: row.emailSent ? null : row.notifyNextAttemptAt,
 });
 
 export function waitlistJson(row: WaitlistEntry): AdminWaitlistEntry {

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ListCursor, ListQuery } from "../db/admin-repository";
+import type { ListCursor, ListQuery, Listed } from "../db/admin-repository";
 import { ApiError } from "../http/errors";
 import { ADMIN_PAGE, type AdminPage } from "../shared/admin";
 import { findForm, type FormDefinition } from "../shared/forms";
@@ -55,10 +55,14 @@ export function keysetPage<R extends { createdAt: string; id: number }>(rows: R[
   return { rows: page, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }
 
-/** A list's answer: the page as JSON, with its cursor. */
-export function listPage<R extends { createdAt: string; id: number }, T>(rows: R[], limit: number, toJson: (row: R) => T): AdminPage<T> {
-  const { rows: items, next } = keysetPage(rows, limit);
-  return { items: items.map(toJson), next_cursor: next ? writeCursor(next) : null };
+/** A list's answer: the page as JSON, with its cursor and how many rows match in all. */
+export function listPage<R extends { createdAt: string; id: number }, T>(
+  found: Listed<R>,
+  limit: number,
+  toJson: (row: R) => T,
+): AdminPage<T> {
+  const { rows: items, next } = keysetPage(found.rows, limit);
+  return { items: items.map(toJson), next_cursor: next ? writeCursor(next) : null, total: found.total };
 }
 
 /** `form` of a submissions request: a form of the site (its slug). */

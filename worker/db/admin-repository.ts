@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchResponse } from "drizzle-orm/batch";
 import type { AdminStats } from "../shared/admin";
 import { FORMS, type FormDefinition } from "../shared/forms";
 import { adminStats } from "./admin-stats";
+import { ATTRIBUTION_COLUMNS } from "./waitlist-repository";
 import type { Database } from "./database";
 import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, waitlist } from "./schema";
 import type { AuthSession, AuthUser, FormSubmission, WaitlistEntry } from "./schema";
@@ -23,6 +24,29 @@ const iso = (date: Date) => date.toISOString();
 function olderThan(t: typeof waitlist | typeof formSubmissions, after: ListCursor | null): SQL | undefined {
   if (!after) return undefined;
   return or(lt(t.createdAt, after.createdAt), and(eq(t.createdAt, after.createdAt), lt(t.id, after.id)));
+}
+
+/** A page of a list, and how many rows match its search in all (every page together). */
+export type Listed<R> = { rows: R[]; total: number };
+
+/**
+ * Waitlist entries whose address or campaign (utm_source, utm_medium, utm_campaign,
+ * referrer_host) holds `q`, in any case: all five are stored lower-cased, so `q` is lower-cased
+ * (fully, as the values were) and compared as it is. "" matches every entry.
+ */
+function waitlistMatches(q: string): SQL | undefined {
+  if (q === "") return undefined;
+  const needle = q.toLowerCase();
+  const columns = [waitlist.email, ...ATTRIBUTION_COLUMNS.map(({ column }) => column)];
+  return or(...columns.map((column) => sql`coalesce(instr(${column}, ${needle}), 0) > 0`));
+}
+
+/** A form's submissions with `q` in any field (ASCII letters in any case; "" matches all). */
+function submissionMatches(formName: string, q: string): SQL | undefined {
+  return and(
+    eq(formSubmissions.formName, formName),
+    q === "" ? undefined : sql`instr(lower(${formSubmissions.formData}), ${q.toLowerCase()}) > 0`,
+  );
 }
 
 /** The names of the e-mail fields of every form: where a submission names its sender. */
@@ -57,6 +81,21 @@ function storedCounts(email: string): SQL {
 }
 
 export function createAdminRepository(db: Database) {
+  const waitlistPage = ({ q, limit, after }: ListQuery) =>
+    db
+      .select()
+      .from(waitlist)
+      .where(and(waitlistMatches(q), olderThan(waitlist, after)))
+      .orderBy(desc(waitlist.createdAt), desc(waitlist.id))
+      .limit(limit);
+  const submissionsPage = (formName: string, { q, limit, after }: ListQuery) =>
+    db
+      .select()
+      .from(formSubmissions)
+      .where(and(submissionMatches(formName, q), olderThan(formSubmissions, after)))
+      .orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id))
+      .limit(limit);
+
   /** An audit record about one address, its details the counts of what is stored about it (read as the batch runs). */
   const auditPerson = (action: string, email: string, audit: AuditOf) =>
     db.insert(auditLog).values({
@@ -71,30 +110,28 @@ export function createAdminRepository(db: Database) {
     /** Everything the console's overview shows, in one database call (admin-stats.ts). */
     stats: (now: Date): Promise<AdminStats> => adminStats(db, now),
 
-    /** One page of the waitlist, newest first; `q` a case-insensitive part of the address ("" for all). */
-    async listWaitlist({ q, limit, after }: ListQuery): Promise<WaitlistEntry[]> {
-      return db
-        .select()
-        .from(waitlist)
-        .where(and(q === "" ? undefined : sql`instr(${waitlist.email}, ${q.toLowerCase()}) > 0`, olderThan(waitlist, after)))
-        .orderBy(desc(waitlist.createdAt), desc(waitlist.id))
-        .limit(limit);
+    /** One page of the waitlist, newest first; `q` a case-insensitive part of the address or campaign (waitlistMatches; "" for all). */
+    listWaitlist: (query: ListQuery): Promise<WaitlistEntry[]> => waitlistPage(query),
+
+    /** listWaitlist's page, and how many entries match `q` in all: one COUNT in the same batch (the console's "26-50 of 60"). */
+    async searchWaitlist(query: ListQuery): Promise<Listed<WaitlistEntry>> {
+      const [rows, [counted]] = await db.batch([
+        waitlistPage(query),
+        db.select({ total: count() }).from(waitlist).where(waitlistMatches(query.q)),
+      ]);
+      return { rows, total: counted?.total ?? 0 };
     },
 
     /** One page of a form's submissions (by its stored name), newest first; `q` a part of any field, ASCII letters in any case. */
-    async listSubmissions(formName: string, { q, limit, after }: ListQuery): Promise<FormSubmission[]> {
-      return db
-        .select()
-        .from(formSubmissions)
-        .where(
-          and(
-            eq(formSubmissions.formName, formName),
-            q === "" ? undefined : sql`instr(lower(${formSubmissions.formData}), ${q.toLowerCase()}) > 0`,
-            olderThan(formSubmissions, after),
-          ),
-        )
-        .orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id))
-        .limit(limit);
+    listSubmissions: (formName: string, query: ListQuery): Promise<FormSubmission[]> => submissionsPage(formName, query),
+
+    /** listSubmissions' page, and how many match in all (one COUNT in the same batch). */
+    async searchSubmissions(formName: string, query: ListQuery): Promise<Listed<FormSubmission>> {
+      const [rows, [counted]] = await db.batch([
+        submissionsPage(formName, query),
+        db.select({ total: count() }).from(formSubmissions).where(submissionMatches(formName, query.q)),
+      ]);
+      return { rows, total: counted?.total ?? 0 };
     },
 
     /**

@@ -1,4 +1,4 @@
-import { count, desc, gte, isNotNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, min, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BREAKDOWN_TOP, STATS_DAYS, type AdminStats, type Breakdown } from "../shared/admin";
 import { formSlugOf } from "../shared/forms";
@@ -45,6 +45,12 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
       .groupBy(column)
       .orderBy(desc(sql`n`), column)
       .limit(BREAKDOWN_TOP);
+  // Undelivered notifications whose last attempt failed, and their earliest next attempt.
+  const failedOf = (t: typeof waitlist | typeof formSubmissions) =>
+    db
+      .select({ count: count(), next: min(t.notifyNextAttemptAt) })
+      .from(t)
+      .where(and(eq(t.emailSent, false), isNotNull(t.notifyLastError)));
   // Per column, its entries without a value and its distinct values. Every expression is named:
   // D1 returns a batch's rows by column name, and some differ only in a parameter.
   const perColumn = Object.fromEntries(
@@ -53,7 +59,7 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
       [`values${i}`, sql<number>`count(distinct ${BROKEN_DOWN[name]})`.as(`values_${i}`)],
     ]),
   );
-  const [[totals], byDay, byForm, waitingW, waitingF, ...tops] = await db.batch([
+  const [[totals], byDay, byForm, waitingW, waitingF, failedW, failedF, ...tops] = await db.batch([
     db
       .select({
         total: count().as("total"),
@@ -74,6 +80,8 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
       .groupBy(formSubmissions.formName)
       .orderBy(desc(sql`n`), formSubmissions.formName),
     ...undeliveredQueries(db),
+    failedOf(waitlist),
+    failedOf(formSubmissions),
     ...BROKEN_DOWN_NAMES.map((name) => topOf(BROKEN_DOWN[name])),
   ]);
   const total = Number(totals?.total ?? 0);
@@ -102,5 +110,9 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
     },
     submissions: { total: messages, byForm: breakdownOf(forms.slice(0, BREAKDOWN_TOP), 0, forms.length, messages) },
     notifications: { undelivered: undelivered.count, oldestUndeliveredAt: undelivered.oldestAt },
+    failedNotifications: {
+      count: (failedW[0]?.count ?? 0) + (failedF[0]?.count ?? 0),
+      nextAttemptAt: [failedW[0]?.next, failedF[0]?.next].filter((at): at is string => typeof at === "string").sort()[0] ?? null,
+    },
   };
 }

@@ -16,7 +16,7 @@ type WaitlistColumns = ReturnType<typeof getTableColumns<typeof waitlist>>;
  * The waitlist's column of each attribution field, found by its name (the column utm_source
  * stores the field utm_source), so the fields are listed once, in ATTRIBUTION_FIELDS.
  */
-const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
+export const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
   const found = Object.entries(getTableColumns(waitlist)).find(([, column]) => column.name === field);
   if (!found) throw new Error(`The waitlist has no column ${field} for the attribution field of that name.`);
   return { field, key: found[0] as keyof WaitlistColumns, column: found[1] };

@@ -31,8 +31,8 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/waitlist", async (c) => {
     const query = listQuery(c);
-    const rows = await c.get("deps").repo.admin.listWaitlist({ ...query, limit: query.limit + 1 });
-    return c.json(listPage(rows, query.limit, waitlistJson));
+    const found = await c.get("deps").repo.admin.searchWaitlist({ ...query, limit: query.limit + 1 });
+    return c.json(listPage(found, query.limit, waitlistJson));
   })
 
   .get("/waitlist.csv", (c) => waitlistCsv(c))
@@ -40,8 +40,8 @@ export const adminRoutes = new Hono<OperatorEnv>()
   .get("/submissions", async (c) => {
     const form = formOf(c);
     const query = listQuery(c);
-    const rows = await c.get("deps").repo.admin.listSubmissions(form.name, { ...query, limit: query.limit + 1 });
-    return c.json(listPage(rows, query.limit, submissionJson));
+    const found = await c.get("deps").repo.admin.searchSubmissions(form.name, { ...query, limit: query.limit + 1 });
+    return c.json(listPage(found, query.limit, submissionJson));
   })
 
   .get("/submissions.csv", (c) => submissionsCsv(c, formOf(c)))

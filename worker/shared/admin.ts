@@ -21,6 +21,11 @@ export type DeliveryStatus = {
   email_sent_at: string | null;
   notify_attempts: number;
   notify_last_error: string | null;
+  /**
+   * When the next attempt is due after a failed one (null: at the next run). Undelivered without
+   * a last error: no attempt failed, it waits for the next run (a digest past the hour's cap).
+   */
+  notify_next_attempt_at: string | null;
 };
 
 export type AdminWaitlistEntry = {
@@ -41,8 +46,11 @@ export type AdminSubmission = {
   created_at: string;
 } & DeliveryStatus;
 
-/** One page of a list, newest first; `next_cursor` asks for the following page (null: no more). */
-export type AdminPage<T> = { items: T[]; next_cursor: string | null };
+/**
+ * One page of a list, newest first; `next_cursor` asks for the following page (null: no more);
+ * `total` is how many rows match the search in all pages together (counted with the page).
+ */
+export type AdminPage<T> = { items: T[]; next_cursor: string | null; total: number };
 
 /** How many values a breakdown names; the entries of every other value are summed as `other`. */
 export const BREAKDOWN_TOP = 20;
@@ -77,6 +85,12 @@ export type AdminStats = {
   /** Messages by form (its slug). */
   submissions: { total: number; byForm: Breakdown };
   notifications: { undelivered: number; oldestUndeliveredAt: string | null };
+  /**
+   * Of the undelivered, those whose last attempt failed (the provider refused, no COMPANY_EMAIL...),
+   * retried with a back-off, and the earliest next attempt (null: none, or at the next run). The
+   * rest of the undelivered never failed: they wait for the next run's digest.
+   */
+  failedNotifications: { count: number; nextAttemptAt: string | null };
 };
 
 export type AdminSession = {
