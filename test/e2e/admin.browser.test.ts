@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH, LOGIN_URL } from "../../web/src/admin/content";
+import { admin, CONSOLE_PATH, LOGIN_URL, PAGE_SIZE } from "../../web/src/admin/content";
 import { login, waitlistForm } from "../../web/src/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { latestMailId, readCode, uniqueEmail } from "./support";
@@ -151,7 +151,7 @@ describe("operator console", () => {
       await waitlist.getByRole("button", { name: admin.table.searchButton }).click();
       await waitlist
         .getByRole("status")
-        .getByText(admin.table.showing(1, 1, email))
+        .getByText(admin.table.showing(1, 1, email, 1, PAGE_SIZE))
         .waitFor();
     }
     await row.waitFor();
@@ -163,7 +163,7 @@ describe("operator console", () => {
     await waitlist.getByRole("button", { name: admin.table.searchButton }).click();
     await waitlist
       .getByRole("status")
-      .getByText(admin.table.showing(1, 1, part.toUpperCase()))
+      .getByText(admin.table.showing(1, 1, part.toUpperCase(), 1, PAGE_SIZE))
       .waitFor();
     await row.waitFor();
 

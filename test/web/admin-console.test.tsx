@@ -66,7 +66,7 @@ function breakdown(top: Record<string, number>, none = 0, other = { values: 0, c
   return { top: Object.entries(top).map(([value, count]) => ({ value, count })), none, other };
 }
 
-function stats(overrides: { total?: number; undelivered?: number } = {}): AdminStats {
+function stats(overrides: { total?: number; undelivered?: number; failed?: number } = {}): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
   return {
     waitlist: {
@@ -82,6 +82,7 @@ function stats(overrides: { total?: number; undelivered?: number } = {}): AdminS
     },
     submissions: { total: 9, byForm: breakdown({ contact: 9 }) },
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
+    failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
   };
 }
 
@@ -100,6 +101,7 @@ function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry>
     email_sent_at: "2026-01-30T10:00:05.000Z",
     notify_attempts: 1,
     notify_last_error: null,
+    notify_next_attempt_at: null,
     ...overrides,
   };
 }
@@ -114,10 +116,11 @@ function message(id: number, name: string, email: string, text: string, sent = t
     email_sent_at: sent ? "2026-01-29T09:30:02.000Z" : null,
     notify_attempts: sent ? 1 : 2,
     notify_last_error: sent ? null : "provider answered 502",
+    notify_next_attempt_at: sent ? null : "2026-01-29T10:30:00.000Z",
   };
 }
 
-const page = <T,>(items: T[], next: string | null = null): AdminPage<T> => ({ items, next_cursor: next });
+const page = <T,>(items: T[], next: string | null = null, total = items.length): AdminPage<T> => ({ items, next_cursor: next, total });
 
 // ---------------------------------------------------------------------------------------------
 // The API stand-in: every request is recorded; answers come from `routes`, by "METHOD /path".
@@ -136,7 +139,14 @@ function defaultRoutes(): Record<string, Handler> {
         200,
         page([
           entry(1, "ada@example.com"),
-          entry(2, "grace@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 2, notify_last_error: "timeout" }),
+          entry(2, "grace@example.com", {
+            email_sent: false,
+            email_sent_at: null,
+            notify_attempts: 2,
+            notify_last_error: "timeout",
+            notify_next_attempt_at: "2026-01-30T10:20:00.000Z",
+          }),
+          entry(3, "hedy@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 0 }),
         ]),
       ),
     "GET /api/admin/submissions": () =>
@@ -375,6 +385,18 @@ describe("the console", () => {
       ["spring-launch", "120", false],
       [admin.breakdowns.other(130), "214", true],
     ]);
+    // Issue 15: each row's share of all 1,234 sign-ups (9 messages for the form table), the
+    // no-value and "Other" rows included, so a table adds up to 100%; the denominator is said.
+    const sharesOf = (title: string) =>
+      within(screen.getByRole("table", { name: title }))
+        .getAllByRole("row")
+        .map((row) => [...row.children].map((cell) => cell.textContent).at(-1));
+    expect(sharesOf(admin.breakdowns.bySource.title)).toEqual([admin.breakdowns.share, "64.8%", "32.4%", "2.8%"]);
+    expect(sharesOf(admin.breakdowns.byUtmSource.title)).toEqual([admin.breakdowns.share, "24.3%", "1%", "74.7%"]);
+    expect(sharesOf(admin.breakdowns.byUtmCampaign.title)).toEqual([admin.breakdowns.share, "9.7%", "17.3%"]);
+    expect(sharesOf(admin.breakdowns.byForm.title)).toEqual([admin.breakdowns.share, "100%"]);
+    expect(within(section(admin.breakdowns.title)).getByText(admin.breakdowns.shareNote(1234, 9))).toBeTruthy();
+    expect(admin.breakdowns.shareNote(1234, 9)).toContain("of all 1,234 sign-ups");
     expect(admin.breakdowns.other(130)).toBe("Other (130 values)");
     for (const title of [
       admin.breakdowns.byUtmMedium.title,
@@ -389,22 +411,34 @@ describe("the console", () => {
     // Notifications.
     const delivery = section(admin.delivery.title);
     expect(within(delivery).getByText(admin.delivery.undelivered(3, "30 Jan 2026, 08:15 UTC"))).toBeTruthy();
+    // Issue 15: of the three, one failed (retried from 09:00) and two simply wait for the digest.
+    expect(within(delivery).getByText(admin.delivery.split(2, 1, "30 Jan 2026, 09:00 UTC"))).toBeTruthy();
+    expect(within(delivery).getByRole("button", { name: admin.delivery.retry }).hasAttribute("aria-disabled")).toBe(false);
 
     // The waitlist, with delivery status and attribution.
     const waitlist = screen.getByRole("table", { name: admin.waitlist.caption });
     const rows = within(waitlist).getAllByRole("row");
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+    // Issue 15: the column is named after what it is, the team's alert e-mail.
+    expect(within(rows[0]!).getByRole("columnheader", { name: "Team alert" })).toBeTruthy();
     const delivered = rows[1]!.querySelector(".cell-delivery")!;
     expect(delivered.textContent).toBe(`${admin.notification.sentBadge}30 Jan 2026, 10:00 UTC`);
     expect(within(rows[1]!).getByText("newsletter / – / spring-launch")).toBeTruthy();
-    expect(within(rows[2]!).getByText(admin.notification.waiting)).toBeTruthy();
-    expect(within(rows[2]!).getByText(admin.notification.attempts(2, "timeout"))).toBeTruthy();
+    // A failed alert says so, with its error and next try; one that waits for the digest is no failure.
+    expect(rows[2]!.querySelector(".cell-delivery")!.textContent).toBe(
+      `Failed${admin.notification.failedNote(2, "timeout", "30 Jan 2026, 10:20 UTC")}`,
+    );
+    expect(admin.notification.failedNote(2, "timeout", "30 Jan 2026, 10:20 UTC")).toBe(
+      "2 attempts, last error: timeout. Next try 30 Jan 2026, 10:20 UTC.",
+    );
+    expect(rows[3]!.querySelector(".cell-delivery")!.textContent).toBe(`Waiting for the digest${admin.notification.waitingNote}`);
+    expect(rows[3]!.querySelector(".badge--failed")).toBeNull();
     expect(within(section(admin.waitlist.title)).getByRole("region", { name: admin.waitlist.caption }).getAttribute("tabindex")).toBe("0");
 
     // The contact messages.
     const messages = screen.getByRole("table", { name: admin.messages.caption });
     expect(within(messages).getByText("Is it free?")).toBeTruthy();
-    expect(within(messages).getByText(admin.notification.attempts(2, "provider answered 502"))).toBeTruthy();
+    expect(within(messages).getByText(admin.notification.failedNote(2, "provider answered 502", "29 Jan 2026, 10:30 UTC"))).toBeTruthy();
     expect(callsTo("GET", "/api/admin/submissions")[0]!.url.searchParams.get("form")).toBe("contact");
   });
 
@@ -413,7 +447,14 @@ describe("the console", () => {
     routes["GET /api/admin/submissions"] = () => jsonResponse(200, page([]));
     render(<AdminApp />);
     await screen.findByRole("heading", { level: 1, name: admin.title });
-    expect(within(section(admin.delivery.title)).getByText(admin.delivery.allDelivered)).toBeTruthy();
+    const delivery = section(admin.delivery.title);
+    expect(within(delivery).getByText(admin.delivery.allDelivered)).toBeTruthy();
+    // Issue 15: nothing waits, so Retry now is disabled (still focusable) and says why.
+    const retry = within(delivery).getByRole("button", { name: admin.delivery.retry });
+    expect(retry.getAttribute("aria-disabled")).toBe("true");
+    expect(document.getElementById(retry.getAttribute("aria-describedby")!)!.textContent).toBe(admin.delivery.nothingWaits);
+    await userEvent.setup().click(retry);
+    expect(callsTo("POST", "/api/admin/notifications/retry")).toHaveLength(0);
     await within(section(admin.messages.title)).findByText(admin.table.empty);
     expect(screen.queryByRole("table", { name: admin.messages.caption })).toBeNull();
     // No more pages: no paging buttons.
@@ -447,7 +488,7 @@ describe("the console", () => {
       within(waitlist)
         .getAllByRole("status")
         .map((s) => s.textContent),
-    ).toContain(admin.table.showing(2, 1, "ann"));
+    ).toContain(admin.table.showing(2, 1, "ann", 2, 25));
     expect(within(waitlist).getByRole("button", { name: admin.table.previous }).hasAttribute("disabled")).toBe(true);
 
     await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
@@ -456,8 +497,8 @@ describe("the console", () => {
     expect(last.searchParams.get("cursor")).toBe("cursor-page-2");
     expect(last.searchParams.get("q")).toBe("ann");
     expect(within(waitlist).getByText(admin.table.page(2))).toBeTruthy();
-    // Focus goes to the table, which the page change replaced.
-    expect(document.activeElement).toBe(within(waitlist).getByRole("region", { name: new RegExp(admin.waitlist.caption) }));
+    // Focus goes to the list's heading, above the table the page change replaced.
+    expect(document.activeElement).toBe(within(waitlist).getByRole("heading", { level: 2, name: admin.waitlist.title }));
 
     await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
     await within(waitlist).findByText("ann4@example.com");
@@ -483,6 +524,43 @@ describe("the console", () => {
     await within(waitlist).findByText("ada@example.com");
     expect(listCalls().at(-1)!.url.searchParams.has("q")).toBe(false);
     expect(document.activeElement).toBe(box);
+  });
+
+  it("says which entries of how many a page shows (26-50 of 60), and Next page brings the list's top into view (issue 15)", async () => {
+    const many = Array.from({ length: 60 }, (_, i) => entry(100 - i, `pupil${i + 1}@example.com`));
+    routes["GET /api/admin/waitlist"] = ({ url }) => {
+      const from = Number(url.searchParams.get("cursor") ?? 0);
+      const next = from + 25 < many.length ? String(from + 25) : null;
+      return jsonResponse(200, page(many.slice(from, from + 25), next, many.length));
+    };
+    const scrolled: Element[] = [];
+    vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    const user = userEvent.setup();
+    render(<AdminApp />);
+    await screen.findByRole("rowheader", { name: "pupil1@example.com" });
+    const waitlist = section(admin.waitlist.title);
+    const status = () =>
+      within(waitlist)
+        .getAllByRole("status")
+        .map((s) => s.textContent);
+    await waitFor(() => expect(status()).toContain("1-25 of 60 entries on page 1."));
+
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
+    await within(waitlist).findByText("pupil26@example.com");
+    expect(status()).toContain("26-50 of 60 entries on page 2.");
+    const heading = within(waitlist).getByRole("heading", { level: 2, name: admin.waitlist.title });
+    expect(scrolled).toEqual([heading]);
+    expect(document.activeElement).toBe(heading);
+
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.next }));
+    await within(waitlist).findByText("pupil60@example.com");
+    expect(status()).toContain("51-60 of 60 entries on page 3.");
+    await user.click(within(waitlist).getByRole("button", { name: admin.table.previous }));
+    await within(waitlist).findByText("pupil26@example.com");
+    expect(scrolled).toEqual([heading, heading, heading]);
+    expect(document.activeElement).toBe(heading);
   });
 
   it("searches the contact messages with form=contact", async () => {

@@ -103,7 +103,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
         </ViewHeading>
         <Overview id={SECTIONS.overview} stats={stats} refresh={refreshStats} />
         <SignupsChart id={SECTIONS.signups} byDay={stats.waitlist.byDay} />
-        <Notifications id={SECTIONS.delivery} stats={stats.notifications} refresh={refreshStats} />
+        <Notifications id={SECTIONS.delivery} stats={stats.notifications} failed={stats.failedNotifications} refresh={refreshStats} />
         <Breakdowns id={SECTIONS.sources} stats={stats} />
         <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} />
         <MessagesSection id={SECTIONS.messages} dataVersion={dataVersion} />

@@ -21,6 +21,11 @@ function formatCount(n: number): string {
   return n.toLocaleString("en-GB");
 }
 
+/** `count` as a share of `total`, in percent with at most one decimal: "26.7%" (0% of nothing). */
+function formatShare(count: number, total: number): string {
+  return (total > 0 ? count / total : 0).toLocaleString("en-GB", { style: "percent", maximumFractionDigits: 1 });
+}
+
 /**
  * A time of the API (ISO 8601, or SQLite's "YYYY-MM-DD HH:MM:SS", which is UTC) as the console
  * shows it, in UTC so every operator reads the same: "12 Jan 2026, 14:03 UTC". A value that is
@@ -124,6 +129,10 @@ export const admin = {
     byReferrerHost: { title: "By referring site", key: "Site" },
     byForm: { title: "Messages by form", key: "Form" },
     count: "Count",
+    share: "Share",
+    /** What the shares are of: every entry, so each table's rows add up to 100%. */
+    shareNote: (signups: number, messages: number) =>
+      `Share is of all ${plural(signups, "sign-up")} (of all ${plural(messages, "message")} for messages by form), the “(no value)” and “Other” rows included, so each table adds up to 100%.`,
     /** The row of the entries without a value (apart from the values, whatever they are). */
     none: "(no value)",
     /** The row that sums the values beyond the API's top ones. */
@@ -134,10 +143,14 @@ export const admin = {
   delivery: {
     title: "Notifications",
     intro:
-      "The team gets an e-mail for every sign-up and message. Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
+      "The team gets an alert e-mail for every sign-up and message: one each while the hour's allowance lasts, the rest together in a digest at the next run (every 5 minutes). Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
     allDelivered: "Every notification has been delivered.",
     undelivered: (count: number, oldest: string | null) =>
       `${plural(count, "notification")} not yet delivered${oldest ? `, the oldest since ${oldest}` : ""}.`,
+    /** How the undelivered split: waiting for the digest (nothing failed) and failed (retrying). */
+    split: (waiting: number, failed: number, nextTry: string | null) =>
+      `${formatCount(waiting)} waiting for the digest, nothing failed; ${formatCount(failed)} failed${failed > 0 ? (nextTry ? `, next try ${nextTry}` : ", retried at the next run") : ""}.`,
+    nothingWaits: "Nothing waits, so there is nothing to retry.",
     retry: "Retry now",
     retrying: "Retrying…",
     requeued: (count: number) =>
@@ -152,8 +165,14 @@ export const admin = {
     next: "Next page",
     page: (n: number) => `Page ${n}`,
     pages: (title: string) => `${title}: pages`,
-    showing: (count: number, page: number, query: string) =>
-      `${count === 0 ? "No entries" : plural(count, "entry", "entries")} on page ${page}${query ? ` matching “${query}”` : ""}.`,
+    /** The status of a loaded page: "26-50 of 60 entries on page 2." (the range from the page's place and size). */
+    showing: (count: number, page: number, query: string, total: number | null, pageSize: number) => {
+      const matching = query ? ` matching “${query}”` : "";
+      if (count === 0) return `No entries on page ${page}${matching}.`;
+      const first = (page - 1) * pageSize + 1;
+      const range = `${formatCount(first)}-${formatCount(first + count - 1)}`;
+      return `${range} ${total === null ? "entries" : `of ${plural(total, "entry", "entries")}`}${matching} on page ${page}.`;
+    },
     empty: "Nothing here yet.",
     noMatch: (query: string) => `Nothing matches “${query}”.`,
     download: "Download CSV",
@@ -164,7 +183,7 @@ export const admin = {
 
   waitlist: {
     title: "Waitlist",
-    searchLabel: "Search the waitlist by e-mail",
+    searchLabel: "Search the waitlist by e-mail or campaign",
     caption: "Waitlist entries, newest first",
     columns: {
       email: "E-mail",
@@ -172,7 +191,7 @@ export const admin = {
       source: "Form",
       campaign: "Campaign (source / medium / name)",
       referrer: "Came from",
-      notification: "Notification",
+      notification: "Team alert",
     },
     csvName: "waitlist.csv",
   },
@@ -181,15 +200,21 @@ export const admin = {
     title: "Contact messages",
     searchLabel: "Search the messages by name, e-mail or text",
     caption: "Contact messages, newest first",
-    columns: { received: "Received", name: "Name", email: "E-mail", message: "Message", notification: "Notification" },
+    columns: { received: "Received", name: "Name", email: "E-mail", message: "Message", notification: "Team alert" },
     csvName: "contact-messages.csv",
   },
 
+  /** The team's alert e-mail about one record (the "Team alert" column). */
   notification: {
     sent: (when: string | null) => (when ? `Sent ${when}` : "Sent"),
     sentBadge: "Sent",
-    waiting: "Not delivered yet",
-    attempts: (n: number, error: string | null) => `${plural(n, "attempt")}${error ? `, last error: ${error}` : ""}`,
+    /** Undelivered, and no attempt failed: the next run sends it (in a digest past the hour's allowance). */
+    waiting: "Waiting for the digest",
+    waitingNote: "Nothing failed; sent at the next run",
+    failed: "Failed",
+    /** A failed one: its attempts, the error, and when it is tried again. */
+    failedNote: (attempts: number, error: string, nextTry: string | null) =>
+      `${plural(attempts, "attempt")}, last error: ${error}. ${nextTry ? `Next try ${nextTry}` : "Next try at the next run"}.`,
   },
 
   erasure: {
@@ -250,4 +275,4 @@ export const admin = {
   },
 } as const;
 
-export { formatCount, formatDay, formatTime, plural };
+export { formatCount, formatDay, formatShare, formatTime, plural };

@@ -1,23 +1,30 @@
 import type { AdminStats, Breakdown as Counts } from "@shared/admin";
-import { admin, formatCount } from "../content";
+import { admin, formatCount, formatShare } from "../content";
 import { Section } from "./Section";
 
-/** Where sign-ups come from (form placement, campaign parameters, referring site), and messages by form. */
+/**
+ * Where sign-ups come from (form placement, campaign parameters, referring site), and messages
+ * by form. Each row's share is of every entry (sign-ups, or messages for the form table), the
+ * no-value and "Other" rows included, so a table adds up to 100% and a share never changes with
+ * how many values the API names.
+ */
 export function Breakdowns({ id, stats }: { id: string; stats: AdminStats }) {
   const text = admin.breakdowns;
-  const tables: [key: string, words: { title: string; key: string }, counts: Counts][] = [
-    ["source", text.bySource, stats.waitlist.bySource],
-    ["utm-source", text.byUtmSource, stats.waitlist.byUtmSource],
-    ["utm-medium", text.byUtmMedium, stats.waitlist.byUtmMedium],
-    ["utm-campaign", text.byUtmCampaign, stats.waitlist.byUtmCampaign],
-    ["referrer", text.byReferrerHost, stats.waitlist.byReferrerHost],
-    ["form", text.byForm, stats.submissions.byForm],
+  const signups = stats.waitlist.total;
+  const tables: [key: string, words: { title: string; key: string }, counts: Counts, total: number][] = [
+    ["source", text.bySource, stats.waitlist.bySource, signups],
+    ["utm-source", text.byUtmSource, stats.waitlist.byUtmSource, signups],
+    ["utm-medium", text.byUtmMedium, stats.waitlist.byUtmMedium, signups],
+    ["utm-campaign", text.byUtmCampaign, stats.waitlist.byUtmCampaign, signups],
+    ["referrer", text.byReferrerHost, stats.waitlist.byReferrerHost, signups],
+    ["form", text.byForm, stats.submissions.byForm, stats.submissions.total],
   ];
   return (
     <Section id={id} title={text.title}>
+      <p className="muted">{text.shareNote(signups, stats.submissions.total)}</p>
       <div className="breakdowns">
-        {tables.map(([key, words, counts]) => (
-          <Breakdown key={key} id={`${id}-${key}`} title={words.title} keyLabel={words.key} counts={counts} />
+        {tables.map(([key, words, counts, total]) => (
+          <Breakdown key={key} id={`${id}-${key}`} title={words.title} keyLabel={words.key} counts={counts} total={total} />
         ))}
       </div>
     </Section>
@@ -39,7 +46,7 @@ function rowsOf(counts: Counts): Row[] {
   return rows;
 }
 
-function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string; keyLabel: string; counts: Counts }) {
+function Breakdown({ id, title, keyLabel, counts, total }: { id: string; title: string; keyLabel: string; counts: Counts; total: number }) {
   const text = admin.breakdowns;
   const rows = rowsOf(counts);
   return (
@@ -55,6 +62,9 @@ function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string;
               <th scope="col" className="numeric">
                 {text.count}
               </th>
+              <th scope="col" className="numeric">
+                {text.share}
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -64,6 +74,7 @@ function Breakdown({ id, title, keyLabel, counts }: { id: string; title: string;
                   {row.label}
                 </th>
                 <td className="numeric">{formatCount(row.count)}</td>
+                <td className="numeric">{formatShare(row.count, total)}</td>
               </tr>
             ))}
           </tbody>

@@ -50,8 +50,8 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
   const [downloading, setDownloading] = useState(false);
   const [downloadStatus, setDownloadStatus] = useState<string | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const focusTableAfterLoad = useRef(false);
-  const regionRef = useRef<HTMLDivElement>(null);
+  const focusHeadingAfterLoad = useRef(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const searchId = useId();
   const captionId = `${id}-caption`;
@@ -69,16 +69,22 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
         if (!current) return;
         setPage(result);
         setLoading(false);
-        setStatus(text.showing(result.items.length, pageNumber, query));
-        if (focusTableAfterLoad.current) {
-          focusTableAfterLoad.current = false;
-          regionRef.current?.focus();
+        // The count is null only from an answer without one (an older worker).
+        setStatus(text.showing(result.items.length, pageNumber, query, result.total ?? null, PAGE_SIZE));
+        if (focusHeadingAfterLoad.current) {
+          // After Next or Previous the new page is read from its top: the pager sits below a
+          // table taller than a phone's screen, and focusing the table itself scrolled only as
+          // far as its bottom edge. The list's heading goes to the top of the window and takes focus.
+          focusHeadingAfterLoad.current = false;
+          const heading = headingRef.current;
+          heading?.scrollIntoView({ block: "start" });
+          heading?.focus({ preventScroll: true });
         }
       },
       (failure: unknown) => {
         if (!current) return;
         setLoading(false);
-        focusTableAfterLoad.current = false;
+        focusHeadingAfterLoad.current = false;
         setError(report(failure));
       },
     );
@@ -104,13 +110,13 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
 
   function next() {
     if (loading || !page?.next_cursor) return;
-    focusTableAfterLoad.current = true;
+    focusHeadingAfterLoad.current = true;
     setCursors((stack) => [...stack, page.next_cursor]);
   }
 
   function previous() {
     if (loading || cursors.length === 1) return;
-    focusTableAfterLoad.current = true;
+    focusHeadingAfterLoad.current = true;
     setCursors((stack) => stack.slice(0, -1));
   }
 
@@ -137,6 +143,7 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
     <Section
       id={id}
       title={title}
+      headingRef={headingRef}
       actions={
         <BusyButton className="button button--small" onClick={downloadCsv} busy={downloading} busyLabel={text.downloading}>
           {text.download}
@@ -194,7 +201,6 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
             aria-busy={loading || undefined}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
             tabIndex={0}
-            ref={regionRef}
           >
             <table className="data-table">
               <caption id={captionId}>
@@ -254,7 +260,11 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
   );
 }
 
-/** A notification's delivery: when it was sent, or that it waits (with its attempts and last error). */
+/**
+ * The team's alert e-mail about a record: sent (and when); failed (its error and next try); or
+ * waiting, which is no failure: no attempt failed, and the next run sends it (in the digest once
+ * the hour's single e-mails are used up).
+ */
 function Delivery({ item }: { item: DeliveryStatus }) {
   const text = admin.notification;
   if (item.email_sent) {
@@ -265,10 +275,19 @@ function Delivery({ item }: { item: DeliveryStatus }) {
       </>
     );
   }
+  if (item.notify_last_error) {
+    const nextTry = item.notify_next_attempt_at ? formatTime(item.notify_next_attempt_at) : null;
+    return (
+      <>
+        <span className="badge badge--failed">{text.failed}</span>
+        <span className="cell-note cell-note--error">{text.failedNote(item.notify_attempts, item.notify_last_error, nextTry)}</span>
+      </>
+    );
+  }
   return (
     <>
       <span className="badge badge--waiting">{text.waiting}</span>
-      {item.notify_attempts > 0 && <span className="cell-note">{text.attempts(item.notify_attempts, item.notify_last_error)}</span>}
+      <span className="cell-note">{text.waitingNote}</span>
     </>
   );
 }

@@ -5,17 +5,20 @@ import { useConsole } from "../context";
 import { BusyButton, Messages, Section } from "./Section";
 
 /**
- * Delivery of the team's notification e-mails: how many wait, since when, and "Retry now"
- * (POST /api/admin/notifications/retry), which makes every waiting one due at the next run;
- * its answer is announced, and the figures are loaded again.
+ * Delivery of the team's notification e-mails: how many wait, since when, how many of them
+ * simply wait for the digest and how many failed (with the next try), and "Retry now" (POST
+ * /api/admin/notifications/retry), which makes every waiting one due at the next run; its answer
+ * is announced, and the figures are loaded again. With nothing waiting it is disabled, and says why.
  */
 export function Notifications({
   id,
   stats,
+  failed: failedStats,
   refresh,
 }: {
   id: string;
   stats: AdminStats["notifications"];
+  failed: AdminStats["failedNotifications"] | undefined;
   refresh: () => Promise<string | null>;
 }) {
   const { api, report } = useConsole();
@@ -23,6 +26,11 @@ export function Notifications({
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const text = admin.delivery;
+  const nothingWaits = stats.undelivered === 0;
+  // Absent only from an answer of an older worker: then nothing is known to have failed.
+  const failed = Math.min(failedStats?.count ?? 0, stats.undelivered);
+  const nextTry = failedStats?.nextAttemptAt ? formatTime(failedStats.nextAttemptAt) : null;
+  const hintId = `${id}-retry-hint`;
 
   async function retry() {
     setBusy(true);
@@ -48,11 +56,25 @@ export function Notifications({
           ? text.allDelivered
           : text.undelivered(stats.undelivered, stats.oldestUndeliveredAt ? formatTime(stats.oldestUndeliveredAt) : null)}
       </p>
+      {!nothingWaits && <p>{text.split(stats.undelivered - failed, failed, nextTry)}</p>}
       <p>
-        <BusyButton className="button button--primary" onClick={retry} busy={busy} busyLabel={text.retrying}>
+        <BusyButton
+          className="button button--primary"
+          onClick={retry}
+          busy={busy}
+          busyLabel={text.retrying}
+          // aria-disabled, so focus stays on it when a retry leaves nothing waiting.
+          inactive={nothingWaits && !busy}
+          describedBy={nothingWaits ? hintId : undefined}
+        >
           {text.retry}
         </BusyButton>
       </p>
+      {nothingWaits && (
+        <p id={hintId} className="muted">
+          {text.nothingWaits}
+        </p>
+      )}
       <Messages status={status} error={error} />
     </Section>
   );

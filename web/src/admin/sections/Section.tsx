@@ -1,12 +1,30 @@
 import type { ReactNode, Ref } from "react";
 import { admin } from "../content";
 
-/** A section of the console: a landmark named by its heading, which the section links reach. */
-export function Section({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
+/**
+ * A section of the console: a landmark named by its heading, which the section links reach.
+ * With `headingRef`, the heading can take focus (tabindex -1): a list moves focus there after
+ * a page change, so the new page is read from its top.
+ */
+export function Section({
+  id,
+  title,
+  actions,
+  children,
+  headingRef,
+}: {
+  id: string;
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  headingRef?: Ref<HTMLHeadingElement>;
+}) {
   return (
     <section id={id} aria-labelledby={`${id}-title`} className="admin-section">
       <div className="admin-section__head">
-        <h2 id={`${id}-title`}>{title}</h2>
+        <h2 id={`${id}-title`} ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
+          {title}
+        </h2>
         {actions && <div className="admin-section__actions">{actions}</div>}
       </div>
       {children}
@@ -52,7 +70,8 @@ export function Messages({
 
 /**
  * A button that says it is busy while its action runs, and ignores presses meanwhile. It stays
- * focusable (aria-disabled, not disabled), so keyboard focus is not lost to the page.
+ * focusable (aria-disabled, not disabled), so keyboard focus is not lost to the page. `inactive`
+ * disables it the same way while its action has nothing to do (its label unchanged).
  */
 export function BusyButton({
   busy,
@@ -62,6 +81,7 @@ export function BusyButton({
   busyLabel,
   type = "button",
   disabled,
+  inactive = false,
   describedBy,
 }: {
   busy: boolean;
@@ -71,17 +91,18 @@ export function BusyButton({
   busyLabel: string;
   type?: "button" | "submit";
   disabled?: boolean;
+  inactive?: boolean;
   describedBy?: string;
 }) {
   return (
     <button
       type={type}
       className={className}
-      aria-disabled={busy || undefined}
+      aria-disabled={busy || inactive || undefined}
       aria-describedby={describedBy}
       disabled={disabled}
       onClick={(event) => {
-        if (busy) {
+        if (busy || inactive) {
           event.preventDefault();
           return;
         }
