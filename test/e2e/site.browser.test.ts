@@ -792,6 +792,38 @@ describe("contact form", () => {
   });
 });
 
+describe("contact form: the outcome in view (issue 15)", () => {
+  // On a 360x740 phone the success started at y=756, under the fold, and the form only looked emptied.
+  it.each([
+    ["a 360x740 phone", { width: 360, height: 740 }],
+    ["a desktop", DESKTOP],
+  ])("on %s the success message is brought on screen and focused after sending", async (_what, viewport) => {
+    const ctx = await newContext({ viewport });
+    const page = await openHome(ctx);
+    const form = page.getByRole("form", { name: "Contact Form" });
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill("Ada Lovelace");
+    await form.getByRole("textbox", { name: "Email", exact: true }).fill(uniqueEmail("contact-in-view"));
+    await form.getByRole("textbox", { name: "Message", exact: true }).fill("Is the message on screen?");
+    // As a visitor scrolls: just far enough to reach the button, which then sits at the bottom edge.
+    const send = form.getByRole("button", { name: "Send Message" });
+    await send.evaluate((button) => button.scrollIntoView({ block: "end" }));
+    const startsAt = await form.getByRole("status").evaluate((status) => status.getBoundingClientRect().top);
+    expect(startsAt, "the message region starts under the fold before sending").toBeGreaterThanOrEqual(viewport.height - 1);
+
+    await send.click();
+    await form.getByRole("status").getByText("Message sent successfully! We'll be in touch.", { exact: true }).waitFor();
+    await until(
+      page,
+      `(() => {
+        const status = document.querySelector(".contact-form [role=status]");
+        const box = status.getBoundingClientRect();
+        return document.activeElement === status && box.top >= 0 && box.bottom <= window.innerHeight;
+      })()`,
+      "the success message within the viewport, focused",
+    );
+  });
+});
+
 describe("contact form: the server's word on a field", () => {
   it("shows what the server refuses at the field: an address without a dot in its domain, a name of spaces", async () => {
     expectedConsole = [/status of 400/];
