@@ -77,8 +77,8 @@ async function siteStyle(c: Context<AppEnv>): Promise<SiteStyle> {
 
 /**
  * The page: the site's header (its brand links home), then a card with the form's heading, the
- * outcome, the form given back (when refused) and the way back, in the site's classes (the login
- * page's centred card). Every word is escaped (form-refill.ts escapes its own); only the site's
+ * outcome, the form given back (when refused) and the way back (a plain link under a form, whose
+ * button is the page's one primary action), in the site's classes (the login page's centred card). Every word is escaped (form-refill.ts escapes its own); only the site's
  * own stylesheet goes in as it is (its hash must match).
  */
 function renderPage(page: FormPage, outcome: Outcome, form: string, styles: readonly string[]): string {
@@ -98,7 +98,7 @@ ${styles.map((css) => `<style>${css}</style>`).join("\n")}
 <div class="login"><div class="card">
 <h1>${escapeHtml(page.heading)}</h1>
 ${outcomeMessage(outcome)}
-${form}<p class="login__home"><a class="button button--primary" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
+${form}<p class="login__home"><a class="button ${form ? "button--link" : "button--primary"}" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
 </div></div>
 </main>
 </body>
