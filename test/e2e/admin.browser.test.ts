@@ -45,7 +45,10 @@ afterEach(() => {
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
 
-/** Signs `email` in on the site's login page (the code from the dev mailbox), as anyone does. */
+/**
+ * Signs `email` in on the site's login page (the code from the dev mailbox), as anyone does,
+ * through the console's own link: sign-in comes back to the console.
+ */
 async function signIn(page: Page, email: string): Promise<void> {
   await page.goto(`${baseUrl}${LOGIN_URL}`);
   await page.getByRole("heading", { name: "Sign In" }).waitFor();
@@ -55,7 +58,7 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.getByRole("heading", { name: "Verify Code" }).waitFor();
   await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
   await page.getByRole("button", { name: login.codeStep.submit }).click();
-  await expect.poll(() => hashOf(page), { timeout: 5_000 }).toBe("#/");
+  await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
 }
 
 /** Opens the console and waits until it shows the figures and the waitlist's first page. */
@@ -248,7 +251,8 @@ describe("operator console", () => {
     expect(robots).toMatch(/^Disallow: \/admin\/$/m);
 
     await page.getByRole("link", { name: admin.signedOut.link }).click();
-    await expect.poll(() => hashOf(page)).toBe("#/login");
+    // The sign-in page, told to come back here (its "next").
+    await expect.poll(() => hashOf(page)).toBe(new URL(LOGIN_URL, baseUrl).hash);
     await page.getByRole("heading", { name: "Sign In" }).waitFor();
     expect(await page.locator(`a[href*="admin"]`).count()).toBe(0);
 
@@ -258,6 +262,7 @@ describe("operator console", () => {
     await waiting.getByRole("heading", { level: 1, name: admin.signedOut.title }).waitFor();
     await page.bringToFront();
     await signIn(page, OPERATOR);
+    await page.getByRole("heading", { level: 1, name: admin.title }).waitFor();
     await waiting.getByRole("heading", { level: 1, name: admin.title }).waitFor();
     await waiting.getByText(admin.signedInAs(OPERATOR), { exact: true }).waitFor();
   });

@@ -350,6 +350,44 @@ describe("text at 200% on a phone", () => {
   });
 });
 
+describe("200% page zoom on a phone (a 360 px phone's 180 CSS px)", () => {
+  const ZOOMED = { width: 180, height: 370 };
+
+  /** The open menu's box, the screen's height, and where the Login link is. */
+  const menuBox = (page: Page) =>
+    page.evaluate<{ menuBottom: number; toggleBottom: number; menuTop: number; screen: number }>(`(() => {
+      const menu = document.querySelector("#site-menu").getBoundingClientRect();
+      return { menuTop: menu.top, menuBottom: menu.bottom, screen: innerHeight,
+        toggleBottom: document.querySelector(".site-header__toggle").getBoundingClientRect().bottom };
+    })()`);
+
+  it.each([true, false])(
+    "the open menu scrolls within the screen and Login can be reached and followed (JavaScript %s)",
+    async (javaScriptEnabled) => {
+      const ctx = await newContext({ viewport: ZOOMED, javaScriptEnabled });
+      const { page } = await openTab(ctx, "/");
+      if (javaScriptEnabled) await started(page);
+      const banner = page.getByRole("banner");
+      await banner.locator(".site-header__toggle").click();
+      // Without JavaScript a note sits above the header: the header sticks once it is scrolled by.
+      if (!javaScriptEnabled) await page.evaluate(`scrollTo(0, document.querySelector("header").offsetTop)`);
+
+      // The toggle stays on the first row, and the menu ends within the screen.
+      const box = await menuBox(page);
+      expect(box.menuTop, "the menu starts under the toggle's row").toBeGreaterThanOrEqual(box.toggleBottom);
+      expect(box.menuBottom, `the menu's bottom (${JSON.stringify(box)})`).toBeLessThanOrEqual(box.screen + 0.5);
+      expect(await layoutProblems(page)).toEqual([]);
+
+      const loginLink = banner.getByRole("link", { name: "Login" });
+      await loginLink.scrollIntoViewIfNeeded();
+      const { inside, box: where } = await fullyVisible(page, "#site-menu .auth-status__login");
+      expect(inside, `Login at ${where}`).toBe(true);
+      await loginLink.click();
+      await expect.poll(() => hashOf(page)).toBe("#/login");
+    },
+  );
+});
+
 describe("skip link", () => {
   it("is the first Tab stop, shows when focused and moves focus to the main content, on any page", async () => {
     const ctx = await newContext({ viewport: DESKTOP });

@@ -8,6 +8,7 @@
  */
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import { admin, CONSOLE_PATH } from "../../web/src/admin/content";
 import { login } from "../../web/src/content";
 import { codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
 import { useBrowser } from "./browser";
@@ -158,7 +159,8 @@ describe("login page", () => {
     expect(await codeInput.getAttribute("pattern")).toBe("[0-9]{6}");
     const code = await readCode(baseUrl, email, { after: mark });
 
-    // A wrong code: the server's otp_expired in plain words, and the way back to step one.
+    // A wrong code: the server's otp_expired in plain words with the tries it says are left, and
+    // the way back to step one.
     await codeInput.fill(otherCode(code));
     const rejected = authResponse(page, "verify");
     await page.getByRole("button", { name: login.codeStep.submit }).click();
@@ -166,7 +168,7 @@ describe("login page", () => {
     expect(rejection.status()).toBe(403);
     const rejectionBody = (await rejection.json()) as { code?: string; message?: string };
     expect(rejectionBody.code).toBe("otp_expired");
-    await page.getByRole("alert").getByText(login.messages.codeRejected, { exact: true }).waitFor();
+    await page.getByRole("alert").getByText(login.messages.codeWrongTriesLeft(4), { exact: true }).waitFor();
     expect(await page.getByText(rejectionBody.message!).count()).toBe(0);
     await resend.waitFor();
 
@@ -383,6 +385,64 @@ describe("login page", () => {
     await page.getByRole("banner").getByRole("link", { name: "Login" }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("hwh-auth"))).toBeNull();
     expect(watch.errors).toEqual([]);
+  });
+
+  it("says a wrong code's tries left right under the code field, which it describes (360x740 and 1280)", async () => {
+    for (const viewport of [
+      { width: 360, height: 740 },
+      { width: 1280, height: 800 },
+    ]) {
+      const ctx = await newContext({ viewport });
+      const { page } = await openTab(ctx, "/login");
+      const email = uniqueEmail(`tries-${viewport.width}`);
+      const mark = await latestMailId(baseUrl);
+      await requestCode(page, email);
+      const code = await readCode(baseUrl, email, { after: mark });
+      const field = page.getByLabel(login.codeLabel);
+      await field.fill(otherCode(code));
+      await page.getByRole("button", { name: login.codeStep.submit }).click();
+      const alert = page.getByRole("alert");
+      await alert.getByText(login.messages.codeWrongTriesLeft(4), { exact: true }).waitFor();
+
+      // At the field: its top within 40 px of the field's bottom (it was about 190 px under it,
+      // below the two links, where an open phone keyboard hides it).
+      const fieldBox = (await field.boundingBox())!;
+      const alertBox = (await alert.boundingBox())!;
+      const gap = alertBox.y - (fieldBox.y + fieldBox.height);
+      expect(gap, `gap at ${viewport.width} px`).toBeGreaterThanOrEqual(0);
+      expect(gap, `gap at ${viewport.width} px`).toBeLessThanOrEqual(40);
+      const links = await page.getByRole("button", { name: login.resend }).boundingBox();
+      expect(alertBox.y, "above the step's links").toBeLessThan(links!.y);
+      expect((await field.getAttribute("aria-describedby"))?.split(" ")).toContain(await alert.getAttribute("id"));
+      expect(await field.getAttribute("aria-invalid")).toBe("true");
+
+      // The server counts on: 3 left, and the right code still signs in.
+      await field.fill(otherCode(otherCode(code)));
+      await page.getByRole("button", { name: login.codeStep.submit }).click();
+      await alert.getByText(login.messages.codeWrongTriesLeft(3), { exact: true }).waitFor();
+      await field.fill(code);
+      await page.getByRole("button", { name: login.codeStep.submit }).click();
+      await page.getByRole("status").getByText(login.messages.signedIn, { exact: true }).waitFor();
+      await ctx.close();
+    }
+  });
+
+  it("from the console's Sign in link, comes back to the console once signed in", async () => {
+    const ctx = await newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await openTab(ctx, "/");
+    await page.goto(`${baseUrl}${CONSOLE_PATH}`);
+    await page.getByRole("link", { name: admin.signedOut.link }).click();
+    await page.getByRole("heading", { name: "Sign In" }).waitFor();
+    const email = uniqueEmail("from-console");
+    const mark = await latestMailId(baseUrl);
+    await requestCode(page, email);
+    await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
+    await page.getByRole("button", { name: login.codeStep.submit }).click();
+    await page.getByRole("status").getByText(login.messages.signedIn, { exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
+    // Signed in there (not an operator: the console says so, by name).
+    await page.getByRole("heading", { level: 1, name: admin.notAuthorised.title }).waitFor();
+    await page.getByText(admin.notAuthorised.text(email), { exact: true }).waitFor();
   });
 
   it("fits 360 px and 1280 px on both steps, with a countdown and an error", async () => {
