@@ -149,7 +149,7 @@ export const admin = {
       `${plural(count, "notification")} not yet delivered${oldest ? `, the oldest since ${oldest}` : ""}.`,
     /** How the undelivered split: waiting for the digest (nothing failed) and failed (retrying). */
     split: (waiting: number, failed: number, nextTry: string | null) =>
-      `${formatCount(waiting)} waiting for the digest, nothing failed; ${formatCount(failed)} failed${failed > 0 ? (nextTry ? `, next try ${nextTry}` : ", retried at the next run") : ""}.`,
+      `${formatCount(waiting)} waiting for the digest (no attempt failed); ${formatCount(failed)} failed${failed > 0 ? (nextTry ? `, next try ${nextTry}` : ", retried at the next run") : ""}.`,
     nothingWaits: "Nothing waits, so there is nothing to retry.",
     retry: "Retry now",
     retrying: "Retrying…",
@@ -210,7 +210,7 @@ export const admin = {
     sentBadge: "Sent",
     /** Undelivered, and no attempt failed: the next run sends it (in a digest past the hour's allowance). */
     waiting: "Waiting for the digest",
-    waitingNote: "Nothing failed; sent at the next run",
+    waitingNote: "No attempt failed; sent at the next run",
     failed: "Failed",
     /** A failed one: its attempts, the error, and when it is tried again. */
     failedNote: (attempts: number, error: string, nextTry: string | null) =>
