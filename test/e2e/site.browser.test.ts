@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { SECTION_IDS, advancedAi, closingCta, contactSection, features, howItWorks, subjects } from "../../web/src/content";
+import { SECTION_IDS, advancedAi, closingCta, contactSection, features, howItWorks, subjects, waitlistForm } from "../../web/src/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { listMailbox, uniqueEmail, waitForMail } from "./support";
 
@@ -817,9 +817,33 @@ describe("contact form: the outcome in view (issue 15)", () => {
       `(() => {
         const status = document.querySelector(".contact-form [role=status]");
         const box = status.getBoundingClientRect();
-        return document.activeElement === status && box.top >= 0 && box.bottom <= window.innerHeight;
+        return document.activeElement === status && box.top >= 0 && box.bottom <= window.innerHeight + 1;
       })()`,
       "the success message within the viewport, focused",
+    );
+  });
+});
+
+describe("waitlist: the error in view (issue 15)", () => {
+  it("on a 360x740 phone an error under the closing form's button is scrolled on screen; the field keeps focus", async () => {
+    const ctx = await newContext({ viewport: { width: 360, height: 740 } });
+    const page = await openHome(ctx);
+    const form = page.getByRole("form", { name: waitlistForm.ctaLabel });
+    const join = form.getByRole("button", { name: waitlistForm.ctaLabel });
+    await join.evaluate((button) => button.scrollIntoView({ block: "end" }));
+    const startsAt = await form.getByRole("alert").evaluate((alert) => alert.getBoundingClientRect().top);
+    expect(startsAt, "the error region starts under the fold").toBeGreaterThanOrEqual(739);
+
+    await join.click();
+    await form.getByRole("alert").getByText("Please enter your email address", { exact: true }).waitFor();
+    await until(
+      page,
+      `(() => {
+        const form = document.querySelector("#${SECTION_IDS.earlyAccess} form");
+        const box = form.querySelector("[role=alert]").getBoundingClientRect();
+        return document.activeElement === form.querySelector("input[type=email]") && box.top >= 0 && box.bottom <= window.innerHeight + 1;
+      })()`,
+      "the error within the viewport, the field focused",
     );
   });
 });

@@ -93,6 +93,20 @@ describe("WaitlistForm", () => {
     expect(within(form).getByRole("button", { name: "Join the Inner Circle" })).toBeTruthy();
   });
 
+  it("scrolls an error into view (it sits under the button: under the fold on a phone), the field keeping focus", async () => {
+    mockFetch(async () => jsonResponse(429, { error: { code: "rate_limited", message: "x", retry_after: 30 } }));
+    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(alert()).findByText("Too many attempts. Please try again in 30 seconds.");
+    await waitFor(() => expect(document.activeElement).toBe(input()));
+    expect(scrolled.mock.contexts.at(-1)).toBe(alert());
+    expect(scrolled).toHaveBeenLastCalledWith({ block: "nearest", behavior: "smooth" });
+  });
+
   it.each([
     ["nothing", ""],
     ["only spaces", "   "],

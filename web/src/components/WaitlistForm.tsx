@@ -4,6 +4,7 @@ import { ATTRIBUTION_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
 import { waitlistForm } from "../content";
 import { useMounted } from "../hooks/mounted";
+import { prefersReducedMotion } from "../hooks/reduced-motion";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
@@ -50,6 +51,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   const [status, setStatus] = useState<Status>({ state: "idle" });
   const inputRef = useRef<HTMLInputElement>(null);
   const addAnotherRef = useRef<HTMLButtonElement>(null);
+  const errorRef = useRef<HTMLParagraphElement>(null);
   const turnstile = useTurnstile();
   const focusTarget = useRef<FocusTarget | null>(null);
   const isMounted = useMounted();
@@ -60,12 +62,16 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
 
   // Focus goes where the visitor can carry on: the field after an error or a known address (a
   // disabled field loses focus while the request runs), "Add another email" once the field is gone.
+  // An error is said under the button, which on a phone can be under the fold when the button
+  // was at the bottom of the screen: it is scrolled into view (the field it describes keeps focus).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each status change; the target is set with the status.
   useEffect(() => {
     const target = focusTarget.current;
     focusTarget.current = null;
     if (target === "input") inputRef.current?.focus();
     else if (target === "addAnother") addAnotherRef.current?.focus();
+    if (status.state === "error")
+      errorRef.current?.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
   }, [status]);
 
   function show(next: Status, focus: FocusTarget | null) {
@@ -160,7 +166,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       ))}
       <Honeypot />
       <div ref={turnstile.containerRef} className="turnstile" />
-      <p className="message message--error waitlist__error" role="alert" id={errorId}>
+      <p ref={errorRef} className="message message--error waitlist__error" role="alert" id={errorId}>
         {errorText}
       </p>
       <p className="waitlist__note" id={noteId}>
