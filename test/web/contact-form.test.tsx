@@ -394,7 +394,7 @@ describe("ContactForm", () => {
   describe("refusals", () => {
     const refusals = [
       {
-        what: "too many attempts (429): the real wait from retry_after, in minutes rounded up",
+        what: "too many attempts (429): the real wait from retry_after, in whole minutes",
         response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 540 } }),
         shown: "Too many attempts. Please try again in 9 minutes.",
       },

@@ -313,9 +313,9 @@ describe("WaitlistForm", () => {
   describe("refusals", () => {
     const refusals = [
       {
-        what: "too many attempts (429): the real wait from retry_after, in minutes rounded up",
+        what: "too many attempts (429): the real wait from retry_after, in the nearest whole minutes",
         response: () => jsonResponse(429, { error: { code: "rate_limited", message: "Too many requests.", retry_after: 559 } }),
-        shown: "Too many attempts. Please try again in 10 minutes.",
+        shown: "Too many attempts. Please try again in 9 minutes.",
       },
       {
         what: "a 429 with a minute to wait",

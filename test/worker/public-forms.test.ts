@@ -59,10 +59,10 @@ describe("per-client limits", () => {
     const before = await countRows("hwh_waitlist");
     const refused = await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings);
     expect(refused.status).toBe(429);
-    // 41 s into the window: 559 s to its end, said in minutes rounded up.
+    // 41 s into the window: 559 s to its end, said in the nearest whole minutes.
     expect(refused.headers.get("Retry-After")).toBe("559");
     expect(await refused.json()).toEqual({
-      error: { code: "rate_limited", message: "Too many attempts. Please try again in 10 minutes.", retry_after: 559 },
+      error: { code: "rate_limited", message: "Too many attempts. Please try again in 9 minutes.", retry_after: 559 },
     });
     expect(await countRows("hwh_waitlist")).toBe(before);
     expect(await mailsTo(tag)).toBe(10);
@@ -82,10 +82,11 @@ describe("per-client limits", () => {
     });
   });
 
-  it("the wait in words: seconds under a minute, else minutes rounded up; no usable wait, the general words", () => {
-    expect(tooManyAttempts(559)).toBe("Too many attempts. Please try again in 10 minutes.");
+  it("the wait in words: seconds under a minute, else the nearest whole minutes (559 s is 9); no usable wait, the general words", () => {
+    expect(tooManyAttempts(559)).toBe("Too many attempts. Please try again in 9 minutes.");
     expect(tooManyAttempts(540)).toBe("Too many attempts. Please try again in 9 minutes.");
-    expect(tooManyAttempts(61)).toBe("Too many attempts. Please try again in 2 minutes.");
+    expect(tooManyAttempts(61)).toBe("Too many attempts. Please try again in 1 minute.");
+    expect(tooManyAttempts(570)).toBe("Too many attempts. Please try again in 10 minutes.");
     expect(tooManyAttempts(60)).toBe("Too many attempts. Please try again in 1 minute.");
     expect(tooManyAttempts(59)).toBe("Too many attempts. Please try again in 59 seconds.");
     expect(tooManyAttempts(40)).toBe("Too many attempts. Please try again in 40 seconds.");

@@ -48,8 +48,9 @@ export const PUBLIC_FORM_ERRORS = {
 
 /**
  * What a 429 of a public form says, with the real wait from its Retry-After (seconds): under a
- * minute in seconds, else in minutes rounded up, so the visitor is never told to come back
- * before the window ends ("Please try again in 9 minutes."). One sentence for the worker's
+ * minute in seconds, else in whole minutes, rounded to the nearest as a person reads a clock
+ * (Retry-After: 559 is "Please try again in 9 minutes."; the exact seconds stay in the header
+ * and in `retry_after`). One sentence for the worker's
  * answer (JSON and the page without JavaScript) and the web app, which reads the wait from the
  * answer. No usable wait: PUBLIC_FORM_ERRORS.rateLimited.
  */
@@ -58,7 +59,7 @@ export function tooManyAttempts(retryAfterSeconds: number | null | undefined): s
     return PUBLIC_FORM_ERRORS.rateLimited;
   }
   const seconds = Math.ceil(retryAfterSeconds);
-  const wait = seconds < 60 ? count(seconds, "second") : count(Math.ceil(seconds / 60), "minute");
+  const wait = seconds < 60 ? count(seconds, "second") : count(Math.round(seconds / 60), "minute");
   return `Too many attempts. Please try again in ${wait}.`;
 }
 
