@@ -400,7 +400,7 @@ describe("ContactForm", () => {
       },
       {
         what: "a 429 with only a Retry-After header (a limit in front of the worker)",
-        response: () => new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "61" } }),
+        response: () => new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "100" } }),
         shown: "Too many attempts. Please try again in 2 minutes.",
       },
       {
