@@ -64,7 +64,6 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
   // disabled field loses focus while the request runs), "Add another email" once the field is gone.
   // An error is said under the button, which on a phone can be under the fold when the button
   // was at the bottom of the screen: it is scrolled into view (the field it describes keeps focus).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each status change; the target is set with the status.
   useEffect(() => {
     const target = focusTarget.current;
     focusTarget.current = null;
