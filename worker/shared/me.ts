@@ -1,0 +1,59 @@
+/**
+ * The signed-in joiner's own API under /api/me (issue 16) as its one caller, the site's "My
+ * place" page (web/src/pages/me), reads it: paths and the JSON shapes. Field names are the API's
+ * (snake_case, like the operator API). Every route needs the access token of a sign-in (Bearer);
+ * without a valid one it answers 401 in the API's error shape.
+ */
+import type { ErasureCounts, PersonRecord } from "./admin";
+
+/** Where the joiner's API lives. */
+export const ME_API = "/api/me";
+
+/** The routes under ME_API, by what they do. */
+export const ME_ROUTES = {
+  /** GET: the journey (MeAnswer); DELETE with {"confirm": address}: erase everything (MeErasure). */
+  me: ME_API,
+  /** POST: join with one click, confirmed at once; DELETE: leave the list. Both answer MeAnswer. */
+  waitlist: `${ME_API}/waitlist`,
+  /** POST: send the confirmation e-mail again (pending only; the daily cap answers 429). */
+  confirmation: `${ME_API}/confirmation`,
+  /** GET: everything stored about the address (MeData), as a JSON download. */
+  data: `${ME_API}/data`,
+} as const;
+
+/** Where the address stands: not on the list, joined but not confirmed, confirmed (with a place). */
+export type MeStatus = "none" | "pending" | "confirmed";
+
+/** GET /api/me, and the answer of the waitlist actions. */
+export type MeAnswer = {
+  email: string;
+  status: MeStatus;
+  /** The place in line (1 is first); null unless confirmed. */
+  position: number | null;
+  /** The entry's referral code and link; null until confirmed. */
+  referral_code: string | null;
+  referral_link: string | null;
+  /** Friends who joined with the link: not yet confirmed, and confirmed (those move the place up). */
+  referrals_pending: number;
+  referrals_confirmed: number;
+  /** ISO times; null when not on the list / not confirmed. */
+  joined_at: string | null;
+  confirmed_at: string | null;
+  /** What a share says besides the link. */
+  share: { text: string };
+};
+
+/** GET /api/me/data: the operator's data-access answer for the signed-in address. */
+export type MeData = PersonRecord;
+
+/** DELETE /api/me: what was erased (the session ends with the user). */
+export type MeErasure = ErasureCounts;
+
+/** DELETE /api/me's body: the address typed again, as the confirmation. */
+export type MeErasureRequest = { confirm: string };
+
+/** Error codes of the joiner's API besides the API's usual ones. */
+export const ME_ERRORS = {
+  /** 401: no credentials, or a token that is not valid (expired, signed out, erased). */
+  notSignedIn: "not_signed_in",
+} as const;
