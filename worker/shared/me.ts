@@ -41,7 +41,18 @@ export type MeAnswer = {
   confirmed_at: string | null;
   /** What a share says besides the link. */
   share: { text: string };
+  /** How many places each confirmed referral moves its referrer up (REFERRAL_BOOST): for the rule's sentence (journey-text.ts referralRule). */
+  referral_boost: number;
 };
+
+/** POST /api/me/confirmation: a confirmation e-mail is on its way. */
+export type MeConfirmationSent = { sent: true };
+
+/** The name GET /api/me/data's download is saved under (its Content-Disposition). */
+export const ME_DATA_FILENAME = "homework-helper-my-data.json";
+
+/** What the audit trail names as the operator when a person reads or erases their own data. */
+export const SELF_OPERATOR = "self";
 
 /** GET /api/me/data: the operator's data-access answer for the signed-in address. */
 export type MeData = PersonRecord;
@@ -56,4 +67,8 @@ export type MeErasureRequest = { confirm: string };
 export const ME_ERRORS = {
   /** 401: no credentials, or a token that is not valid (expired, signed out, erased). */
   notSignedIn: "not_signed_in",
+  /** 409: a confirmation is sent again only while the entry waits for one (none to send otherwise). */
+  notPending: "not_pending",
+  /** 400: DELETE /api/me's `confirm` is not the signed-in address. */
+  confirmMismatch: "confirmation_mismatch",
 } as const;

@@ -1,0 +1,79 @@
+/**
+ * The joiner's words after the join, in one home: the confirmation page the worker renders
+ * (worker/me/confirm-page.ts) and the web app's "My place" (/#/me, which imports this as
+ * @shared/journey-text) say the same things the same way, and the share links are built once.
+ */
+
+/** The confirmation page's words (GET /confirm, POST /confirm) and the share box's. */
+export const JOURNEY_TEXT = {
+  confirmTitle: "Confirm your place",
+  confirmIntro: "One last step: press the button to confirm your place on the waitlist.",
+  confirmButton: "Confirm my place",
+  /** The heading once confirmed (the place itself is the page's headline: placeLine). */
+  confirmedTitle: "You're on the list",
+  alreadyConfirmed: "Your place is already confirmed.",
+  shareHeading: "Move up the line",
+  linkLabel: "Your referral link",
+  copy: "Copy",
+  copied: "Copied!",
+  /** When the browser refuses to copy: the link is selected for the visitor to copy. */
+  copyFailed: "Press Ctrl+C (or long-press) to copy the selected link.",
+  shareButton: "Share",
+  shareVia: "Or share it on",
+  friendsPending: "Friends waiting to confirm",
+  friendsConfirmed: "Friends confirmed",
+  /** What the share links and the Web Share API send, before the link. */
+  shareText: "I'm on the Homework Helper waitlist. Join with my link:",
+  shareSubject: "Join me on the Homework Helper waitlist",
+  backLink: "Back to the site",
+} as const;
+
+/** The pages a confirmation link that cannot be used gets (410, 400, 404): a heading and what to do. */
+export const CONFIRM_LINK_PROBLEMS = {
+  expired: {
+    title: "This link has expired",
+    text: "Confirmation links last a few days. Join the waitlist again with the same address and we'll e-mail you a new link.",
+  },
+  invalid: {
+    title: "This link doesn't work",
+    text: "The link is incomplete or was changed. Open it again from the e-mail, or copy the whole address from it into your browser.",
+  },
+  unknown: {
+    title: "This place no longer exists",
+    text: "The address this link was sent to is no longer on the waitlist. Join again from the site to get a new link.",
+  },
+} as const;
+
+export type ConfirmLinkProblem = keyof typeof CONFIRM_LINK_PROBLEMS;
+
+/** "You're #1,234 in line" (the place in the site's number format). */
+export function placeLine(place: number): string {
+  return `You're #${place.toLocaleString("en-US")} in line`;
+}
+
+/** The referral rule in one sentence, with the boost in force (REFERRAL_BOOST). */
+export function referralRule(boost: number): string {
+  return `Each friend who joins with your link and confirms moves you up ${boost} ${boost === 1 ? "place" : "places"}.`;
+}
+
+/** Where each share button goes; every value is a complete address (escape it as an attribute). */
+export type ShareLinks = { whatsapp: string; telegram: string; x: string; email: string };
+
+/** The share buttons' addresses for a referral link, with the share text (WhatsApp and e-mail carry the link in their text). */
+export function shareLinks(link: string, text: string = JOURNEY_TEXT.shareText): ShareLinks {
+  const q = encodeURIComponent;
+  return {
+    whatsapp: `https://wa.me/?text=${q(`${text} ${link}`)}`,
+    telegram: `https://t.me/share/url?url=${q(link)}&text=${q(text)}`,
+    x: `https://x.com/intent/post?text=${q(text)}&url=${q(link)}`,
+    email: `mailto:?subject=${q(JOURNEY_TEXT.shareSubject)}&body=${q(`${text}\n\n${link}`)}`,
+  };
+}
+
+/** The share buttons in the order shown, with their names. */
+export const SHARE_TARGETS: readonly { key: keyof ShareLinks; name: string }[] = [
+  { key: "whatsapp", name: "WhatsApp" },
+  { key: "telegram", name: "Telegram" },
+  { key: "x", name: "X" },
+  { key: "email", name: "E-mail" },
+];
