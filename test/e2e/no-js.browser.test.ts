@@ -183,7 +183,7 @@ describe("without JavaScript", () => {
     expect(await email.getAttribute("aria-invalid")).toBe("true");
     const describedBy = await email.getAttribute("aria-describedby");
     expect(await page.locator(`#${describedBy}`).textContent()).toBe(waitlistForm.messages.emailInvalid);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
     await expectNoAxeViolations(await page.content(), "the refused contact form's page");
 
     const address = uniqueEmail("nojs-refill");
