@@ -1,5 +1,6 @@
 import { normalizeEmail } from "./shared/text";
 import { CODE_COOLDOWN_SECONDS, CODE_LENGTH } from "./shared/sign-in";
+import { type WaitlistConfig, waitlistSettings } from "./waitlist/settings";
 
 /**
  * Every setting the worker reads, in one typed object. Plain settings are [vars] in
@@ -53,6 +54,8 @@ export type AppConfig = {
   publicLimits: { waitlist: RequestLimit; forms: RequestLimit };
   /** Per-client limit of the operator API (every /api/admin/* route together), credentials or not. */
   operatorLimit: RequestLimit;
+  /** The joiner's journey (worker/waitlist/*): confirmation, places and referrals. */
+  waitlist: WaitlistConfig;
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
@@ -140,6 +143,7 @@ export function readConfig(env: Settings): AppConfig {
       waitlist: { max: integerSetting("WAITLIST_RATE_LIMIT", 60, 1, 1_000_000), windowSeconds: publicWindow },
       forms: { max: integerSetting("FORMS_RATE_LIMIT", 5, 1, 1_000_000), windowSeconds: publicWindow },
     },
+    waitlist: waitlistSettings(env, integerSetting, invalid),
     operatorLimit: { max: integerSetting("OPERATOR_RATE_LIMIT", 300, 1, 1_000_000), windowSeconds: authWindow },
     turnstile: {
       enabled: siteKey !== "" && secretKey !== "",

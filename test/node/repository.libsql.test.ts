@@ -6,7 +6,9 @@ import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { repositoryWithLookups } from "../support/records";
 import { migrateLibsql } from "../../worker/db/migrate-libsql";
+import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
+import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -32,6 +34,8 @@ async function freshDatabase() {
 
 repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -1,10 +1,13 @@
 import { env } from "cloudflare:workers";
 import { testRepository } from "../support/worker";
+import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
+import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const TABLES = [
   "hwh_waitlist",
+  "hwh_joiner_mail",
   "hwh_form_submissions",
   "hwh_dev_mailbox",
   "hwh_auth_users",
@@ -12,6 +15,7 @@ const TABLES = [
   "hwh_auth_sessions",
   "hwh_auth_refresh_tokens",
   "hwh_rate_limits",
+  "hwh_joiner_mail",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -22,3 +26,5 @@ async function fresh() {
 
 repositorySuite("D1", fresh);
 authRepositorySuite("D1", fresh);
+journeyRepositorySuite("D1", fresh);
+adminJourneySuite("D1", fresh);

@@ -23,7 +23,7 @@ export type Notified = { kind: "waitlist"; record: WaitlistEntry } | { kind: "fo
  */
 export type FirstClaim = { now: Date; lockMs: number; budget?: { key: string; window: CounterWindow } };
 
-export type DevMailInput = { receivers: string[]; title: string; bodyHtml: string };
+export type DevMailInput = { receivers: string[]; title: string; bodyHtml: string; bodyText?: string | null };
 
 export const iso = (date: Date) => date.toISOString();
 

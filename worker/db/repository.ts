@@ -4,6 +4,7 @@ import { createAuthRepository } from "./auth-repository";
 import { createCounterRepository } from "./counter-repository";
 import type { Database } from "./database";
 import { createHealthRepository } from "./health-repository";
+import { createJourneyRepository } from "./journey-repository";
 import { type DevMailInput, createOutboxRepository, iso } from "./outbox-repository";
 import { devMailbox } from "./schema";
 import type { DevMail } from "./schema";
@@ -12,7 +13,7 @@ import { createWaitlistRepository } from "./waitlist-repository";
 
 export type { CounterWindow } from "./counter-repository";
 export type { DevMailInput, FirstClaim, NotificationKind, Notified, NotifiedRecord } from "./outbox-repository";
-export type { JoinResult } from "./waitlist-repository";
+export type { JoinJourney, JoinResult } from "./waitlist-repository";
 
 /**
  * The only code that talks to the database. It takes a drizzle database of either driver
@@ -33,6 +34,9 @@ export function createRepository(db: Database) {
 
     /** The operator API's lists, stats, data-access requests and erasure. */
     admin: createAdminRepository(db),
+
+    /** The joiner's journey: confirmation, places, referrals, leaving, the joiner-mail outbox. */
+    journey: createJourneyRepository(db),
 
     /** The notification outbox: claims, outcomes and what is still undelivered. */
     outbox: createOutboxRepository(db),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTableCreator, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTableCreator, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** The project prefix of every table name. Change it here and regenerate the migrations. */
 export const TABLE_PREFIX = "hwh";
@@ -39,11 +39,65 @@ export const waitlist = table(
     ...deliveryColumns(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    // The joiner's journey (worker/waitlist/*, worker/db/journey-repository.ts). A confirmed entry
+    // has confirmed_at, confirm_seq, referral_code and rank_key, all written by one statement.
+    /** When the joiner confirmed the address (or the join was confirmed at once); null: pending. */
+    confirmedAt: text("confirmed_at"),
+    /** 1, 2, 3... in order of confirmation (the unique index makes two confirmations never share one). */
+    confirmSeq: integer("confirm_seq"),
+    /** The entry's own referral code (8 characters, worker/waitlist/referral-code.ts), given at confirmation. */
+    referralCode: text("referral_code"),
+    /** The referral code the join came with, kept only if it was a known code then. */
+    referredBy: text("referred_by"),
+    /** Confirmed referrals this entry brought (never its own mailbox's). */
+    referralsConfirmed: integer("referrals_confirmed").notNull().default(0),
+    /** confirm_seq - REFERRAL_BOOST x referrals_confirmed (the boost in force when each was counted); place orders by it. */
+    rankKey: integer("rank_key"),
+    /** Keyed hash of the folded mailbox (worker/auth/mailbox.ts), for the self-referral rule; never the address. */
+    mailboxKey: text("mailbox_key").notNull().default(""),
+    /** Keyed hash of the client network (IPv4 address or IPv6 /64) that confirmed a referred entry. */
+    referralNetwork: text("referral_network"),
+    /** The random token of the one confirmation that won, so its referral is counted once. */
+    confirmClaim: text("confirm_claim"),
   },
   (t) => [
     index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
     // The operator console's lists and the stats: newest first, and by day.
     index(`${TABLE_PREFIX}_waitlist_created_idx`).on(t.createdAt, t.id),
+    uniqueIndex(`${TABLE_PREFIX}_waitlist_confirm_seq_idx`).on(t.confirmSeq),
+    uniqueIndex(`${TABLE_PREFIX}_waitlist_referral_code_idx`).on(t.referralCode),
+    // A place is two counts over this index (confirmed entries only), never a read of the rows.
+    index(`${TABLE_PREFIX}_waitlist_rank_idx`).on(t.rankKey, t.confirmSeq).where(sql`${t.confirmedAt} is not null`),
+    // A referrer's friends (pending and confirmed).
+    index(`${TABLE_PREFIX}_waitlist_referred_by_idx`).on(t.referredBy, t.confirmedAt).where(sql`${t.referredBy} is not null`),
+  ],
+);
+
+/**
+ * The e-mails to joiners (the confirmation, or the welcome when double opt-in is off): an
+ * outbox with the notification's claim and lease mechanics (a random claim and locked_until;
+ * next_attempt_at holds the backoff). Stored in the join's own batch; the content (token, place,
+ * link) is rendered when sent, from the entry as it is then. Deleted with its entry.
+ */
+export const joinerMail = table(
+  "joiner_mail",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    entryId: integer("entry_id").notNull(),
+    kind: text("kind").$type<"confirm" | "welcome">().notNull(),
+    /** The site's address for the e-mail's links: SITE_URL, or (when unset, locally) the join's origin. */
+    origin: text("origin").notNull().default(""),
+    createdAt: text("created_at").notNull(),
+    sentAt: text("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at"),
+    lockedUntil: text("locked_until"),
+    claim: text("claim"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index(`${TABLE_PREFIX}_joiner_mail_due_idx`).on(t.nextAttemptAt, t.id).where(sql`${t.sentAt} is null`),
+    index(`${TABLE_PREFIX}_joiner_mail_entry_idx`).on(t.entryId),
   ],
 );
 
@@ -69,6 +123,8 @@ export const devMailbox = table("dev_mailbox", {
   receivers: text("receivers", { mode: "json" }).$type<string[]>().notNull(),
   title: text("title").notNull(),
   bodyHtml: text("body_html").notNull(),
+  /** The plain-text alternative, when the message has one. */
+  bodyText: text("body_text"),
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 });
 
@@ -108,6 +164,7 @@ export type WaitlistEntry = typeof waitlist.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
+export type JoinerMail = typeof joinerMail.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in (the GoTrue-compatible auth service under /auth/v1). Secrets are never stored in plain

@@ -3,12 +3,35 @@ import { ATTRIBUTION_FIELDS, type Attribution } from "../shared/waitlist";
 import { countOne } from "./counter-repository";
 import type { Database } from "./database";
 import { type FirstClaim, iso, newClaim } from "./outbox-repository";
+import {
+  type ConfirmWrite,
+  confirmMailStatements,
+  confirmStatement,
+  type MailCap,
+  type QueueMail,
+  queuedMail,
+  referralStatement,
+  welcomeStatement,
+} from "./journey-repository";
 import { waitlist } from "./schema";
-import type { WaitlistEntry } from "./schema";
+import type { JoinerMail, WaitlistEntry } from "./schema";
+
+/**
+ * What a join does for the joiner's journey, in the join's own batch: the mailbox key and the
+ * referral code it came with (kept only if it is a known code), and either a confirmation e-mail
+ * (within the mailbox's daily cap, while unconfirmed) or a confirmation at once with a welcome.
+ */
+export type JoinJourney = { mailboxKey: string; ref: string | null; mail: QueueMail } & (
+  | { kind: "confirm"; cap: MailCap }
+  | { kind: "welcome"; confirm: ConfirmWrite }
+);
+
+/** The joiner's side of a join: the entry as the batch left it, and the joiner mail it queued (null: none). */
+export type JoinerSide = { current: WaitlistEntry | null; joinerMail: JoinerMail | null };
 
 export type JoinResult =
-  | { outcome: "joined"; entry: WaitlistEntry; claimed: boolean; budgetUsed: number | null }
-  | { outcome: "duplicate" };
+  | ({ outcome: "joined"; entry: WaitlistEntry; claimed: boolean; budgetUsed: number | null } & Partial<JoinerSide>)
+  | ({ outcome: "duplicate" } & Partial<JoinerSide>);
 
 type WaitlistColumns = ReturnType<typeof getTableColumns<typeof waitlist>>;
 
@@ -36,11 +59,17 @@ export function createWaitlistRepository(db: Database) {
      * updated_at moves, attribution it lacks is filled in (what it has is kept), its backoff is
      * cleared and, when nobody is sending it right now, its attempts start over with this one.
      */
-    async joinWaitlist(input: { email: string; source: string | null } & Partial<Attribution>, claim: FirstClaim): Promise<JoinResult> {
+    async joinWaitlist(
+      input: { email: string; source: string | null } & Partial<Attribution>,
+      claim: FirstClaim,
+      journey?: JoinJourney,
+    ): Promise<JoinResult> {
       const at = iso(claim.now);
       const mine = newClaim(claim);
       // SQLite evaluates every SET expression against the row as it was, so all three agree.
       const free = sql`(${waitlist.notifyLockedUntil} is null or ${waitlist.notifyLockedUntil} <= ${at})`;
+      // Only a code that exists now is kept: an unknown one is dropped and the join goes on.
+      const known = journey?.ref ? sql`(select r.referral_code from ${waitlist} r where r.referral_code = ${journey.ref})` : null;
       const upsert = db
         .insert(waitlist)
         .values({
@@ -51,6 +80,7 @@ export function createWaitlistRepository(db: Database) {
           updatedAt: at,
           notifyAttempts: 1,
           ...mine,
+          ...(journey ? { mailboxKey: journey.mailboxKey, referredBy: known } : {}),
         })
         .onConflictDoUpdate({
           target: waitlist.email,
@@ -62,6 +92,9 @@ export function createWaitlistRepository(db: Database) {
             ...Object.fromEntries(
               ATTRIBUTION_COLUMNS.map(({ key, column }) => [key, sql`coalesce(${column}, excluded.${sql.identifier(column.name)})`]),
             ),
+            // Likewise the referral: filled while it is empty and unconfirmed (it counts at confirmation).
+            referredBy: sql`case when ${waitlist.confirmedAt} is null then coalesce(${waitlist.referredBy}, excluded.referred_by) else ${waitlist.referredBy} end`,
+            mailboxKey: sql`case when excluded.mailbox_key <> '' then excluded.mailbox_key else ${waitlist.mailboxKey} end`,
             notifyNextAttemptAt: null,
             notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,
             notifyLockedUntil: sql`case when ${free} then excluded.notify_locked_until else ${waitlist.notifyLockedUntil} end`,
@@ -70,13 +103,33 @@ export function createWaitlistRepository(db: Database) {
           setWhere: eq(waitlist.emailSent, false),
         })
         .returning();
-      const [rows, budgetUsed] = claim.budget
-        ? await db
-            .batch([upsert, countOne(db, claim.budget.key, claim.budget.window)])
-            .then(([entries, counts]) => [entries, counts[0]!.count] as const)
-        : [await upsert, null];
-      const entry = rows[0];
-      return entry ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed } : { outcome: "duplicate" };
+      const budget = claim.budget ? [countOne(db, claim.budget.key, claim.budget.window)] : [];
+      // The journey's statements select the entry by its address, so they run whether the upsert
+      // joined it or found it a duplicate: a re-join of an unconfirmed address re-sends.
+      const steps = !journey
+        ? []
+        : journey.kind === "confirm"
+          ? confirmMailStatements(db, input.email, journey.cap, journey.mail)
+          : [
+              confirmStatement(db, eq(waitlist.email, input.email), journey.confirm),
+              referralStatement(db, input.email, journey.confirm),
+              welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
+            ];
+      const reads = journey
+        ? [db.select().from(waitlist).where(eq(waitlist.email, input.email)), queuedMail(db, input.email, journey.mail.claim)]
+        : [];
+      const results = (await db.batch([upsert, ...budget, ...steps, ...reads] as unknown as [typeof upsert])) as unknown[];
+      const entry = (results[0] as WaitlistEntry[])[0];
+      const budgetUsed = claim.budget ? (results[1] as { count: number }[])[0]!.count : null;
+      const side: Partial<JoinerSide> = journey
+        ? {
+            current: (results.at(-2) as WaitlistEntry[])[0] ?? null,
+            joinerMail: (results.at(-1) as JoinerMail[])[0] ?? null,
+          }
+        : {};
+      return entry
+        ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed, ...side }
+        : { outcome: "duplicate", ...side };
     },
   };
 }

@@ -7,6 +7,8 @@ export type MailMessage = {
   receivers: string[];
   title: string;
   bodyHtml: string;
+  /** The plain-text alternative (the joiner e-mails have one). */
+  bodyText?: string;
   /** The provider template for this kind of message, when configured. */
   templateId?: string;
 };
@@ -45,6 +47,7 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
         body_html: message.bodyHtml,
         project_id: mail.projectId,
       };
+      if (message.bodyText) inputs.body_text = message.bodyText;
       if (message.templateId) inputs.template_id = message.templateId;
       let response: Response;
       try {
@@ -108,7 +111,9 @@ export function devMailboxTransport(): MailTransport {
     name: "dev-mailbox",
     async send(message) {
       log("info", "mail.dev_mailbox", { receivers: message.receivers.length, see: "/dev/mailbox" });
-      return { devMail: { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml } };
+      return {
+        devMail: { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml, bodyText: message.bodyText ?? null },
+      };
     },
   };
 }

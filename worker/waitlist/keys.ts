@@ -1,0 +1,75 @@
+import { canonicalMailbox } from "../auth/mailbox";
+import { toHex } from "../shared/hash";
+
+/**
+ * The journey's keyed hashes and signed values, all HMAC-SHA-256 with the server secret
+ * (AUTH_JWT_SECRET) from the Web Crypto API, each under its own purpose label so that no value
+ * made for one use can pass for another (worker/auth/secrets.ts does the same for sign-in).
+ */
+
+const encoder = new TextEncoder();
+
+function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+}
+
+const labelled = (purpose: string, message: string) => encoder.encode(`${purpose}\u0000${message}`);
+
+export async function keyedHash(secret: string, purpose: string, message: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), labelled(purpose, message)));
+}
+
+/** Checks a signature in constant time (the Web Crypto verify). */
+async function verifyHash(secret: string, purpose: string, message: string, signature: Uint8Array): Promise<boolean> {
+  return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), signature, labelled(purpose, message));
+}
+
+/**
+ * The waitlist's name for the inbox an address reaches (case, Gmail dots, +tags and googlemail
+ * folded as sign-in's caps fold them): a referral never counts between two entries with one key,
+ * and the daily cap on confirmation e-mails counts per key. Never the address itself.
+ */
+export async function mailboxKey(secret: string, email: string): Promise<string> {
+  return toHex(await keyedHash(secret, "waitlist-mailbox", canonicalMailbox(email)));
+}
+
+/** The client network (a clientKey: IPv4 address or IPv6 /64) kept with a referred entry's confirmation. */
+export async function networkKey(secret: string, network: string): Promise<string> {
+  return toHex(await keyedHash(secret, "waitlist-network", network));
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+const CONFIRM_PURPOSE = "waitlist-confirm";
+/** `<entryId>.<expiresUnix>.<base64url HMAC>`: digits, digits, 43 base64url characters. */
+const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+
+/** A confirmation link's token for an entry, working until `expiresAt`. */
+export async function signConfirmation(secret: string, entryId: number, expiresAt: Date): Promise<string> {
+  const payload = `${entryId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+  return `${payload}.${toBase64Url(await keyedHash(secret, CONFIRM_PURPOSE, payload))}`;
+}
+
+/** What a presented token is: its entry and expiry when the signature is ours, otherwise null. */
+export async function verifyConfirmation(secret: string, token: string): Promise<{ entryId: number; expiresUnix: number } | null> {
+  const match = TOKEN_SHAPE.exec(token);
+  if (!match) return null;
+  const signature = fromBase64Url(match[3]!);
+  if (signature?.length !== 32) return null;
+  if (!(await verifyHash(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`, signature))) return null;
+  return { entryId: Number(match[1]), expiresUnix: Number(match[2]) };
+}
