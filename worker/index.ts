@@ -6,12 +6,14 @@ import { describeError, log } from "./log";
 import { runOutbox } from "./mail/outbox";
 import { apiRoutes, devRoutes } from "./routes/api";
 import { authElsewhere, authRoutes } from "./routes/auth";
+import { confirmRoutes } from "./routes/confirm";
 import { noSuchFile, pageRoutes } from "./routes/pages";
 
 /**
  * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
- * mailbox under /dev, and the built site (Workers static assets) for everything else. Each
- * part answers errors in its own format (its sub-app's error handler).
+ * mailbox under /dev, the confirmation link's page (/confirm), and the built site (Workers
+ * static assets) for everything else. Each part answers errors in its own format (its sub-app's
+ * error handler; /confirm answers pages).
  */
 const app = new Hono<AppEnv>();
 
@@ -22,6 +24,7 @@ app.route("/api", apiRoutes);
 app.route("/auth/v1", authRoutes);
 app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
+app.route("/confirm", confirmRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);
 

@@ -7,6 +7,7 @@ import { adminRoutes } from "./admin";
 import { devMailboxRoutes } from "./dev-mailbox";
 import { formRoutes } from "./forms";
 import { healthRoutes } from "./health";
+import { meRoutes } from "./me";
 import { waitlistRoutes } from "./waitlist";
 
 /**
@@ -55,7 +56,8 @@ export const apiRoutes = jsonApp()
   .route("/health", healthRoutes)
   .route("/waitlist", waitlistRoutes)
   .route("/forms", formRoutes)
-  .route("/admin", adminRoutes);
+  .route("/admin", adminRoutes)
+  .route("/me", meRoutes);
 apiRoutes.all(
   "*",
   noRoute(() => apiRoutes),

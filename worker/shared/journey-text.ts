@@ -28,7 +28,11 @@ export const JOURNEY_TEXT = {
   backLink: "Back to the site",
 } as const;
 
-/** The pages a confirmation link that cannot be used gets (410, 400, 404): a heading and what to do. */
+/**
+ * The pages of a confirmation that cannot be done: a link that cannot be used (410 expired, 400
+ * invalid, 404 unknown), a press sent by another site's page (403), the server failing (500).
+ * Each a heading and what to do; nothing changed in any of them.
+ */
 export const CONFIRM_LINK_PROBLEMS = {
   expired: {
     title: "This link has expired",
@@ -41,6 +45,14 @@ export const CONFIRM_LINK_PROBLEMS = {
   unknown: {
     title: "This place no longer exists",
     text: "The address this link was sent to is no longer on the waitlist. Join again from the site to get a new link.",
+  },
+  otherSite: {
+    title: "Confirm on our own page",
+    text: "A place can only be confirmed from our own page. Nothing changed: open the link in your e-mail and press the button there.",
+  },
+  failed: {
+    title: "Something went wrong",
+    text: "Your place could not be confirmed just now. Nothing changed: please open the link again in a minute.",
   },
 } as const;
 
