@@ -47,7 +47,7 @@ async function hydrateRoute(path: string, beforeApp: (container: HTMLElement) =>
 }
 
 describe("hydration of the prerendered routes", () => {
-  it.each(["/", "/privacy-policy", "/terms-of-service", "/login"])("matches the prerendered markup of %s", async (path) => {
+  it.each(["/", "/privacy-policy", "/terms-of-service", "/login", "/me"])("matches the prerendered markup of %s", async (path) => {
     const { container, heading, recoverableErrors, consoleError, started } = await hydrateRoute(path);
 
     expect(recoverableErrors).toEqual([]);

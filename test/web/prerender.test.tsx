@@ -14,6 +14,8 @@ const ROUTES = [
   { path: "/privacy-policy", heading: "Privacy Policy" },
   { path: "/terms-of-service", heading: "Terms of Service" },
   { path: "/login", heading: "Sign In" },
+  // The shell of "My place": its heading and a loading line (the page itself is a lazy chunk).
+  { path: "/me", heading: "My place" },
 ];
 
 /** The start tags of `tag` elements in `html`. */

@@ -8,6 +8,7 @@ import { useDocumentTitle } from "./hooks/document-title";
 import { MAIN_ID, SiteNavigationProvider, skipToMain, useSiteLocation } from "./navigation";
 import { HomePage } from "./pages/HomePage";
 import { LoginPage } from "./pages/LoginPage";
+import { MyPlacePage } from "./pages/MyPlacePage";
 import { PrivacyPolicyPage } from "./pages/PrivacyPolicyPage";
 import { TermsOfServicePage } from "./pages/TermsOfServicePage";
 import { ROUTES } from "./routes";
@@ -17,6 +18,7 @@ const TITLES: Readonly<Record<string, string>> = {
   [ROUTES.privacyPolicy]: documentTitles.privacyPolicy,
   [ROUTES.termsOfService]: documentTitles.termsOfService,
   [ROUTES.login]: documentTitles.login,
+  [ROUTES.me]: documentTitles.me,
 };
 
 /**
@@ -57,6 +59,7 @@ function Layout() {
           <Route path={ROUTES.privacyPolicy} component={PrivacyPolicyPage} />
           <Route path={ROUTES.termsOfService} component={TermsOfServicePage} />
           <Route path={ROUTES.login} component={LoginPage} />
+          <Route path={ROUTES.me} component={MyPlacePage} />
           <Route>
             <Redirect to={ROUTES.home} replace />
           </Route>

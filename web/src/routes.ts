@@ -4,6 +4,8 @@ export const ROUTES = {
   privacyPolicy: "/privacy-policy",
   termsOfService: "/terms-of-service",
   login: "/login",
+  /** "My place": the signed-in joiner's own page (issue 16), loaded as a chunk of its own. */
+  me: "/me",
 } as const;
 
 /**

@@ -3,9 +3,10 @@ import { Link, useLocation } from "wouter";
 import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
 import { header } from "../content";
+import { ROUTES } from "../routes";
 
 /**
- * The header's sign-in area (spec §2): the user's e-mail and a Logout button when signed in,
+ * The header's sign-in area (spec §2): the user's e-mail, a link to their "My place" page, and a Logout button when signed in,
  * otherwise a Login link (a quieter button than Get Early Access, the page's main action).
  * Logging out ends this device's session only and goes home; `onLoggedOut` then lets the header
  * close its menu.
@@ -58,10 +59,10 @@ export function AuthStatus({ onLoggedOut }: { onLoggedOut?: () => void }) {
 
   return (
     <div className="auth-status">
-      <span className="auth-status__email" title={email}>
-        <span className="visually-hidden">{header.signedInAs} </span>
-        {email}
-      </span>
+      {/* The address is the way to "My place" (/#/me): status, place, referral link, own data. */}
+      <Link href={ROUTES.me} className="auth-status__email" title={email}>
+        <span className="visually-hidden">{header.myPlaceLink}</span> {email}
+      </Link>
       <button type="button" className="button auth-status__logout" onClick={logout} disabled={loggingOut}>
         {header.logoutButton}
       </button>

@@ -1,9 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { Link, useLocation } from "wouter";
 import Menu from "lucide-react/icons/menu";
 import X from "lucide-react/icons/x";
 import { HEADER_SCROLL_THRESHOLD_PX, brand, header, type SectionLink } from "../content";
+import { useHydrated } from "../hooks/hydrated";
 import { useSiteNavigation } from "../navigation";
 import { AuthStatus } from "./AuthStatus";
 
@@ -187,20 +188,5 @@ function BrandMark() {
       <rect width="32" height="32" rx="7" fill="#4f46e5" />
       <path d="M9 22V10h3v4.6h8V10h3v12h-3v-4.8h-8V22z" fill="#fff" />
     </svg>
-  );
-}
-
-const noSubscription = () => () => {};
-
-/**
- * False in the prerendered HTML and while React hydrates it, true from then on (and at once when
- * a page is rendered in the browser from scratch): React renders the hydrated page again with
- * true right after hydrating it, so the markup the prerender made is matched first.
- */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
   );
 }

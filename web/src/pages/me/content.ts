@@ -1,0 +1,76 @@
+/**
+ * The words of "My place" (/#/me). They live with the page, not in ../../content.ts, because the
+ * page is a chunk of its own: the home page's first-load script must not carry them. What the
+ * confirmation page says too (the place, the share box, the rule) comes from the worker's
+ * @shared/journey-text, so both pages say it the same way.
+ */
+import { JOURNEY_TEXT } from "@shared/journey-text";
+
+export const ME_TEXT = {
+  signedOut: {
+    text: "Sign in to see your place on the waitlist, your referral link and your data.",
+    link: "Sign in",
+  },
+  sessionEnded: "Your sign-in has ended. Please sign in again.",
+  /** The answer could not be read or fetched. */
+  loadFailed: "We could not load your place. Check your connection and try again.",
+  retry: "Try again",
+  statusHeading: "Waitlist status",
+  statusLabel: "Status",
+  status: {
+    none: "Not on the waitlist",
+    pending: "Waiting for confirmation",
+    confirmed: "Confirmed",
+  },
+  none: {
+    text: (email: string) => `${email} is not on the waitlist.`,
+    join: "Join the waitlist",
+    joining: "Joining…",
+    joined: "You're on the waitlist, and your place is confirmed.",
+  },
+  pending: {
+    text: (email: string) =>
+      `We sent a confirmation e-mail to ${email}. Open its link and press "Confirm my place" to get your place in line.`,
+    resend: "Resend the confirmation e-mail",
+    resending: "Sending…",
+    resent: "Sent. Check your inbox (and the spam folder) for the confirmation e-mail.",
+    /** The entry was confirmed meanwhile (another tab, the e-mail's link): the page shows it now. */
+    alreadyConfirmed: JOURNEY_TEXT.alreadyConfirmed,
+  },
+  share: JOURNEY_TEXT,
+  joinedAt: "Joined",
+  confirmedAt: "Confirmed",
+  friendsHeading: "Friends who joined with your link",
+  leave: {
+    button: "Leave the waitlist",
+    question: "Leave the waitlist? You lose your place in line, and friends who join with your link no longer move you up.",
+    confirm: "Yes, leave the waitlist",
+    cancel: "Cancel",
+    leaving: "Leaving…",
+    left: "You've left the waitlist. You can join again at any time.",
+  },
+  data: {
+    heading: "Your data",
+    text: "Download everything we store about your address (your waitlist entry, the messages you sent us, your sign-in record) as a JSON file.",
+    download: "Download my data",
+    downloading: "Preparing…",
+    downloaded: "Your data was downloaded.",
+  },
+  erase: {
+    heading: "Delete everything",
+    text: "This deletes your waitlist entry, your messages and your account, and signs you out. It cannot be undone.",
+    open: "Delete everything…",
+    fieldLabel: (email: string) => `Type your e-mail address (${email}) to confirm`,
+    confirm: "Delete everything",
+    cancel: "Cancel",
+    deleting: "Deleting…",
+    mismatch: "The address you typed is not the one you're signed in with.",
+    doneTitle: "Everything is deleted",
+    done: "Your waitlist entry, messages and account are deleted, and you've been signed out.",
+    home: "Back to the home page",
+  },
+  errors: {
+    network: "We could not reach the server. Check your connection and try again.",
+    server: "Something went wrong on our side. Please try again.",
+  },
+} as const;
