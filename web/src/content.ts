@@ -75,8 +75,11 @@ export type HeaderContent = {
   homeLinkLabel: string;
   loginLink: string;
   logoutButton: string;
-  /** Read before the e-mail by screen readers, so the bare address makes sense. */
-  signedInAs: string;
+  /**
+   * Read before the e-mail by screen readers in the header's link to "My place" (/#/me), so the
+   * bare address makes sense and says where it goes.
+   */
+  myPlaceLink: string;
   /** Accessible name of the section navigation. */
   navLabel: string;
   /** Accessible name of the small-screen menu button (its state is aria-expanded). */
@@ -242,6 +245,13 @@ export type LegalPageContent = {
   backToHome: string;
 };
 
+/**
+ * What the /#/me route shows before its own code (web/src/pages/me, a chunk of its own) is in:
+ * its heading and a loading line. The page's other words live with it (pages/me/content.ts), so
+ * the home page's first-load script does not carry them.
+ */
+export type MyPlaceShellContent = { title: string; loading: string; loadFailed: string; retry: string };
+
 export type LoginContent = {
   emailStep: { title: string; intro: string; submit: string };
   codeStep: { title: string; intro: (email: string) => string; submit: string };
@@ -288,7 +298,7 @@ export type LoginContent = {
 };
 
 /** The browser tab's title per route (the home page's matches web/index.html). */
-export type DocumentTitles = { home: string; privacyPolicy: string; termsOfService: string; login: string };
+export type DocumentTitles = { home: string; privacyPolicy: string; termsOfService: string; login: string; me: string };
 
 // ---------------------------------------------------------------------------------------------
 // Copy
@@ -304,6 +314,7 @@ export const documentTitles: DocumentTitles = {
   privacyPolicy: `Privacy Policy | ${brand.name}`,
   termsOfService: `Terms of Service | ${brand.name}`,
   login: `Sign In | ${brand.name}`,
+  me: `My place | ${brand.name}`,
 };
 
 export const header: HeaderContent = {
@@ -311,7 +322,7 @@ export const header: HeaderContent = {
   homeLinkLabel: `${brand.name}: home`,
   loginLink: "Login",
   logoutButton: "Logout",
-  signedInAs: "Signed in as",
+  myPlaceLink: "My place: signed in as",
   navLabel: "Sections",
   menuButton: "Menu",
   sections: [
@@ -321,6 +332,13 @@ export const header: HeaderContent = {
     { label: "How It Works", target: SECTION_IDS.howItWorks },
   ],
   cta: { label: "Get Early Access", target: SECTION_IDS.hero, focus: "email" },
+};
+
+export const myPlaceShell: MyPlaceShellContent = {
+  title: "My place",
+  loading: "Loading your place…",
+  loadFailed: "This page could not be loaded. Check your connection and try again.",
+  retry: "Try again",
 };
 
 export const hero: HeroContent = {
@@ -500,7 +518,8 @@ const PRIVACY_LAST_UPDATED = "November 25, 2026";
 
 /**
  * What the site stores about a person, and why: keep it in step with worker/db/schema.ts (the
- * waitlist's attribution columns, the contact form's fields, the sign-in sessions) and with
+ * waitlist's attribution columns, its confirmation, place and referral columns, the contact
+ * form's fields, the sign-in sessions) and with
  * README.md's retention (the cron run's deletions) and erasure sections.
  */
 export const privacyPolicy: LegalPageContent = {
@@ -524,6 +543,10 @@ export const privacyPolicy: LegalPageContent = {
         "The email address you enter to join the waitlist or in the contact form, and when you joined.",
         "With your waitlist entry, how you found us: the campaign named in the link you followed (its utm_source, utm_medium " +
           "and utm_campaign), the website that referred you (its name only, not the page) and which of our signup forms you used.",
+        "When you confirm your waitlist place from the email we send you: when you confirmed, and from that your place in line.",
+        "With a confirmed place, your referral code (the code in your referral link), who referred you if you joined with " +
+          "someone's link, and how many friends have joined and confirmed with yours. To notice abuse of referrals we keep " +
+          "a keyed hash of your mailbox (not the address) and of the network a referred friend confirmed from (not the IP address).",
         "When you send the contact form: your name, email address and message, and when you sent it.",
         "When you sign in with an emailed code: your email address, and for each device you sign in on, when you signed in " +
           "and last used it, its IP address and its browser's user agent (the browser and system it reports).",
@@ -539,6 +562,11 @@ export const privacyPolicy: LegalPageContent = {
       items: [
         "Your email address: to keep your place on the waitlist and tell you when the product launches, to answer your " +
           "messages and to sign you in. Our team is emailed each new signup and message.",
+        "The confirmation: to make sure the address is yours before we count your place, and to send no more than a few " +
+          "confirmation emails a day to any address.",
+        "Your place in line, referral code and referrals: to show you your place and link, to move you up for each friend " +
+          "who joins with your link and confirms, and to show our team the top referrers. The hashes of mailboxes and " +
+          "networks stop referrals to yourself and let us flag many referrals from one network; we never sell or share them.",
         "The campaign, referring website and signup form: to learn which of our links and campaigns bring people to the " +
           "waitlist, counted together in our statistics.",
         "Your name and message: to answer you.",
@@ -549,7 +577,8 @@ export const privacyPolicy: LegalPageContent = {
         "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +
           "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
         "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
-          "your waitlist entry, your messages and your sign-in records.",
+          "your waitlist entry, your messages and your sign-in records. Signed in, you can do it yourself on your My place " +
+          "page, where you can also leave the waitlist and download your data.",
       ],
     },
     {
