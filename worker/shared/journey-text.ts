@@ -36,7 +36,7 @@ export const JOURNEY_TEXT = {
 export const CONFIRM_LINK_PROBLEMS = {
   expired: {
     title: "This link has expired",
-    text: "Confirmation links last a few days. Join the waitlist again with the same address and we'll e-mail you a new link.",
+    text: "This confirmation link is too old to use. Join the waitlist again with the same address and we'll e-mail you a new link.",
   },
   invalid: {
     title: "This link doesn't work",
