@@ -327,7 +327,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       await repo.joinWaitlist({ email: "c@x.test", source: null }, first(-40 * day));
       await repo.insertFormSubmission("Contact Form", { email: "a@x.test" }, first());
 
-      const stats = await repo.admin.stats(t0);
+      const stats = await repo.admin.stats(t0, { networkFlag: 5 });
       expect(stats.waitlist).toMatchObject({
         total: 3,
         last24h: 1,
@@ -412,7 +412,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const sent = await join(repo, "sent@x.test", 30);
       await repo.outbox.markSent([w(sent.entry)], at(40));
 
-      const stats = await repo.admin.stats(t0);
+      const stats = await repo.admin.stats(t0, { networkFlag: 5 });
       expect(stats.notifications.undelivered).toBe(3);
       expect(stats.failedNotifications).toEqual({ count: 2, nextAttemptAt: at(600_000).toISOString() });
     });

@@ -66,11 +66,18 @@ function breakdown(top: Record<string, number>, none = 0, other = { values: 0, c
   return { top: Object.entries(top).map(([value, count]) => ({ value, count })), none, other };
 }
 
-function stats(overrides: { total?: number; undelivered?: number; failed?: number } = {}): AdminStats {
+function stats(
+  overrides: { total?: number; undelivered?: number; failed?: number; referrals?: Partial<AdminStats["referrals"]> } = {},
+): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
+  const total = overrides.total ?? 1234;
+  const confirmed = Math.round(total * 0.75);
   return {
     waitlist: {
-      total: overrides.total ?? 1234,
+      total,
+      pending: total - confirmed,
+      confirmed,
+      confirmationRate: total > 0 ? confirmed / total : 0,
       last24h: 5,
       last7d: 42,
       bySource: breakdown({ hero: 800, cta: 400 }, 34),
@@ -79,6 +86,17 @@ function stats(overrides: { total?: number; undelivered?: number; failed?: numbe
       byUtmCampaign: breakdown({ "spring-launch": 120 }, 0, { values: 130, count: 214 }),
       byReferrerHost: breakdown({ "news.example.org": 77 }),
       byDay,
+    },
+    referrals: {
+      confirmed: 370,
+      viralCoefficient: confirmed > 0 ? 370 / confirmed : 0,
+      top: [
+        { email: "ada@example.com", code: "ADA23456", referrals: 41 },
+        { email: "grace@example.com", code: "GRC23456", referrals: 7 },
+      ],
+      flagged: [{ email: "ada@example.com", code: "ADA23456", referrals: 41, fromOneNetwork: 12 }],
+      flagAt: 5,
+      ...overrides.referrals,
     },
     submissions: { total: 9, byForm: breakdown({ contact: 9 }) },
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
@@ -97,6 +115,12 @@ function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry>
     utm_medium: null,
     utm_campaign: "spring-launch",
     referrer_host: "news.example.org",
+    status: "confirmed",
+    confirmed_at: "2026-01-30T10:05:00.000Z",
+    place: 12,
+    referral_code: "ADA23456",
+    referred_by: null,
+    referrals_confirmed: 41,
     email_sent: true,
     email_sent_at: "2026-01-30T10:00:05.000Z",
     notify_attempts: 1,

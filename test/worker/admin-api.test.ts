@@ -1,10 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { subjectHash } from "../../worker/auth/secrets";
+import { createDeps } from "../../worker/deps";
+import { FORM_MEDIA_TYPE } from "../../worker/http/body";
 import { csvCell, csvRow } from "../../worker/http/csv";
 import {
   ADMIN_PAGE,
   BREAKDOWN_TOP,
+  REFERRERS_TOP,
   STATS_DAYS,
   type Breakdown,
   type AdminPage,
@@ -14,6 +17,7 @@ import {
   type PersonRecord,
   type RetryResult,
 } from "../../worker/shared/admin";
+import { confirmationToken } from "../../worker/waitlist/journey";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 
@@ -505,16 +509,19 @@ describe("GET /api/admin/waitlist.csv", () => {
     const text = await exactText(response);
     expect(
       text.startsWith(
-        "\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host,email_sent,email_sent_at,created_at,updated_at\r\n",
+        "\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host," +
+          "status,confirmed_at,place,referral_code,referred_by,referrals_confirmed," +
+          "email_sent,email_sent_at,created_at,updated_at\r\n",
       ),
     ).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
     // Campaign values are stored lower-cased (issue 15).
-    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,true,`);
+    // Each joined pending (no place, no code yet, no referrals).
+    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,pending,,,,,0,true,`);
     // Control characters (the line break) are dropped from campaign values when they are stored.
-    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,true,`);
-    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,true,`);
+    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,pending,,,,,0,true,`);
+    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,pending,,,,,0,true,`);
     expect(formulaCells(text)).toEqual([]);
   });
 
@@ -759,5 +766,158 @@ describe("/api/admin/people/lookup and /erase", () => {
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.event === "admin.person_erased");
     expect(logged).toMatchObject({ operator: operatorId, waitlist: 1 });
     expect(lines.join("\n")).not.toContain("@");
+  });
+});
+
+describe("the joiner's journey for the operator (issue 16)", () => {
+  const OPT_IN_OFF: EnvOverrides = { WAITLIST_DOUBLE_OPT_IN: "false" };
+  const CODE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
+
+  /** A join from `ip`, with a referral code or none; with OPT_IN_OFF it is confirmed at once. */
+  async function joinFrom(ip: string, email: string, ref: string | null, overrides: EnvOverrides = {}): Promise<void> {
+    const response = await call(
+      "/api/waitlist",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip },
+        body: JSON.stringify({ email, source: "hero", ...(ref ? { ref } : {}) }),
+      },
+      overrides,
+    );
+    expect(response.status, await response.clone().text()).toBe(201);
+  }
+
+  /** Confirms the entry as its e-mail's link does: the page's button pressed from `ip`. */
+  async function confirmFrom(ip: string, email: string): Promise<void> {
+    const { id } = (await testRepository().findWaitlistEntry(email))!;
+    const token = await confirmationToken(
+      createDeps(env, () => new Date()),
+      id,
+    );
+    const response = await call("/confirm", {
+      method: "POST",
+      headers: {
+        "Content-Type": FORM_MEDIA_TYPE,
+        "Sec-Fetch-Site": "same-origin",
+        Origin: "http://localhost",
+        "CF-Connecting-IP": ip,
+      },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+
+  async function entryOf(email: string): Promise<AdminWaitlistEntry> {
+    const page = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${encodeURIComponent(email)}`, ADMIN_KEY));
+    expect(page.items).toHaveLength(1);
+    return page.items[0]!;
+  }
+
+  /**
+   * A referrer confirmed at once, six friends through its link who confirmed (five from one
+   * network, a school's address, one from another), and one friend still pending.
+   */
+  async function referrerWithFriends() {
+    const tag = `ref${crypto.randomUUID().slice(0, 8)}`;
+    const referrer = `${tag}-referrer@example.com`;
+    await joinFrom(uniqueClientIp(), referrer, null, OPT_IN_OFF);
+    const code = (await entryOf(referrer)).referral_code!;
+    const school = uniqueClientIp();
+    const friends = Array.from({ length: 6 }, (_, i) => `${tag}-friend${i}@example.com`);
+    for (const [i, friend] of friends.entries()) {
+      await joinFrom(uniqueClientIp(), friend, code);
+      await confirmFrom(i < 5 ? school : uniqueClientIp(), friend);
+    }
+    const pending = `${tag}-pending@example.com`;
+    await joinFrom(uniqueClientIp(), pending, code);
+    return { tag, referrer, code, school, friends, pending };
+  }
+
+  it("stats: pending and confirmed, the confirmation rate, confirmed referrals, the viral coefficient, top referrers and flagged networks (never the network)", async () => {
+    const before = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    const { referrer, code, school } = await referrerWithFriends();
+    const response = await admin("/stats", ADMIN_KEY);
+    const text = await response.clone().text();
+    const stats = await json<AdminStats>(response);
+    // Eight joined: the referrer and six friends confirmed, one friend pending.
+    expect(stats.waitlist.total - before.waitlist.total).toBe(8);
+    expect(stats.waitlist.confirmed - before.waitlist.confirmed).toBe(7);
+    expect(stats.waitlist.pending - before.waitlist.pending).toBe(1);
+    expect(stats.waitlist.pending + stats.waitlist.confirmed).toBe(stats.waitlist.total);
+    expect(stats.waitlist.confirmationRate).toBeCloseTo(stats.waitlist.confirmed / stats.waitlist.total, 10);
+    expect(stats.referrals.confirmed - before.referrals.confirmed).toBe(6);
+    expect(stats.referrals.viralCoefficient).toBeCloseTo(stats.referrals.confirmed / stats.waitlist.confirmed, 10);
+    expect(stats.referrals.top).toContainEqual({ email: referrer, code, referrals: 6 });
+    expect(stats.referrals.top.length).toBeLessThanOrEqual(REFERRERS_TOP);
+    // Five from the school's network reach REFERRAL_NETWORK_FLAG (5): flagged, the network never named.
+    expect(stats.referrals.flagAt).toBe(5);
+    expect(stats.referrals.flagged).toContainEqual({ email: referrer, code, referrals: 6, fromOneNetwork: 5 });
+    expect(text).not.toContain(school);
+    for (const row of stats.referrals.flagged) expect(Object.keys(row).sort()).toEqual(["code", "email", "fromOneNetwork", "referrals"]);
+
+    const stricter = await json<AdminStats>(await admin("/stats", ADMIN_KEY, {}, { REFERRAL_NETWORK_FLAG: "6" }));
+    expect(stricter.referrals.flagAt).toBe(6);
+    expect(stricter.referrals.flagged.map((row) => row.email)).not.toContain(referrer);
+  });
+
+  it("the waitlist list, the look-up and the CSV give status, confirmed_at, place, referral_code, referred_by and referrals", async () => {
+    const { tag, referrer, code, friends, pending } = await referrerWithFriends();
+    const page = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=3`, ADMIN_KEY));
+    expect(page.total).toBe(8);
+    const all = [...page.items];
+    for (let cursor = page.next_cursor; cursor; ) {
+      const next = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=3&cursor=${cursor}`, ADMIN_KEY));
+      all.push(...next.items);
+      cursor = next.next_cursor;
+    }
+    const byEmail = new Map(all.map((entry) => [entry.email, entry]));
+    expect(byEmail.get(pending)).toMatchObject({
+      status: "pending",
+      confirmed_at: null,
+      place: null,
+      referral_code: null,
+      referred_by: code,
+      referrals_confirmed: 0,
+    });
+    const top = byEmail.get(referrer)!;
+    expect(top).toMatchObject({ status: "confirmed", referral_code: code, referred_by: null, referrals_confirmed: 6 });
+    expect(top.referral_code).toMatch(CODE);
+    expect(Date.parse(top.confirmed_at!)).toBeGreaterThan(Date.now() - 60_000);
+    // Each place is the journey's own (two counts for one entry), whichever page it was listed on.
+    const repo = testRepository();
+    for (const entry of all) {
+      const stored = (await repo.findWaitlistEntry(entry.email))!;
+      expect(entry.place, entry.email).toBe(await repo.journey.placeOf(stored));
+    }
+    // Six referrals moved the referrer 30 places up: ahead of every friend, who confirmed after it.
+    for (const friend of friends) {
+      expect(byEmail.get(friend)).toMatchObject({ status: "confirmed", referred_by: code, referrals_confirmed: 0 });
+      expect(byEmail.get(friend)!.place!).toBeGreaterThan(top.place!);
+    }
+    // No key of the journey leaks: the mailbox and network hashes, the order key, the claim.
+    for (const key of ["mailbox_key", "referral_network", "rank_key", "confirm_seq", "confirm_claim"]) expect(top).not.toHaveProperty(key);
+
+    // A code finds its referrer and the friends it brought.
+    expect((await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${code.toLowerCase()}`, ADMIN_KEY))).total).toBe(8);
+
+    const person = await json<PersonRecord>(await people("lookup", referrer));
+    expect(person.waitlist).toMatchObject({ status: "confirmed", place: top.place, referral_code: code, referrals_confirmed: 6 });
+
+    const csv = await (await admin("/waitlist.csv", ADMIN_KEY)).text();
+    const row = (email: string) =>
+      csv
+        .split("\r\n")
+        .find((line) => line.split(",")[1] === email)!
+        .split(",");
+    const header = csv.split("\r\n")[0]!.replace("\uFEFF", "").split(",");
+    const cell = (email: string, name: string) => row(email)[header.indexOf(name)];
+    expect([
+      cell(referrer, "status"),
+      cell(referrer, "place"),
+      cell(referrer, "referral_code"),
+      cell(referrer, "referrals_confirmed"),
+    ]).toEqual(["confirmed", String(top.place), code, "6"]);
+    expect(cell(referrer, "confirmed_at")).toBe(top.confirmed_at);
+    expect([cell(pending, "status"), cell(pending, "place"), cell(pending, "referred_by")]).toEqual(["pending", "", code]);
   });
 });

@@ -15,7 +15,6 @@ const TABLES = [
   "hwh_auth_sessions",
   "hwh_auth_refresh_tokens",
   "hwh_rate_limits",
-  "hwh_joiner_mail",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.

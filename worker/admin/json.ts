@@ -1,7 +1,8 @@
+import type { PlacedEntry } from "../db/admin-journey";
 import type { PersonData } from "../db/admin-repository";
 import { attributionOf } from "../db/waitlist-repository";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../db/schema";
-import type { AdminSession, AdminSubmission, AdminWaitlistEntry, PersonRecord } from "../shared/admin";
+import type { AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../shared/admin";
 import { formSlugOf } from "../shared/forms";
 
 /** The operator API's JSON of stored records (worker/shared/admin.ts: snake_case, as the columns). */
@@ -14,12 +15,26 @@ const delivery = (row: WaitlistEntry | FormSubmission) => ({
   notify_next_attempt_at: row.emailSent ? null : row.notifyNextAttemptAt,
 });
 
-export function waitlistJson(row: WaitlistEntry): AdminWaitlistEntry {
+/**
+ * An entry's journey. Its keys (mailbox_key, referral_network) and the confirmation's internals
+ * (confirm_seq, rank_key, confirm_claim) stay in the database: the place says where it is.
+ */
+const journey = (row: PlacedEntry): JourneyFields => ({
+  status: row.confirmedAt === null ? "pending" : "confirmed",
+  confirmed_at: row.confirmedAt,
+  place: row.confirmedAt === null ? null : row.place,
+  referral_code: row.referralCode,
+  referred_by: row.referredBy,
+  referrals_confirmed: row.referralsConfirmed,
+});
+
+export function waitlistJson(row: PlacedEntry): AdminWaitlistEntry {
   return {
     id: row.id,
     email: row.email,
     source: row.source,
     ...attributionOf(row),
+    ...journey(row),
     ...delivery(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,

@@ -1,12 +1,13 @@
-import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchResponse } from "drizzle-orm/batch";
 import type { AdminStats } from "../shared/admin";
 import { FORMS, type FormDefinition } from "../shared/forms";
-import { adminStats } from "./admin-stats";
+import { pagePlaces, placeColumn, type PlacedEntry, withPlaces } from "./admin-journey";
+import { adminStats, type StatsOptions } from "./admin-stats";
 import { ATTRIBUTION_COLUMNS } from "./waitlist-repository";
 import type { Database } from "./database";
-import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, waitlist } from "./schema";
-import type { AuthSession, AuthUser, FormSubmission, WaitlistEntry } from "./schema";
+import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, joinerMail, waitlist } from "./schema";
+import type { AuthSession, AuthUser, FormSubmission } from "./schema";
 
 /**
  * What the operator API (worker/routes/admin.ts) reads and erases: lists newest first with keyset
@@ -32,13 +33,15 @@ export type Listed<R> = { rows: R[]; total: number };
 /**
  * Waitlist entries whose address or campaign (utm_source, utm_medium, utm_campaign,
  * referrer_host) holds `q`, in any case: all five are stored lower-cased, so `q` is lower-cased
- * (fully, as the values were) and compared as it is. "" matches every entry.
+ * (fully, as the values were) and compared as it is. Referral codes (its own and the one it
+ * joined with) are stored upper-case and compared with `q` upper-cased: a code finds its
+ * referrer and the friends it brought. "" matches every entry.
  */
 function waitlistMatches(q: string): SQL | undefined {
   if (q === "") return undefined;
-  const needle = q.toLowerCase();
-  const columns = [waitlist.email, ...ATTRIBUTION_COLUMNS.map(({ column }) => column)];
-  return or(...columns.map((column) => sql`coalesce(instr(${column}, ${needle}), 0) > 0`));
+  const lower = [waitlist.email, ...ATTRIBUTION_COLUMNS.map(({ column }) => column)].map((column) => [column, q.toLowerCase()] as const);
+  const upper = [waitlist.referralCode, waitlist.referredBy].map((column) => [column, q.toUpperCase()] as const);
+  return or(...[...lower, ...upper].map(([column, needle]) => sql`coalesce(instr(${column}, ${needle}), 0) > 0`));
 }
 
 /** A form's submissions with `q` in any field (ASCII letters in any case; "" matches all). */
@@ -61,7 +64,7 @@ function submittedBy(email: string): SQL {
 }
 
 export type PersonData = {
-  waitlist: WaitlistEntry | null;
+  waitlist: PlacedEntry | null;
   submissions: FormSubmission[];
   user: (AuthUser & { sessions: AuthSession[] }) | null;
   /** The address's sign-in code record; `live` while its code has not been used or worn out. */
@@ -108,18 +111,26 @@ export function createAdminRepository(db: Database) {
 
   return {
     /** Everything the console's overview shows, in one database call (admin-stats.ts). */
-    stats: (now: Date): Promise<AdminStats> => adminStats(db, now),
+    stats: (now: Date, options: StatsOptions): Promise<AdminStats> => adminStats(db, now, options),
 
-    /** One page of the waitlist, newest first; `q` a case-insensitive part of the address or campaign (waitlistMatches; "" for all). */
-    listWaitlist: (query: ListQuery): Promise<WaitlistEntry[]> => waitlistPage(query),
+    /**
+     * One page of the waitlist, newest first, each entry with its place (admin-journey.ts
+     * pagePlaces, in the same batch); `q` a case-insensitive part of the address, campaign or
+     * referral codes (waitlistMatches; "" for all).
+     */
+    async listWaitlist(query: ListQuery): Promise<PlacedEntry[]> {
+      const [rows, places] = await db.batch([waitlistPage(query), pagePlaces(db, waitlistPage(query).getSQL())]);
+      return withPlaces(rows, places);
+    },
 
     /** listWaitlist's page, and how many entries match `q` in all: one COUNT in the same batch (the console's "26-50 of 60"). */
-    async searchWaitlist(query: ListQuery): Promise<Listed<WaitlistEntry>> {
-      const [rows, [counted]] = await db.batch([
+    async searchWaitlist(query: ListQuery): Promise<Listed<PlacedEntry>> {
+      const [rows, places, [counted]] = await db.batch([
         waitlistPage(query),
+        pagePlaces(db, waitlistPage(query).getSQL()),
         db.select({ total: count() }).from(waitlist).where(waitlistMatches(query.q)),
       ]);
-      return { rows, total: counted?.total ?? 0 };
+      return { rows: withPlaces(rows, places), total: counted?.total ?? 0 };
     },
 
     /** One page of a form's submissions (by its stored name), newest first; `q` a part of any field, ASCII letters in any case. */
@@ -152,7 +163,11 @@ export function createAdminRepository(db: Database) {
      */
     async person(email: string, audit?: AuditOf): Promise<PersonData> {
       const reads = [
-        db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1),
+        db
+          .select({ ...getTableColumns(waitlist), place: placeColumn })
+          .from(waitlist)
+          .where(eq(waitlist.email, email))
+          .limit(1),
         db.select().from(formSubmissions).where(submittedBy(email)).orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id)),
         db.select().from(authUsers).where(eq(authUsers.email, email)).limit(1),
         db
@@ -181,16 +196,19 @@ export function createAdminRepository(db: Database) {
     },
 
     /**
-     * Erases everything stored about one (normalised) address in one batch: its waitlist entry,
-     * the submissions it sent, its sign-in user with the sessions and refresh tokens, its code.
+     * Erases everything stored about one (normalised) address in one batch: its waitlist entry
+     * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code.
      * The batch's first statement writes the audit record, with the counts of what the rest
      * deletes, so an erasure is never done without its record nor recorded without being done.
      */
     async erasePerson(email: string, audit: AuditOf) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const [, entries, submissions, , , users] = await db.batch([
+      const [, , entries, submissions, , , users] = await db.batch([
         auditPerson("person.erased", email, audit),
+        db
+          .delete(joinerMail)
+          .where(inArray(joinerMail.entryId, db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email)))),
         db.delete(waitlist).where(eq(waitlist.email, email)).returning({ id: waitlist.id }),
         db.delete(formSubmissions).where(submittedBy(email)).returning({ id: formSubmissions.id }),
         db.delete(authRefreshTokens).where(inArray(authRefreshTokens.sessionId, sessionIds)),

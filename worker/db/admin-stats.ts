@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, isNotNull, min, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BREAKDOWN_TOP, STATS_DAYS, type AdminStats, type Breakdown } from "../shared/admin";
 import { formSlugOf } from "../shared/forms";
+import { journeySummary, journeyTotals, referrerQueries } from "./admin-journey";
 import type { Database } from "./database";
 import { formSubmissions, waitlist } from "./schema";
 import { undeliveredQueries, undeliveredSummary } from "./undelivered";
@@ -33,7 +34,10 @@ export function breakdownOf(top: { value: string; count: number }[], none: numbe
   return { top, none, other: { values: values - top.length, count: total - none - listed } };
 }
 
-export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
+/** What the stats need besides the time: the REFERRAL_NETWORK_FLAG in force. */
+export type StatsOptions = { networkFlag: number };
+
+export async function adminStats(db: Database, now: Date, options: StatsOptions): Promise<AdminStats> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = new Date(today - (STATS_DAYS - 1) * DAY_MS);
   const day = sql<string>`substr(${waitlist.createdAt}, 1, 10)`;
@@ -59,12 +63,13 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
       [`values${i}`, sql<number>`count(distinct ${BROKEN_DOWN[name]})`.as(`values_${i}`)],
     ]),
   );
-  const [[totals], byDay, byForm, waitingW, waitingF, failedW, failedF, ...tops] = await db.batch([
+  const [[totals], byDay, byForm, waitingW, waitingF, failedW, failedF, topReferrers, flagged, ...tops] = await db.batch([
     db
       .select({
         total: count().as("total"),
         last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
         last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
+        ...journeyTotals,
         ...perColumn,
       })
       .from(waitlist),
@@ -82,6 +87,7 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
     ...undeliveredQueries(db),
     failedOf(waitlist),
     failedOf(formSubmissions),
+    ...referrerQueries(db, options.networkFlag),
     ...BROKEN_DOWN_NAMES.map((name) => topOf(BROKEN_DOWN[name])),
   ]);
   const total = Number(totals?.total ?? 0);
@@ -100,14 +106,22 @@ export async function adminStats(db: Database, now: Date): Promise<AdminStats> {
   const forms = byForm.map((row) => ({ value: formSlugOf(row.value), count: Number(row.count) }));
   const messages = forms.reduce((sum, row) => sum + row.count, 0);
   const undelivered = undeliveredSummary(waitingW, waitingF);
+  const journey = journeySummary(
+    { total, confirmed: Number(totals?.confirmed ?? 0), referrals: Number(totals?.referrals ?? 0) },
+    topReferrers,
+    flagged,
+    options.networkFlag,
+  );
   return {
     waitlist: {
       total,
+      ...journey.waitlist,
       last24h: Number(totals?.last24h ?? 0),
       last7d: Number(totals?.last7d ?? 0),
       ...(Object.fromEntries(BROKEN_DOWN_NAMES.map((name, i) => [name, column(i)])) as Record<BrokenDown, Breakdown>),
       byDay: days.map((date) => ({ date, count: perDay.get(date) ?? 0 })),
     },
+    referrals: journey.referrals,
     submissions: { total: messages, byForm: breakdownOf(forms.slice(0, BREAKDOWN_TOP), 0, forms.length, messages) },
     notifications: { undelivered: undelivered.count, oldestUndeliveredAt: undelivered.oldestAt },
     failedNotifications: {

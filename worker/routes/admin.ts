@@ -26,7 +26,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/stats", async (c) => {
     const deps = c.get("deps");
-    return c.json(await deps.repo.admin.stats(deps.now()));
+    return c.json(await deps.repo.admin.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }));
   })
 
   .get("/waitlist", async (c) => {

@@ -28,6 +28,33 @@ export type DeliveryStatus = {
   notify_next_attempt_at: string | null;
 };
 
+/** Where a joiner is: waiting for the e-mailed confirmation, or confirmed (with a place in line). */
+export type EntryStatus = "pending" | "confirmed";
+
+/** The joiner's journey of one entry (issue 16): confirmation, place in line and referrals. */
+export type JourneyFields = {
+  status: EntryStatus;
+  confirmed_at: string | null;
+  /** The place in line now (null while pending): README "The place in line". */
+  place: number | null;
+  /** The entry's own code (given at confirmation), which its referral link carries. */
+  referral_code: string | null;
+  /** The code the entry joined with (a known code only). */
+  referred_by: string | null;
+  /** Friends who joined with this entry's code and confirmed (its own mailbox never counts). */
+  referrals_confirmed: number;
+};
+
+/** The journey's fields in the order the waitlist's export and the person look-up show them. */
+export const JOURNEY_FIELDS = [
+  "status",
+  "confirmed_at",
+  "place",
+  "referral_code",
+  "referred_by",
+  "referrals_confirmed",
+] as const satisfies readonly (keyof JourneyFields)[];
+
 export type AdminWaitlistEntry = {
   id: number;
   email: string;
@@ -35,6 +62,7 @@ export type AdminWaitlistEntry = {
   created_at: string;
   updated_at: string;
 } & Attribution &
+  JourneyFields &
   DeliveryStatus;
 
 export type AdminSubmission = {
@@ -52,6 +80,12 @@ export type AdminSubmission = {
  */
 export type AdminPage<T> = { items: T[]; next_cursor: string | null; total: number };
 
+/** How many referrers the stats name, most confirmed referrals first. */
+export const REFERRERS_TOP = 10;
+
+/** How many flagged referrers the stats name at most (most referrals from one network first). */
+export const FLAGGED_TOP = 50;
+
 /** How many values a breakdown names; the entries of every other value are summed as `other`. */
 export const BREAKDOWN_TOP = 20;
 
@@ -68,9 +102,17 @@ export type Breakdown = {
   other: { values: number; count: number };
 };
 
+/** A referrer as the stats name it: its address (operators see addresses in the lists anyway) and code. */
+export type Referrer = { email: string; code: string; referrals: number };
+
 export type AdminStats = {
   waitlist: {
     total: number;
+    /** Waiting for the e-mailed confirmation, and confirmed (pending + confirmed = total). */
+    pending: number;
+    confirmed: number;
+    /** confirmed / total, from 0 to 1 (0 while the list is empty). */
+    confirmationRate: number;
     last24h: number;
     last7d: number;
     /** By the form's placement ("hero", "cta"). */
@@ -81,6 +123,21 @@ export type AdminStats = {
     byReferrerHost: Breakdown;
     /** The last STATS_DAYS days (UTC dates, oldest first, today last), days without sign-ups as 0. */
     byDay: { date: string; count: number }[];
+  };
+  referrals: {
+    /** Referrals that counted: friends who joined with a code and confirmed (the referrers' referrals_confirmed summed). */
+    confirmed: number;
+    /** Confirmed referrals per confirmed joiner (0 while nobody confirmed). */
+    viralCoefficient: number;
+    /** The REFERRERS_TOP referrers with the most confirmed referrals (ties: the earlier confirmation first). */
+    top: Referrer[];
+    /**
+     * Referrers with at least `flagAt` (REFERRAL_NETWORK_FLAG) confirmed referrals from one client
+     * network (IPv4 address or IPv6 /64): flagged for a look, never blocked (a school shares one).
+     * `fromOneNetwork` is the most from one network; the network itself is never named.
+     */
+    flagged: (Referrer & { fromOneNetwork: number })[];
+    flagAt: number;
   };
   /** Messages by form (its slug). */
   submissions: { total: number; byForm: Breakdown };

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import type { TestRepository } from "./records";
+
+/**
+ * The operator's side of the joiner's journey (worker/db/admin-journey.ts), run on D1 in workerd
+ * and on libSQL in Node like the repository suite: the stats' confirmation and referral figures,
+ * each listed entry's place (one statement per page, agreeing with the journey's own placeOf),
+ * the person look-up's place, and the erasure of the joiner mails with the entry.
+ */
+export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepository>) {
+  const t0 = new Date("2026-03-01T10:00:00.000Z");
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  const LOCK_MS = 60_000;
+  const BOOST = 5;
+  const claim = () => crypto.randomUUID();
+
+  type Joiner = { email: string; code?: string; ref?: string; network?: string; mailbox?: string };
+
+  /** A join confirmed at once (the welcome path, as with WAITLIST_DOUBLE_OPT_IN off), through the journey's own statements. */
+  async function confirmedJoin(repo: TestRepository, ms: number, joiner: Joiner) {
+    const mailboxKey = joiner.mailbox ?? joiner.email;
+    const now = at(ms);
+    const result = await repo.joinWaitlist(
+      { email: joiner.email, source: null },
+      { now, lockMs: LOCK_MS },
+      {
+        kind: "welcome",
+        mailboxKey,
+        ref: joiner.ref ?? null,
+        mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
+        confirm: {
+          claim: claim(),
+          at: now,
+          referralCode: joiner.code ?? `C${String(ms).padStart(7, "0")}`,
+          boost: BOOST,
+          mailboxKey,
+          network: joiner.network ?? null,
+        },
+      },
+    );
+    if (result.outcome !== "joined") throw new Error(`${joiner.email} was a duplicate`);
+  }
+
+  /**
+   * A line with boosts, a tie and a self-referral. Confirmed in this order (confirm_seq):
+   * 1 a, 2 b, 3-7 f1..f5 (a's friends from net-1), 8 h, 9 f6 (a's friend from net-2),
+   * 10 s (a's own mailbox through a's link, from net-1: never counts), 11 g (h's friend, net-1);
+   * then p1 (with a's code) and p2 join and stay pending. a: 6 referrals, rank 1 - 30; h: 1,
+   * rank 8 - 5 = 3, tied with f1 (rank 3), which confirmed earlier.
+   */
+  async function seed(repo: TestRepository) {
+    const A = "AAAA2222";
+    await confirmedJoin(repo, 1000, { email: "a@x.test", code: A });
+    await confirmedJoin(repo, 2000, { email: "b@x.test", code: "BBBB2222" });
+    for (let i = 1; i <= 5; i++) await confirmedJoin(repo, 2000 + i * 1000, { email: `f${i}@x.test`, ref: A, network: "net-1" });
+    await confirmedJoin(repo, 8000, { email: "h@x.test", code: "HHHH2222" });
+    await confirmedJoin(repo, 9000, { email: "f6@x.test", ref: A, network: "net-2" });
+    await confirmedJoin(repo, 10_000, { email: "s@x.test", ref: A, network: "net-1", mailbox: "a@x.test" });
+    await confirmedJoin(repo, 11_000, { email: "g@x.test", ref: "HHHH2222", network: "net-1" });
+    await repo.joinWaitlist(
+      { email: "p1@x.test", source: null },
+      { now: at(12_000), lockMs: LOCK_MS },
+      {
+        kind: "confirm",
+        mailboxKey: "p1@x.test",
+        ref: A,
+        mail: { claim: claim(), now: at(12_000), lockMs: LOCK_MS, origin: "https://x.test" },
+        cap: { key: "confirm-mail:p1", window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
+      },
+    );
+    await repo.joinWaitlist({ email: "p2@x.test", source: null }, { now: at(13_000), lockMs: LOCK_MS });
+  }
+
+  /** Every entry's place as the journey computes it for one person (two counts each). */
+  const LINE = ["a", "b", "f1", "h", "f2", "f3", "f4", "f5", "f6", "s", "g"].map((name) => `${name}@x.test`);
+
+  describe(`operator journey figures on ${driver}`, () => {
+    it("stats: pending and confirmed, the confirmation rate, confirmed referrals, the viral coefficient, top and flagged referrers", async () => {
+      const repo = await fresh();
+      const empty = await repo.admin.stats(t0, { networkFlag: 5 });
+      expect(empty.waitlist).toMatchObject({ total: 0, pending: 0, confirmed: 0, confirmationRate: 0 });
+      expect(empty.referrals).toEqual({ confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 5 });
+
+      await seed(repo);
+      const stats = await repo.admin.stats(at(20_000), { networkFlag: 5 });
+      expect(stats.waitlist).toMatchObject({ total: 13, pending: 2, confirmed: 11, confirmationRate: 11 / 13 });
+      // a's six (its own mailbox's confirmation never counted) and h's one.
+      expect(stats.referrals.confirmed).toBe(7);
+      expect(stats.referrals.viralCoefficient).toBeCloseTo(7 / 11, 10);
+      expect(stats.referrals.top).toEqual([
+        { email: "a@x.test", code: "AAAA2222", referrals: 6 },
+        { email: "h@x.test", code: "HHHH2222", referrals: 1 },
+      ]);
+      // Five of a's confirmed friends came from net-1 (s, its own mailbox, is not counted there
+      // either); g on net-1 is h's only one. The network itself is never in the answer.
+      expect(stats.referrals.flagged).toEqual([{ email: "a@x.test", code: "AAAA2222", referrals: 6, fromOneNetwork: 5 }]);
+      expect(JSON.stringify(stats)).not.toContain("net-1");
+      expect((await repo.admin.stats(at(20_000), { networkFlag: 6 })).referrals).toMatchObject({ flagged: [], flagAt: 6 });
+      expect((await repo.admin.stats(at(20_000), { networkFlag: 1 })).referrals.flagged).toEqual([
+        { email: "a@x.test", code: "AAAA2222", referrals: 6, fromOneNetwork: 5 },
+        { email: "h@x.test", code: "HHHH2222", referrals: 1, fromOneNetwork: 1 },
+      ]);
+    });
+
+    it("lists each entry with its place (boosts; a tie goes to the earlier confirmation; pending none), the same on every page and as placeOf", async () => {
+      const repo = await fresh();
+      await seed(repo);
+      const all = await repo.admin.listWaitlist({ q: "", limit: 50, after: null });
+      expect(all.map((e) => e.email)).toEqual(["p2@x.test", "p1@x.test", ...[...LINE].sort((x, y) => order(y) - order(x))]);
+      const placeOf = new Map(all.map((e) => [e.email, e.place]));
+      expect(LINE.map((email) => placeOf.get(email))).toEqual(LINE.map((_, i) => i + 1));
+      expect(placeOf.get("p1@x.test")).toBeNull();
+      expect(placeOf.get("p2@x.test")).toBeNull();
+      for (const entry of all) expect(entry.place).toBe(await repo.journey.placeOf(entry));
+
+      // Pages of three: each page's places are the line's, whatever else the page holds.
+      const paged: (number | null)[] = [];
+      let after: { createdAt: string; id: number } | null = null;
+      for (;;) {
+        const rows = await repo.admin.listWaitlist({ q: "", limit: 3, after });
+        paged.push(...rows.map((e) => e.place));
+        const last = rows.at(-1);
+        if (rows.length < 3 || !last) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(paged).toEqual(all.map((e) => e.place));
+
+      // The search (with its total) places its rows alike; a code finds its referrer and the friends it brought.
+      const found = await repo.admin.searchWaitlist({ q: "aaaa2222", limit: 50, after: null });
+      expect(found.total).toBe(9);
+      expect(found.rows.map((e) => [e.email, e.place])).toEqual([
+        ["p1@x.test", null],
+        ["s@x.test", 10],
+        ["f6@x.test", 9],
+        ["f5@x.test", 8],
+        ["f4@x.test", 7],
+        ["f3@x.test", 6],
+        ["f2@x.test", 5],
+        ["f1@x.test", 3],
+        ["a@x.test", 1],
+      ]);
+    });
+
+    it("the person look-up carries the place; the erasure deletes the entry's joiner mails with it", async () => {
+      const repo = await fresh();
+      await seed(repo);
+      expect((await repo.admin.person("h@x.test")).waitlist).toMatchObject({ email: "h@x.test", place: 4, referralsConfirmed: 1 });
+      expect((await repo.admin.person("p1@x.test")).waitlist).toMatchObject({ place: null, referredBy: "AAAA2222" });
+
+      const erased = (await repo.findWaitlistEntry("a@x.test"))!;
+      const kept = (await repo.findWaitlistEntry("b@x.test"))!;
+      await repo.admin.erasePerson("a@x.test", { operator: "op", subjectHash: "hash", now: at(30_000) });
+      // Every unsent mail is due once its first lease lapsed: b's welcome is, a's is gone.
+      const due = await repo.journey.claimDueMail({ claim: claim(), now: at(LOCK_MS * 10), lockMs: LOCK_MS, limit: 100 });
+      expect(due.map((mail) => mail.entryId)).toContain(kept.id);
+      expect(due.map((mail) => mail.entryId)).not.toContain(erased.id);
+      // The rest of the line closes up: b is first now.
+      expect((await repo.admin.person("b@x.test")).waitlist?.place).toBe(1);
+    });
+  });
+
+  /** When each of the line's entries joined (its confirmation order here). */
+  function order(email: string): number {
+    return ["a", "b", "f1", "f2", "f3", "f4", "f5", "h", "f6", "s", "g"].indexOf(email.split("@")[0]!);
+  }
+}
