@@ -18,10 +18,13 @@ export const PROVIDER_URL = "https://provider.test/v1/run";
 export function fakeProvider(initialMode: ProviderMode = "success") {
   let mode = initialMode;
   const calls: ProviderCall[] = [];
+  /** The joiner e-mails (issue 16: the only ones with a plain-text body_text), kept apart so `calls` stays the company's and sign-in's. */
+  const joinerCalls: ProviderCall[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     if (request.url !== PROVIDER_URL) throw new Error(`unexpected outbound request to ${request.url}`);
-    calls.push({ url: request.url, method: request.method, headers: request.headers, body: (await request.json()) as ProviderBody });
+    const sent = { url: request.url, method: request.method, headers: request.headers, body: (await request.json()) as ProviderBody };
+    (sent.body.inputs.body_text === undefined ? calls : joinerCalls).push(sent);
     switch (mode) {
       case "success":
         return Response.json({ send_email_status: "success" });
@@ -33,7 +36,7 @@ export function fakeProvider(initialMode: ProviderMode = "success") {
         return new Response("internal error", { status: 500 });
       case "echo-error": {
         // A provider that quotes the message back in its error (receivers, text and all).
-        const { inputs } = calls.at(-1)!.body as { inputs: unknown };
+        const { inputs } = sent.body as { inputs: unknown };
         return Response.json({ error: { code: "invalid_request", message: `rejected ${JSON.stringify(inputs)}` } }, { status: 400 });
       }
       case "hang":
@@ -46,6 +49,7 @@ export function fakeProvider(initialMode: ProviderMode = "success") {
   });
   return {
     calls,
+    joinerCalls,
     setMode(next: ProviderMode) {
       mode = next;
     },

@@ -22,6 +22,9 @@ import { screenSubmission } from "./turnstile";
 /** A notification to send after the response: the record just stored (claimed by that write), and the hour's single e-mails it counted. */
 export type Notification = { item: Notified; budgetUsed: number | null };
 
+/** What a store may need of its request: the site's origin (links in e-mails), and work to finish after the response. */
+export type SubmissionRequest = { origin: string; defer: (work: Promise<unknown>) => void };
+
 /** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
 
@@ -45,7 +48,7 @@ export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>> = {
    * (null: another request is sending it right now). Throws an ApiError to refuse it (the
    * waitlist's 409); any other error is the declaration's 500.
    */
-  store: (deps: Deps, submission: v.InferOutput<S>, claim: FirstClaim) => Promise<Notification | null>;
+  store: (deps: Deps, submission: v.InferOutput<S>, claim: FirstClaim, request: SubmissionRequest) => Promise<Notification | null>;
 };
 
 /** The pipeline's env: the body's format, read from the media type once, at the head. */
@@ -85,7 +88,8 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(de
     const claim = firstClaim(deps);
     let notification: Notification | null;
     try {
-      notification = await declared.store(deps, submission, claim);
+      const defer = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+      notification = await declared.store(deps, submission, claim, { origin: new URL(c.req.url).origin, defer });
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(500, "internal_error", declared.failure, {}, {}, { cause: error });

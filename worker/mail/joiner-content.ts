@@ -36,9 +36,9 @@ function layout(parts: { heading: string; lines: string[]; button: { label: stri
 }
 
 /** The double opt-in e-mail: why it came, and the button to the confirm page. */
-export function confirmationEmail(input: { email: string; link: string; validDays: number }): JoinerContent {
+export function confirmationEmail(input: { link: string; validDays: number }): JoinerContent {
   const title = `Confirm your place on the ${BRAND_NAME} waitlist`;
-  const why = `You get this e-mail because ${input.email} was added to the ${BRAND_NAME} waitlist.`;
+  const why = `You get this e-mail because this address was just added to the ${BRAND_NAME} waitlist.`;
   const what = "Confirm it's you to get your place in line and your link to invite friends.";
   const ignore = `If you did not join, ignore this e-mail: nothing happens without the button. The link works for ${input.validDays} days.`;
   return {
@@ -54,9 +54,9 @@ export function confirmationEmail(input: { email: string; link: string; validDay
 }
 
 /** The welcome when double opt-in is off (or signing in proved the address): the place and the referral link. */
-export function welcomeEmail(input: { email: string; place: number; link: string; boost: number }): JoinerContent {
+export function welcomeEmail(input: { place: number; link: string; boost: number }): JoinerContent {
   const title = `You're #${input.place} in line for ${BRAND_NAME}`;
-  const why = `You get this e-mail because ${input.email} joined the ${BRAND_NAME} waitlist.`;
+  const why = `You get this e-mail because this address joined the ${BRAND_NAME} waitlist.`;
   const rule = `Each friend who joins with your link and confirms moves you up ${input.boost} places.`;
   return {
     title,

@@ -21,12 +21,12 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
     if (entry.confirmedAt !== null) return null;
     const link = confirmLink(origin, await confirmationToken(deps, entry.id));
     const validDays = Math.max(1, Math.round(deps.config.waitlist.confirmTtlSeconds / 86_400));
-    return { receivers: [entry.email], ...confirmationEmail({ email: entry.email, link, validDays }) };
+    return { receivers: [entry.email], ...confirmationEmail({ link, validDays }) };
   }
   const place = await deps.repo.journey.placeOf(entry);
   if (place === null || !entry.referralCode) return null;
   const link = referralLink(origin, entry.referralCode);
-  return { receivers: [entry.email], ...welcomeEmail({ email: entry.email, place, link, boost: deps.config.waitlist.referralBoost }) };
+  return { receivers: [entry.email], ...welcomeEmail({ place, link, boost: deps.config.waitlist.referralBoost }) };
 }
 
 /**

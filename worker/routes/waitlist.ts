@@ -1,15 +1,20 @@
 import { type PublicSubmission, submissionRoute } from "../http/public-submission";
-import { ApiError } from "../http/errors";
+import { API_BODY_ERRORS, ApiError } from "../http/errors";
 import { FORM_PAGE_TEXT } from "../shared/public-forms";
 import { ATTRIBUTION_FIELDS, WAITLIST_MESSAGES, waitlistSchema } from "../shared/waitlist";
+import { isDisposableAddress } from "../waitlist/disposable";
+import { afterJoin, joinWithJourney } from "../waitlist/journey";
 
 const ALREADY_JOINED = "already_joined";
 
 /**
- * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?}:
+ * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?, ref?}:
  * spec §5 and §7, as JSON or as a browser's form post (answered with a page), through the public
  * submission pipeline (worker/http/public-submission.ts). Per client at most WAITLIST_RATE_LIMIT
- * joins per window. The entry is stored (and its notification claimed) in one statement.
+ * joins per window. The entry is stored (and its notification claimed) in one batch, with the
+ * joiner's e-mail (worker/waitlist/journey.ts): the confirmation (or, double opt-in off, the
+ * confirmation at once and a welcome), sent after the response. An address at a disposable-mail
+ * domain is refused at its field.
  */
 export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   counter: "waitlist",
@@ -20,12 +25,12 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
     // Both placements sit on the home page.
     back: "/",
     success: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail],
-    // Given back with the placement and the landing page's attribution it was posted with.
+    // Given back with the placement, the landing page's attribution and referral code it was posted with.
     form: {
       kind: "waitlist",
       label: FORM_PAGE_TEXT.waitlistHeading,
       submit: FORM_PAGE_TEXT.waitlistHeading,
-      hidden: ["source", ...ATTRIBUTION_FIELDS],
+      hidden: ["source", ...ATTRIBUTION_FIELDS, "ref"],
     },
     // Spec §5's duplicate means the address is on the list: news, as the app says it.
     informational: [ALREADY_JOINED],
@@ -34,9 +39,13 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   // joined_at is this request's time, for a re-join too: an answer must never tell a stranger
   // when an address first joined.
   answer: (input, at) => ({ email: input.email, joined_at: at }),
-  async store(deps, input, claim) {
+  async store(deps, input, claim, request) {
+    if (isDisposableAddress(input.email)) throw API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailDisposable });
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
-    const result = await deps.repo.joinWaitlist(input, claim);
+    const result = await joinWithJourney(deps, input, claim, { origin: request.origin });
+    // The joiner's mail goes whatever the spec's answer: a re-join of an unconfirmed address
+    // re-sends the confirmation (within the daily cap) even when it is the 409 duplicate.
+    await afterJoin(deps, result, request.defer);
     if (result.outcome === "duplicate") throw new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate);
     // Not claimed: another request is sending this entry's notification right now.
     return result.claimed ? { item: { kind: "waitlist", record: result.entry }, budgetUsed: result.budgetUsed } : null;

@@ -11,7 +11,26 @@ export const WAITLIST_MESSAGES = {
   /** Spec §5: what a successful join shows, a title and a line under it. */
   successTitle: "Success! You're on the list.",
   successDetail: "We'll notify you when the product launches!",
+  /** Issue 16: an address at a disposable-mail domain (the worker checks the maintained list, mailchecker). */
+  emailDisposable: "Please use a permanent email address, not a disposable one.",
 } as const;
+
+/**
+ * A referral code's shape (worker/waitlist/referral-code.ts): 8 characters of an alphabet
+ * without 0/O, 1/I/L, upper-case.
+ */
+export const REFERRAL_CODE_SHAPE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
+
+/**
+ * The referral code a join came with (`ref`, from a shared link ?ref=CODE), upper-cased; a
+ * value not of a code's shape is ignored (null), never an error: a visitor's join must not
+ * fail on a mangled link. Whether the code exists is the worker's business (unknown: dropped).
+ */
+export function referralCodeValue(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const code = value.trim().toUpperCase();
+  return REFERRAL_CODE_SHAPE.test(code) ? code : null;
+}
 
 /** Where the form sits on the page, e.g. "hero" or "cta": letters, digits, "-" and "_". */
 const SOURCE_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
@@ -109,7 +128,7 @@ export function landingAttribution(pageUrl: URL, referer: string | null): Attrib
   };
 }
 
-/** POST /api/waitlist's body: the e-mail, the optional placement and attribution, and the public-form extras. */
+/** POST /api/waitlist's body: the e-mail, the optional placement, attribution and referral code, and the public-form extras. */
 export const waitlistSchema = strictFields({
   email: waitlistEmail,
   source: v.optional(v.nullable(v.pipe(v.string(SOURCE_MESSAGE), v.regex(SOURCE_SHAPE, SOURCE_MESSAGE))), null),
@@ -117,6 +136,7 @@ export const waitlistSchema = strictFields({
   utm_medium: campaignField("utm_medium"),
   utm_campaign: campaignField("utm_campaign"),
   referrer_host: referrerHostField,
+  ref: v.optional(v.pipe(v.unknown(), v.transform(referralCodeValue)), null),
   ...PUBLIC_FORM_EXTRAS,
 });
 

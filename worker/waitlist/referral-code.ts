@@ -4,8 +4,6 @@
  */
 export const REFERRAL_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 export const REFERRAL_CODE_LENGTH = 8;
-/** A code's shape, after upper-casing (worker/shared/waitlist.ts reads `ref` with it). */
-export const REFERRAL_CODE_SHAPE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
 
 /**
  * A code from crypto randomness, every character equally likely: a random byte at or above
