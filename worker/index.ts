@@ -3,6 +3,7 @@ import { pruneRecords } from "./auth/housekeeping";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./http/security-headers";
 import { describeError, log } from "./log";
+import { runJoinerOutbox } from "./mail/joiner";
 import { runOutbox } from "./mail/outbox";
 import { apiRoutes, devRoutes } from "./routes/api";
 import { authElsewhere, authRoutes } from "./routes/auth";
@@ -30,12 +31,17 @@ app.notFound(noSuchFile);
 
 export default {
   fetch: app.fetch,
-  /** Cron Trigger: sends due notifications (singles, then a digest); clears old records. */
+  /** Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old records. */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
     ctx.waitUntil(
       runOutbox(deps).catch((error: unknown) => {
         log("error", "notification.outbox_run_failed", { error: describeError(error) });
+      }),
+    );
+    ctx.waitUntil(
+      runJoinerOutbox(deps).catch((error: unknown) => {
+        log("error", "joiner_mail.outbox_run_failed", { error: describeError(error) });
       }),
     );
     ctx.waitUntil(

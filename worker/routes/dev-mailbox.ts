@@ -19,6 +19,7 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
         receivers: mail.receivers,
         title: mail.title,
         body_html: mail.bodyHtml,
+        body_text: mail.bodyText,
         created_at: mail.createdAt,
       })),
     });
@@ -28,7 +29,9 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
       (mail) => `<article>
   <h2>${escapeHtml(mail.title)}</h2>
   <p class="meta">To ${escapeHtml(mail.receivers.join(", "))} · ${escapeHtml(mail.createdAt)}</p>
-  <iframe sandbox title="${escapeHtml(mail.title)}" srcdoc="${escapeHtml(mail.bodyHtml)}"></iframe>
+  <iframe sandbox title="${escapeHtml(mail.title)}" srcdoc="${escapeHtml(mail.bodyHtml)}"></iframe>${
+    mail.bodyText === null ? "" : `\n  <details><summary>Plain text</summary><pre>${escapeHtml(mail.bodyText)}</pre></details>`
+  }
 </article>`,
     )
     .join("\n");
@@ -39,7 +42,7 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
 article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}.meta{color:#555}
-iframe{width:100%;min-height:12rem;border:1px solid #eee}</style></head>
+iframe{width:100%;min-height:12rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}</style></head>
 <body><h1>Dev mailbox</h1><p>${mails.length} message(s), newest first. Nothing here leaves this machine.</p>
 ${items || "<p>No e-mail yet.</p>"}
 </body></html>`);

@@ -1,0 +1,133 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createDeps } from "../../worker/deps";
+import { runJoinerOutbox } from "../../worker/mail/joiner";
+import {
+  ConfirmTokenError,
+  confirmationToken,
+  confirmEntry,
+  joinConfirmed,
+  journeyOf,
+  leaveWaitlist,
+  readConfirmationToken,
+  resendConfirmation,
+} from "../../worker/waitlist/journey";
+import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+import { postJson, testRepository, uniqueEmail } from "../support/worker";
+
+const repo = testRepository();
+const deps = () => createDeps(env);
+
+/** Joins through the API and returns the entry with a fresh confirmation token. */
+async function joined(email: string, ref?: string) {
+  expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
+  const entry = (await repo.findWaitlistEntry(email.toLowerCase()))!;
+  return { entry, token: await confirmationToken(deps(), entry.id) };
+}
+
+async function confirmedReferrer(email: string) {
+  const { entry, token } = await joined(email);
+  await confirmEntry(deps(), token, null);
+  return (await repo.journey.entryById(entry.id))!;
+}
+
+describe("confirming (issue 16)", () => {
+  it("20 concurrent confirms of one token confirm once", async () => {
+    const { entry, token } = await joined(uniqueEmail("race"));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => confirmEntry(deps(), token, "203.0.113.9")));
+    expect(outcomes.filter((o) => o.outcome === "confirmed")).toHaveLength(1);
+    expect(outcomes.filter((o) => o.outcome === "already")).toHaveLength(19);
+    expect(new Set(outcomes.map((o) => o.entryId))).toEqual(new Set([entry.id]));
+    const after = (await repo.journey.entryById(entry.id))!;
+    expect(after.confirmSeq).toBe(after.rankKey);
+    expect(after.referralCode).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
+    expect(await confirmEntry(deps(), token, null)).toEqual({ outcome: "already", entryId: entry.id });
+  });
+
+  it("a referral counts once however many confirms race, and each of several friends racing counts", async () => {
+    const referrer = await confirmedReferrer(uniqueEmail("referrer"));
+    const friend = await joined(uniqueEmail("friend"), referrer.referralCode!);
+    await Promise.all(Array.from({ length: 20 }, () => confirmEntry(deps(), friend.token, "198.51.100.7")));
+    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 5 });
+    const others = await Promise.all([1, 2, 3, 4].map((n) => joined(uniqueEmail(`friend${n}`), referrer.referralCode!)));
+    await Promise.all(others.flatMap(({ token }) => [confirmEntry(deps(), token, null), confirmEntry(deps(), token, null)]));
+    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 5, rankKey: referrer.rankKey! - 25 });
+    const journey = await journeyOf(deps(), referrer.email, "http://localhost");
+    expect(journey).toMatchObject({ status: "confirmed", position: 1, referrals_confirmed: 5, referrals_pending: 0 });
+    expect(journey.referral_link).toBe(`http://localhost/?ref=${referrer.referralCode}`);
+  });
+
+  it("a self-referral through every mailbox variant (case, Gmail dots, +tags, googlemail) counts zero", async () => {
+    const stamp = Date.now().toString(36);
+    const referrer = await confirmedReferrer(`self.ref${stamp}@gmail.com`);
+    const variants = [
+      `SelfRef${stamp}+Case@Gmail.com`,
+      `s.e.l.f.ref${stamp}@gmail.com`,
+      `selfref${stamp}+tag@gmail.com`,
+      `self.ref${stamp}@googlemail.com`,
+    ];
+    for (const email of variants) {
+      const { token } = await joined(email, referrer.referralCode!);
+      expect((await confirmEntry(deps(), token, null)).outcome).toBe("confirmed");
+    }
+    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 0, rankKey: referrer.rankKey });
+    expect((await journeyOf(deps(), referrer.email)).referrals_pending).toBe(0);
+  });
+
+  it("expired, tampered and unknown tokens are refused with their own problem and change nothing", async () => {
+    const { entry, token } = await joined(uniqueEmail("tokens"));
+    const later = createDeps(env, () => new Date(Date.now() + 8 * 86_400_000));
+    const problem = (work: Promise<unknown>) =>
+      work.then(
+        () => null,
+        (error: unknown) => (error instanceof ConfirmTokenError ? [error.problem, error.status] : error),
+      );
+    const flipped = token.slice(0, -2) + (token.at(-2) === "A" ? "B" : "A") + token.at(-1);
+    const otherId = token.replace(/^\d+/, String(entry.id + 1));
+    expect(await problem(confirmEntry(later, token, null))).toEqual(["expired", 410]);
+    for (const bad of [flipped, otherId, "", "abc", `${token}x`, token.replaceAll(".", "-")]) {
+      expect(await problem(confirmEntry(deps(), bad, null)), bad).toEqual(["invalid", 400]);
+    }
+    const unknown = await confirmationToken(deps(), 2_000_000_000);
+    expect(await problem(confirmEntry(deps(), unknown, null))).toEqual(["unknown", 404]);
+    expect(await repo.journey.entryById(entry.id)).toEqual(entry);
+    expect(await readConfirmationToken(deps(), token)).toEqual({ entryId: entry.id });
+    // Left the list: the token's entry is gone.
+    expect(await leaveWaitlist(deps(), entry.email)).toBe(true);
+    expect(await problem(confirmEntry(deps(), token, null))).toEqual(["unknown", 404]);
+    expect(await journeyOf(deps(), entry.email)).toMatchObject({ status: "none", position: null, joined_at: null });
+  });
+
+  it("resends within the daily cap (429's wait until the UTC day ends); a signed-in join is confirmed at once with a welcome", async () => {
+    const email = uniqueEmail("resend");
+    await joined(email);
+    expect(await resendConfirmation(deps(), email)).toEqual({ sent: true });
+    expect(await resendConfirmation(deps(), email)).toEqual({ sent: true });
+    const over = await resendConfirmation(deps(), email);
+    expect(over.sent).toBe(false);
+    expect(over.retryAfterSeconds).toBeGreaterThan(0);
+    expect(over.retryAfterSeconds).toBeLessThanOrEqual(86_400);
+    expect(await joinConfirmed(deps(), email)).toBe("joined");
+    expect(await resendConfirmation(deps(), email)).toEqual({ sent: false });
+    expect(await joinConfirmed(deps(), email)).toBe("already");
+    const fresh = uniqueEmail("one-click");
+    expect(await joinConfirmed(deps(), fresh)).toBe("joined");
+    const mails = (await repo.listDevMail(500)).filter((mail) => mail.receivers.includes(fresh));
+    expect(mails.map((mail) => mail.title)).toEqual([expect.stringMatching(/^You're #\d+ in line for Homework Helper$/)]);
+    expect(await journeyOf(deps(), fresh)).toMatchObject({ status: "confirmed", referrals_pending: 0 });
+  });
+
+  it("the cron sends a joiner e-mail whose first try failed, after its backoff", async () => {
+    const provider = fakeProvider("http-500");
+    const email = uniqueEmail("cron");
+    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    expect(provider.joinerCalls).toHaveLength(1);
+    provider.setMode("success");
+    const soon = createDeps({ ...env, ...PROVIDER_ENV } as Env);
+    expect((await runJoinerOutbox(soon)).sent).toBe(0);
+    const later = createDeps({ ...env, ...PROVIDER_ENV } as Env, () => new Date(Date.now() + 3_600_000));
+    const report = await runJoinerOutbox(later);
+    expect(report.sent).toBeGreaterThanOrEqual(1);
+    expect(provider.joinerCalls.filter((sent) => sent.body.inputs.receivers[0] === email)).toHaveLength(2);
+  });
+});
