@@ -266,7 +266,7 @@ describe("WaitlistForm", () => {
       // Nothing waits for the app: the button works from the first paint.
       expect((within(form).getByRole("button", { name: "Get Early Access" }) as HTMLButtonElement).disabled).toBe(false);
       const fields = [...new FormData(form as HTMLFormElement).keys()];
-      expect(fields).toEqual(["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "website"]);
+      expect(fields).toEqual(["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "ref", "website"]);
     });
 
     it("sends what the field holds, even a value that got there without any input event (typed before the app ran)", async () => {
@@ -398,6 +398,18 @@ describe("WaitlistForm attribution (issue 10)", () => {
       referrer_host: "news.example",
       website: "",
     });
+  });
+
+  it("sends a shared link's referral code (the ref hidden field the worker fills, issue 16) with the join", async () => {
+    const fetchSpy = mockFetch(() => Promise.resolve(joined()));
+    const { user, form, input } = renderForm();
+    const ref = form.querySelector<HTMLInputElement>('input[type="hidden"][name="ref"]')!;
+    expect(ref.value).toBe("");
+    ref.value = "K7M2Q9XA";
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button"));
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", ref: "K7M2Q9XA", website: "" });
   });
 
   it("keeps the landing page's values for a form rendered later (after a visit to another page of the site)", async () => {

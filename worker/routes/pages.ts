@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../deps";
 import { sha256Hex } from "../shared/hash";
 import { TURNSTILE_META } from "../shared/public-forms";
-import { ATTRIBUTION_FIELDS, landingAttribution } from "../shared/waitlist";
+import { LANDING_FIELDS, landingValues } from "../shared/waitlist";
 import { withTurnstile } from "../shared/security-headers";
 
 /**
@@ -29,7 +29,7 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
  * - when Turnstile is configured, adds its site key (a <meta> the forms read), and the response
  *   gets a policy that allows Turnstile's origin;
  * - writes the visit's attribution (the address's utm_* parameters, the linking page's host)
- *   into the waitlist forms' hidden fields, which send it with a join. Such a page is the
+ *   and a shared link's referral code (ref) into the waitlist forms' hidden fields, which send it with a join. Such a page is the
  *   visitor's own: it is marked private (no shared cache keeps it) and gets no ETag.
  *
  * The page stays cheap to revalidate: its ETag is the built file's, tagged with a digest of what
@@ -41,8 +41,9 @@ async function page(c: Context<AppEnv>): Promise<Response> {
   const origin = siteUrl || (isDevelopment ? new URL(c.req.url).origin : "");
   const siteKey = turnstile.enabled ? turnstile.siteKey.replace(/[^\w-]/g, "") : "";
   const variant = await digest(`${origin}\n${siteKey}`);
-  const attribution = landingAttribution(new URL(c.req.url), c.req.header("Referer") ?? null);
-  const attributed = ATTRIBUTION_FIELDS.some((name) => attribution[name] !== null);
+  // The attribution and a shared link's referral code (?ref=CODE), for the forms' hidden fields.
+  const attribution = landingValues(new URL(c.req.url), c.req.header("Referer") ?? null);
+  const attributed = LANDING_FIELDS.some((name) => attribution[name] !== null);
 
   const response = await c.env.ASSETS.fetch(attributed ? unconditional(c.req.raw) : assetRequest(c.req.raw, variant));
   if (response.status === 304) return withPageHeaders(response, response.body, variant, siteKey !== "");
@@ -67,7 +68,7 @@ async function page(c: Context<AppEnv>): Promise<Response> {
     });
   }
   if (attributed) {
-    for (const name of ATTRIBUTION_FIELDS) {
+    for (const name of LANDING_FIELDS) {
       const value = attribution[name];
       if (value === null) continue;
       rewriter.on(`form input[type="hidden"][name="${name}"]`, {

@@ -128,6 +128,19 @@ export function landingAttribution(pageUrl: URL, referer: string | null): Attrib
   };
 }
 
+/**
+ * The waitlist forms' hidden fields the worker fills from the visit (worker/routes/pages.ts):
+ * the attribution and the referral code of a shared link (?ref=CODE, issue 16). The forms send
+ * those that hold something with the join.
+ */
+export const LANDING_FIELDS = [...ATTRIBUTION_FIELDS, "ref"] as const;
+export type LandingField = (typeof LANDING_FIELDS)[number];
+
+/** The values of LANDING_FIELDS for a visit: its attribution, and its `ref` when of a code's shape (upper-cased). */
+export function landingValues(pageUrl: URL, referer: string | null): Record<LandingField, string | null> {
+  return { ...landingAttribution(pageUrl, referer), ref: referralCodeValue(pageUrl.searchParams.get("ref")) };
+}
+
 /** POST /api/waitlist's body: the e-mail, the optional placement, attribution and referral code, and the public-form extras. */
 export const waitlistSchema = strictFields({
   email: waitlistEmail,

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validate } from "@shared/text";
-import { ATTRIBUTION_FIELDS, waitlistSchema } from "@shared/waitlist";
+import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
 import { waitlistForm } from "../content";
 import { useMounted } from "../hooks/mounted";
@@ -10,21 +10,22 @@ import { fieldText, honeypotText } from "./form-data";
 import { Honeypot } from "./Honeypot";
 
 /**
- * The landing page's attribution (utm_source, utm_medium, utm_campaign, referrer_host): the
+ * The landing page's attribution (utm_source, utm_medium, utm_campaign, referrer_host) and a
+ * shared link's referral code (ref): the
  * worker writes it into the hidden fields of the page it serves (worker/routes/pages.ts). Read
  * once, before the app renders, so a form rendered later (after a visit to another page of the
  * site) carries it too, and hydration finds the values the page holds.
  */
 const landing: Record<string, string> = Object.fromEntries(
-  ATTRIBUTION_FIELDS.map((name) => [
+  LANDING_FIELDS.map((name) => [
     name,
     typeof document === "undefined" ? "" : (document.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? ""),
   ]),
 );
 
-/** The attribution fields that hold something: only those are sent. */
+/** The attribution fields (and ref) that hold something: only those are sent. */
 function attributionOf(data: FormData): Record<string, string> {
-  return Object.fromEntries(ATTRIBUTION_FIELDS.map((name) => [name, fieldText(data, name)]).filter(([, value]) => value !== ""));
+  return Object.fromEntries(LANDING_FIELDS.map((name) => [name, fieldText(data, name)]).filter(([, value]) => value !== ""));
 }
 
 /** Where the form sits on the page; sent to the API as `source`. */
@@ -160,7 +161,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       )}
       {/* What the browser posts as `source` before the app runs; the app sends the prop itself. */}
       <input type="hidden" name="source" value={source} />
-      {ATTRIBUTION_FIELDS.map((name) => (
+      {LANDING_FIELDS.map((name) => (
         <input key={name} type="hidden" name={name} defaultValue={landing[name]} />
       ))}
       <Honeypot />
