@@ -606,7 +606,7 @@ describe("the page's code", () => {
     }
   };
 
-  it("is not imported by the app's start: only React.lazy loads it (the home page's first-load script does not carry it)", () => {
+  it("is not imported by the app's start, nor are the legal pages: only React.lazy loads them (the home page's first-load script does not carry them)", () => {
     const seen = new Set<string>();
     const queue = [path.resolve("web/src/main.tsx")];
     while (queue.length > 0) {
@@ -619,5 +619,7 @@ describe("the page's code", () => {
     expect(
       [...seen].filter((file) => file.includes(`${path.sep}pages${path.sep}me${path.sep}`) || file.endsWith("journey-text.ts")),
     ).toEqual([]);
+    // Nor the legal pages' text: a chunk of its own too (pages/route-chunks.tsx).
+    expect([...seen].filter((file) => file.endsWith("legal-content.ts") || file.endsWith("legal-chunk.ts"))).toEqual([]);
   });
 });

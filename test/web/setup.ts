@@ -5,6 +5,7 @@
  */
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
+import { preloadAllRoutes } from "../../web/src/pages/route-chunks";
 import { mediaQueryList } from "./helpers";
 
 // findBy* and waitFor wait up to 5 s instead of 1 s: on a busy two-core CI machine a render
@@ -29,3 +30,8 @@ if (typeof window !== "undefined") {
     document.title = "";
   });
 }
+
+// The pages that are chunks of their own (web/src/pages/route-chunks.tsx) are loaded before the
+// tests, as the build's prerender and the browser's hydration load them: a test renders a route
+// in full at once, as a visitor's deep link shows it.
+await preloadAllRoutes();

@@ -9,8 +9,7 @@ import { MAIN_ID, SiteNavigationProvider, skipToMain, useSiteLocation } from "./
 import { HomePage } from "./pages/HomePage";
 import { LoginPage } from "./pages/LoginPage";
 import { MyPlacePage } from "./pages/MyPlacePage";
-import { PrivacyPolicyPage } from "./pages/PrivacyPolicyPage";
-import { TermsOfServicePage } from "./pages/TermsOfServicePage";
+import { PrivacyPolicyRoute, TermsOfServiceRoute } from "./pages/route-chunks";
 import { ROUTES } from "./routes";
 
 const TITLES: Readonly<Record<string, string>> = {
@@ -56,8 +55,8 @@ function Layout() {
       <main id={MAIN_ID} className="site-main" tabIndex={-1}>
         <Switch>
           <Route path={ROUTES.home} component={HomePage} />
-          <Route path={ROUTES.privacyPolicy} component={PrivacyPolicyPage} />
-          <Route path={ROUTES.termsOfService} component={TermsOfServicePage} />
+          <Route path={ROUTES.privacyPolicy} component={PrivacyPolicyRoute} />
+          <Route path={ROUTES.termsOfService} component={TermsOfServiceRoute} />
           <Route path={ROUTES.login} component={LoginPage} />
           <Route path={ROUTES.me} component={MyPlacePage} />
           <Route>

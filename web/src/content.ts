@@ -250,7 +250,10 @@ export type LegalPageContent = {
  * its heading and a loading line. The page's other words live with it (pages/me/content.ts), so
  * the home page's first-load script does not carry them.
  */
-export type MyPlaceShellContent = { title: string; loading: string; loadFailed: string; retry: string };
+export type MyPlaceShellContent = { title: string; loading: string };
+
+/** A page whose code is a chunk of its own could not be loaded (offline, or a deploy replaced the files). */
+export type PageLoadContent = { failed: string; retry: string };
 
 export type LoginContent = {
   emailStep: { title: string; intro: string; submit: string };
@@ -337,7 +340,10 @@ export const header: HeaderContent = {
 export const myPlaceShell: MyPlaceShellContent = {
   title: "My place",
   loading: "Loading your place…",
-  loadFailed: "This page could not be loaded. Check your connection and try again.",
+};
+
+export const pageLoad: PageLoadContent = {
+  failed: "This page could not be loaded. Check your connection and try again.",
   retry: "Try again",
 };
 
@@ -506,148 +512,6 @@ export const honeypot: HoneypotContent = {
 export const noScript: NoScriptContent = {
   label: "JavaScript is off",
   signIn: "JavaScript is turned off in this browser, and signing in needs it. You can still join the waitlist and send us a message.",
-};
-
-const LEGAL_LAST_UPDATED = "October 26, 2025";
-
-/**
- * The privacy policy's text last changed on this day (it names what is stored and why); the
- * terms of service keep the spec's date.
- */
-const PRIVACY_LAST_UPDATED = "November 25, 2026";
-
-/**
- * What the site stores about a person, and why: keep it in step with worker/db/schema.ts (the
- * waitlist's attribution columns, its confirmation, place and referral columns, the contact
- * form's fields, the sign-in sessions) and with
- * README.md's retention (the cron run's deletions) and erasure sections.
- */
-export const privacyPolicy: LegalPageContent = {
-  title: "Privacy Policy",
-  lastUpdated: PRIVACY_LAST_UPDATED,
-  lastUpdatedLabel: "Last updated",
-  backToHome: "Back to Home",
-  sections: [
-    {
-      heading: "Introduction",
-      paragraphs: [
-        `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
-          "This policy explains what we collect through this website, why, how long we keep it, and the choices you have.",
-        "By using the website you agree to the practices described here. We keep this policy short " + "because we collect very little.",
-      ],
-    },
-    {
-      heading: "Information We Collect",
-      paragraphs: ["We collect what you give us, and a few details the website records while you use it:"],
-      items: [
-        "The email address you enter to join the waitlist or in the contact form, and when you joined.",
-        "With your waitlist entry, how you found us: the campaign named in the link you followed (its utm_source, utm_medium " +
-          "and utm_campaign), the website that referred you (its name only, not the page) and which of our signup forms you used.",
-        "When you confirm your waitlist place from the email we send you: when you confirmed, and from that your place in line.",
-        "With a confirmed place, your referral code (the code in your referral link), who referred you if you joined with " +
-          "someone's link, and how many friends have joined and confirmed with yours. To notice abuse of referrals we keep " +
-          "a keyed hash of your mailbox (not the address) and of the network a referred friend confirmed from (not the IP address).",
-        "When you send the contact form: your name, email address and message, and when you sent it.",
-        "When you sign in with an emailed code: your email address, and for each device you sign in on, when you signed in " +
-          "and last used it, its IP address and its browser's user agent (the browser and system it reports).",
-        "To limit abuse, a count of recent requests from each IP address (or network), which is deleted once its time window ends.",
-      ],
-    },
-    {
-      heading: "Use of Your Information",
-      paragraphs: [
-        "We use this information only to run the website and the waitlist. We do not sell your information, we do not " +
-          "show ads, and this website loads no third-party trackers.",
-      ],
-      items: [
-        "Your email address: to keep your place on the waitlist and tell you when the product launches, to answer your " +
-          "messages and to sign you in. Our team is emailed each new signup and message.",
-        "The confirmation: to make sure the address is yours before we count your place, and to send no more than a few " +
-          "confirmation emails a day to any address.",
-        "Your place in line, referral code and referrals: to show you your place and link, to move you up for each friend " +
-          "who joins with your link and confirms, and to show our team the top referrers. The hashes of mailboxes and " +
-          "networks stop referrals to yourself and let us flag many referrals from one network; we never sell or share them.",
-        "The campaign, referring website and signup form: to learn which of our links and campaigns bring people to the " +
-          "waitlist, counted together in our statistics.",
-        "Your name and message: to answer you.",
-        "Sign-in times, IP address and user agent: to keep sign-in secure, so that you and we can tell your devices apart " +
-          "and notice a sign-in that is not yours. The request counts per IP address stop floods of signups and guesses at codes.",
-      ],
-      after: [
-        "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +
-          "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
-        "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
-          "your waitlist entry, your messages and your sign-in records. Signed in, you can do it yourself on your My place " +
-          "page, where you can also leave the waitlist and download your data.",
-      ],
-    },
-    {
-      heading: "Security",
-      paragraphs: [
-        "Everything you send travels over an encrypted connection. Sign-in codes and session tokens " +
-          "are stored only in hashed form, and access to our systems is limited to the people who run them.",
-        "No method of storage or transmission is completely secure, but we work to protect your " +
-          "information and will tell you promptly if a breach affects it.",
-      ],
-    },
-    {
-      heading: "Contact Us",
-      paragraphs: ["Questions about this policy or your data? Write to us at:"],
-      email: contactEmail,
-    },
-  ],
-};
-
-export const termsOfService: LegalPageContent = {
-  title: "Terms of Service",
-  lastUpdated: LEGAL_LAST_UPDATED,
-  lastUpdatedLabel: "Last updated",
-  backToHome: "Back to Home",
-  sections: [
-    {
-      heading: "Agreement to Terms",
-      paragraphs: [
-        `These terms govern your use of the ${brand.name} website and service. By using them you agree ` +
-          "to these terms; if you do not agree, please do not use the service.",
-      ],
-    },
-    {
-      heading: "Use of the Service",
-      paragraphs: [
-        `${brand.name} is a learning aid. Use its explanations to understand your homework and follow ` +
-          "your school's rules on academic integrity.",
-      ],
-      items: [
-        "Give accurate information when you join the waitlist, contact us or sign in.",
-        "Do not misuse the service: no automated sign-ups, spam or attempts to disrupt it.",
-        "If you are under the age required in your country to agree to these terms, use the service with a parent's or guardian's permission.",
-      ],
-    },
-    {
-      heading: "Intellectual Property",
-      paragraphs: [
-        `The website, the ${brand.name} name and logo, and the service's content belong to us and are ` +
-          "protected by law. You keep the rights to the questions and messages you send, and allow us " +
-          "to process them to provide the service.",
-      ],
-    },
-    {
-      heading: "Limitation of Liability",
-      paragraphs: [
-        'The service is provided "as is". AI explanations can contain mistakes, so check important ' +
-          "answers before you rely on them. To the extent the law allows, we are not liable for " +
-          "indirect or consequential losses arising from your use of the service.",
-      ],
-    },
-    {
-      heading: "Governing Law",
-      paragraphs: [
-        `These terms are governed by the laws of the place where ${brand.name} is established, without ` +
-          "regard to its conflict-of-law rules. Nothing in them limits rights you have under the " +
-          "consumer protection laws of the country you live in.",
-      ],
-    },
-  ],
 };
 
 export const login: LoginContent = {

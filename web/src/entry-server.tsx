@@ -1,7 +1,12 @@
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { NoScriptNote } from "./components/NoScriptNote";
+import { preloadAllRoutes } from "./pages/route-chunks";
 import { ROUTES } from "./routes";
 import { Site } from "./Site";
+
+// The pages that are chunks of their own are loaded before anything is rendered, so every route
+// renders in full (pages/route-chunks.tsx).
+await preloadAllRoutes();
 
 /**
  * What the build (web/build.ts) puts into index.html: every route rendered to HTML, so a page

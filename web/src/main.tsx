@@ -1,5 +1,6 @@
 import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
+import { preloadRoute } from "./pages/route-chunks";
 import { routeOfHash } from "./routes";
 import { Site } from "./Site";
 import "./styles.css";
@@ -29,14 +30,27 @@ const markStarted = () => {
   }
 };
 
-if (container.dataset.prerendered === route && container.hasChildNodes()) {
+function renderFromScratch() {
+  container.replaceChildren();
+  delete container.dataset.prerendered;
+  createRoot(container).render(<Site onStarted={markStarted} />);
+}
+
+function hydrate() {
   // As a transition, hydration is time-sliced: the page is brought to life in short slices
   // between the visitor's input and the browser's frames, not one long task.
   startTransition(() => {
     hydrateRoot(container, <Site ssrPath={route} onStarted={markStarted} />);
   });
+}
+
+if (container.dataset.prerendered === route && container.hasChildNodes()) {
+  // A page that is a chunk of its own (a legal page) is loaded first, so it renders exactly as
+  // prerendered; the home page has none and hydrates at once. Should the chunk not load, the app
+  // renders from scratch (the page then says it could not be loaded).
+  const chunk = preloadRoute(route);
+  if (chunk) chunk.then(hydrate, renderFromScratch);
+  else hydrate();
 } else {
-  container.replaceChildren();
-  delete container.dataset.prerendered;
-  createRoot(container).render(<Site onStarted={markStarted} />);
+  renderFromScratch();
 }

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useId, useState } from "react";
-import { myPlaceShell } from "../content";
+import { myPlaceShell, pageLoad } from "../content";
 import { useHydrated } from "../hooks/hydrated";
 
 type BodyProps = { onRetry: () => void };
@@ -55,9 +55,9 @@ export function MyPlacePage() {
 function LoadFailed({ onRetry }: BodyProps) {
   return (
     <div role="alert">
-      <p>{myPlaceShell.loadFailed}</p>
+      <p>{pageLoad.failed}</p>
       <button type="button" className="button" onClick={onRetry}>
-        {myPlaceShell.retry}
+        {pageLoad.retry}
       </button>
     </div>
   );

@@ -1,5 +1,5 @@
 import { LegalPage } from "../components/LegalPage";
-import { privacyPolicy } from "../content";
+import { privacyPolicy } from "../legal-content";
 
 /** /privacy-policy (spec §2); its contact e-mail is content.ts's `contactEmail`. */
 export function PrivacyPolicyPage() {
