@@ -170,7 +170,17 @@ function defaultRoutes(): Record<string, Handler> {
             notify_last_error: "timeout",
             notify_next_attempt_at: "2026-01-30T10:20:00.000Z",
           }),
-          entry(3, "hedy@example.com", { email_sent: false, email_sent_at: null, notify_attempts: 0 }),
+          entry(3, "hedy@example.com", {
+            email_sent: false,
+            email_sent_at: null,
+            notify_attempts: 0,
+            status: "pending",
+            confirmed_at: null,
+            place: null,
+            referral_code: null,
+            referred_by: "ADA23456",
+            referrals_confirmed: 0,
+          }),
         ]),
       ),
     "GET /api/admin/submissions": () =>
@@ -220,7 +230,8 @@ async function openConsole() {
   await screen.findByRole("heading", { level: 1, name: admin.title });
   // The lists have loaded.
   await screen.findByRole("cell", { name: "alan@example.com" });
-  await screen.findByRole("rowheader", { name: "ada@example.com" });
+  // (The referrers' tables name ada@example.com too: the waitlist's own row is looked for.)
+  await within(await screen.findByRole("table", { name: admin.waitlist.caption })).findByRole("rowheader", { name: "ada@example.com" });
   return user;
 }
 
@@ -464,6 +475,73 @@ describe("the console", () => {
     expect(within(messages).getByText("Is it free?")).toBeTruthy();
     expect(within(messages).getByText(admin.notification.failedNote(2, "provider answered 502", "29 Jan 2026, 10:30 UTC"))).toBeTruthy();
     expect(callsTo("GET", "/api/admin/submissions")[0]!.url.searchParams.get("form")).toBe("contact");
+  });
+
+  it("shows pending and confirmed, the confirmation rate, confirmed referrals, the viral coefficient, the top referrers and flagged networks (issue 16)", async () => {
+    await openConsole();
+    expect(
+      within(screen.getByRole("navigation", { name: admin.nav.label }))
+        .getByRole("link", { name: admin.nav.referrals })
+        .getAttribute("href"),
+    ).toBe("#referrals");
+    const referrals = section(admin.referrals.title);
+    const figure = (label: string) =>
+      within(referrals).getByText(label, { selector: "dt" }).closest("div")!.querySelector("dd")!.textContent;
+    // 926 of 1,234 confirmed; 370 confirmed referrals per 926 confirmed joiners.
+    expect(figure(admin.referrals.pending)).toBe("308");
+    expect(figure(admin.referrals.confirmed)).toBe("926");
+    expect(figure(admin.referrals.rate)).toBe("75%");
+    expect(figure(admin.referrals.referrals)).toBe("370");
+    expect(figure(admin.referrals.viral)).toBe("0.40");
+    expect(within(referrals).getByText(admin.referrals.note)).toBeTruthy();
+
+    const rowsOf = (name: string) =>
+      within(within(referrals).getByRole("table", { name }))
+        .getAllByRole("row")
+        .map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rowsOf(admin.referrals.top.title)).toEqual([
+      [admin.referrals.top.email, admin.referrals.top.code, admin.referrals.top.count],
+      ["ada@example.com", "ADA23456", "41"],
+      ["grace@example.com", "GRC23456", "7"],
+    ]);
+    // Flagged: the referrer and its count from one network, never the network; what a flag means is said.
+    expect(rowsOf(admin.referrals.flagged.title)).toEqual([
+      [admin.referrals.flagged.email, admin.referrals.flagged.code, admin.referrals.flagged.fromOne],
+      ["ada@example.com", "ADA23456", "12"],
+    ]);
+    expect(within(referrals).getByText(admin.referrals.flagged.intro(5))).toBeTruthy();
+    expect(admin.referrals.flagged.intro(5)).toContain("5 confirmed referrals or more from one network");
+
+    // The waitlist's journey columns: status (and when), place, the codes, the referrals.
+    const waitlist = screen.getByRole("table", { name: admin.waitlist.caption });
+    const [head, ada, , hedy] = within(waitlist).getAllByRole("row");
+    const headers = [...head!.children].map((cell) => cell.textContent);
+    const cellOf = (row: HTMLElement, header: string) => row.children[headers.indexOf(header)]!.textContent;
+    const columns = admin.waitlist.columns;
+    expect(headers).toEqual(
+      expect.arrayContaining([columns.status, columns.place, columns.referralCode, columns.referredBy, columns.referrals]),
+    );
+    expect(cellOf(ada!, columns.status)).toBe(`${admin.waitlist.status.confirmed}30 Jan 2026, 10:05 UTC`);
+    expect(cellOf(ada!, columns.place)).toBe("#12");
+    expect(cellOf(ada!, columns.referralCode)).toBe("ADA23456");
+    expect(cellOf(ada!, columns.referrals)).toBe("41");
+    expect(cellOf(hedy!, columns.status)).toBe(admin.waitlist.status.pending);
+    expect(cellOf(hedy!, columns.place)).toBe(`—${admin.none}`);
+    expect(cellOf(hedy!, columns.referralCode)).toBe(`—${admin.none}`);
+    expect(cellOf(hedy!, columns.referredBy)).toBe("ADA23456");
+    expect(cellOf(hedy!, columns.referrals)).toBe("0");
+  });
+
+  it("says when nobody referred anyone yet and no referrer is flagged", async () => {
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(200, stats({ referrals: { confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 7 } }));
+    await openConsole();
+    const referrals = section(admin.referrals.title);
+    expect(within(referrals).queryAllByRole("table")).toHaveLength(0);
+    expect(within(referrals).getByText(admin.referrals.top.empty)).toBeTruthy();
+    expect(within(referrals).getByText(admin.referrals.flagged.empty(7))).toBeTruthy();
+    expect(admin.referrals.flagged.empty(7)).toBe("No referrer has 7 confirmed referrals or more from one network.");
+    expect(within(referrals).getByText("0.00")).toBeTruthy();
   });
 
   it("says when every notification is delivered and a list is empty", async () => {

@@ -7,12 +7,14 @@ import { Erasure } from "./sections/Erasure";
 import { MessagesSection, WaitlistSection } from "./sections/Lists";
 import { Notifications } from "./sections/Notifications";
 import { Overview } from "./sections/Overview";
+import { Referrals } from "./sections/Referrals";
 import { SignupsChart } from "./sections/SignupsChart";
 import { ViewHeading } from "./ViewHeading";
 
 /** The ids of the console's sections, which the section links name. */
 export const SECTIONS = {
   overview: "overview",
+  referrals: "referrals",
   signups: "signups",
   delivery: "notifications",
   sources: "sources",
@@ -33,7 +35,7 @@ type Props = {
 
 /**
  * The console for an operator: who is signed in and the way out, links to its sections, and the
- * sections. The figures (overview, chart, breakdowns, notifications) come from one stats call,
+ * sections. The figures (overview, referrals, chart, breakdowns, notifications) come from one stats call,
  * made again by Refresh, after a retry and after an erasure; the lists and the erasure make
  * their own calls.
  */
@@ -59,6 +61,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
 
   const links: [string, string][] = [
     [SECTIONS.overview, admin.nav.overview],
+    [SECTIONS.referrals, admin.nav.referrals],
     [SECTIONS.signups, admin.nav.signups],
     [SECTIONS.delivery, admin.nav.delivery],
     [SECTIONS.sources, admin.nav.sources],
@@ -102,6 +105,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
           {admin.title}
         </ViewHeading>
         <Overview id={SECTIONS.overview} stats={stats} refresh={refreshStats} />
+        <Referrals id={SECTIONS.referrals} stats={stats} />
         <SignupsChart id={SECTIONS.signups} byDay={stats.waitlist.byDay} />
         <Notifications id={SECTIONS.delivery} stats={stats.notifications} failed={stats.failedNotifications} refresh={refreshStats} />
         <Breakdowns id={SECTIONS.sources} stats={stats} />

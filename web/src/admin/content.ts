@@ -21,6 +21,11 @@ function formatCount(n: number): string {
   return n.toLocaleString("en-GB");
 }
 
+/** A ratio as the console shows it, with two decimals: "0.45". */
+function formatRatio(value: number): string {
+  return value.toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
 /** `count` as a share of `total`, in percent with at most one decimal: "26.7%" (0% of nothing). */
 function formatShare(count: number, total: number): string {
   return (total > 0 ? count / total : 0).toLocaleString("en-GB", { style: "percent", maximumFractionDigits: 1 });
@@ -87,6 +92,7 @@ export const admin = {
   nav: {
     label: "Sections",
     overview: "Overview",
+    referrals: "Referrals",
     signups: "Sign-ups",
     delivery: "Notifications",
     sources: "Sources",
@@ -104,6 +110,34 @@ export const admin = {
     undelivered: "Notifications not yet delivered",
     refresh: "Refresh the figures",
     refreshed: "Figures refreshed.",
+  },
+
+  referrals: {
+    title: "Confirmation and referrals",
+    pending: "Waiting for confirmation",
+    confirmed: "Confirmed",
+    rate: "Confirmation rate",
+    referrals: "Confirmed referrals",
+    viral: "Viral coefficient",
+    note: "The confirmation rate is of everyone on the waitlist (confirmed ÷ all entries). The viral coefficient is confirmed referrals per confirmed joiner: 0.50 means every two confirmed joiners brought one more.",
+    top: {
+      title: "Top referrers",
+      caption: "Top referrers, most confirmed referrals first",
+      email: "Referrer",
+      code: "Code",
+      count: "Confirmed referrals",
+      empty: "No confirmed referrals yet.",
+    },
+    flagged: {
+      title: "Flagged networks",
+      caption: "Referrers flagged for many referrals from one network",
+      intro: (flagAt: number) =>
+        `Referrers with ${plural(flagAt, "confirmed referral")} or more from one network (one IP address, or one IPv6 /64). A school or a family shares one address, so a flag is a reason to look, not proof of abuse: nothing is blocked, and the network itself is never shown.`,
+      email: "Referrer",
+      code: "Code",
+      fromOne: "From one network",
+      empty: (flagAt: number) => `No referrer has ${plural(flagAt, "confirmed referral")} or more from one network.`,
+    },
   },
 
   chart: {
@@ -183,7 +217,7 @@ export const admin = {
 
   waitlist: {
     title: "Waitlist",
-    searchLabel: "Search the waitlist by e-mail or campaign",
+    searchLabel: "Search the waitlist by e-mail, campaign or referral code",
     caption: "Waitlist entries, newest first",
     columns: {
       email: "E-mail",
@@ -191,8 +225,16 @@ export const admin = {
       source: "Form",
       campaign: "Campaign (source / medium / name)",
       referrer: "Came from",
+      status: "Status",
+      place: "Place",
+      referralCode: "Referral code",
+      referredBy: "Referred by",
+      referrals: "Referrals",
       notification: "Team alert",
     },
+    /** The joiner's confirmation (the "Status" column). */
+    status: { pending: "Pending", confirmed: "Confirmed" },
+    place: (place: number) => `#${formatCount(place)}`,
     csvName: "waitlist.csv",
   },
 
@@ -257,6 +299,12 @@ export const admin = {
       utm_medium: "Campaign medium",
       utm_campaign: "Campaign",
       referrer_host: "Came from",
+      status: "Status",
+      confirmed_at: "Place confirmed",
+      place: "Place in line",
+      referral_code: "Referral code",
+      referred_by: "Referred by",
+      referrals_confirmed: "Confirmed referrals",
       last_sign_in_at: "Last signed in",
       email_confirmed_at: "Confirmed",
     } as Record<string, string>,
@@ -275,4 +323,4 @@ export const admin = {
   },
 } as const;
 
-export { formatCount, formatDay, formatShare, formatTime, plural };
+export { formatCount, formatDay, formatRatio, formatShare, formatTime, plural };

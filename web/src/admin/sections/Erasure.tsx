@@ -1,7 +1,7 @@
 import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, type ErasureCounts, type PersonRecord } from "@shared/admin";
 import { fieldLabel } from "@shared/forms";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { admin, formatTime } from "../content";
+import { admin, formatCount, formatTime } from "../content";
 import { useConsole } from "../context";
 import { BusyButton, Section, Value } from "./Section";
 
@@ -254,6 +254,12 @@ function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
           {entry[name]}
         </Field>
       ))}
+      <Field label={fields.status!}>{admin.waitlist.status[entry.status]}</Field>
+      <Field label={fields.confirmed_at!}>{time(entry.confirmed_at)}</Field>
+      <Field label={fields.place!}>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Field>
+      <Field label={fields.referral_code!}>{entry.referral_code}</Field>
+      <Field label={fields.referred_by!}>{entry.referred_by}</Field>
+      <Field label={fields.referrals_confirmed!}>{formatCount(entry.referrals_confirmed)}</Field>
       <Field label={fields.email_sent!}>{notification}</Field>
     </dl>
   );

@@ -2,7 +2,7 @@ import type { AdminPage, AdminSubmission, AdminWaitlistEntry, DeliveryStatus } f
 import { CONTACT_FORM } from "@shared/forms";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { CsvFile, ListQuery } from "../api";
-import { admin, formatTime, PAGE_SIZE } from "../content";
+import { admin, formatCount, formatTime, PAGE_SIZE } from "../content";
 import { useConsole } from "../context";
 import { saveFile } from "../download";
 import { BusyButton, Messages, Section, Value } from "./Section";
@@ -292,6 +292,20 @@ function Delivery({ item }: { item: DeliveryStatus }) {
   );
 }
 
+/** Whether the joiner confirmed the address (and when), or is still to. */
+function Status({ entry }: { entry: AdminWaitlistEntry }) {
+  const text = admin.waitlist.status;
+  if (entry.status === "confirmed") {
+    return (
+      <>
+        <span className="badge badge--confirmed">{text.confirmed}</span>
+        {entry.confirmed_at && <span className="cell-note">{formatTime(entry.confirmed_at)}</span>}
+      </>
+    );
+  }
+  return <span className="badge badge--pending">{text.pending}</span>;
+}
+
 /** A submitted field as text. */
 function fieldText(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -312,6 +326,29 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
     className: "cell-campaign",
   },
   { key: "referrer", header: admin.waitlist.columns.referrer, cell: (entry) => <Value>{entry.referrer_host}</Value> },
+  { key: "status", header: admin.waitlist.columns.status, cell: (entry) => <Status entry={entry} />, className: "cell-status" },
+  {
+    key: "place",
+    header: admin.waitlist.columns.place,
+    cell: (entry) => <Value>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Value>,
+    className: "numeric",
+  },
+  {
+    key: "code",
+    header: admin.waitlist.columns.referralCode,
+    cell: (entry) => <Value>{entry.referral_code && <code>{entry.referral_code}</code>}</Value>,
+  },
+  {
+    key: "referred-by",
+    header: admin.waitlist.columns.referredBy,
+    cell: (entry) => <Value>{entry.referred_by && <code>{entry.referred_by}</code>}</Value>,
+  },
+  {
+    key: "referrals",
+    header: admin.waitlist.columns.referrals,
+    cell: (entry) => formatCount(entry.referrals_confirmed),
+    className: "numeric",
+  },
   {
     key: "notification",
     header: admin.waitlist.columns.notification,
