@@ -1,7 +1,7 @@
 -- The joiner's journey (issue 16): confirmation, places and referrals on hwh_waitlist, the joiner-mail
 -- outbox, and the dev mailbox's plain-text alternative. Rows stored before are pending (unconfirmed,
 -- no code, mailbox_key '' until the entry joins again or confirms). confirm_seq and referral_code are
--- unique (NULLs apart); a place is two counts over hwh_waitlist_rank_idx (confirmed entries only).
+-- unique (NULLs apart); a place is two counts over hwh_waitlist_rank_idx (confirmed entries only, covering).
 CREATE TABLE `hwh_joiner_mail` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`entry_id` integer NOT NULL,
@@ -16,7 +16,7 @@ CREATE TABLE `hwh_joiner_mail` (
 	`last_error` text
 );
 --> statement-breakpoint
-CREATE INDEX `hwh_joiner_mail_due_idx` ON `hwh_joiner_mail` (`next_attempt_at`,`id`) WHERE `sent_at` IS NULL;--> statement-breakpoint
+CREATE INDEX `hwh_joiner_mail_due_idx` ON `hwh_joiner_mail` (`id`,`next_attempt_at`,`locked_until`) WHERE `sent_at` IS NULL;--> statement-breakpoint
 CREATE INDEX `hwh_joiner_mail_entry_idx` ON `hwh_joiner_mail` (`entry_id`);--> statement-breakpoint
 ALTER TABLE `hwh_dev_mailbox` ADD `body_text` text;--> statement-breakpoint
 ALTER TABLE `hwh_waitlist` ADD `confirmed_at` text;--> statement-breakpoint
@@ -30,5 +30,5 @@ ALTER TABLE `hwh_waitlist` ADD `referral_network` text;--> statement-breakpoint
 ALTER TABLE `hwh_waitlist` ADD `confirm_claim` text;--> statement-breakpoint
 CREATE UNIQUE INDEX `hwh_waitlist_confirm_seq_idx` ON `hwh_waitlist` (`confirm_seq`);--> statement-breakpoint
 CREATE UNIQUE INDEX `hwh_waitlist_referral_code_idx` ON `hwh_waitlist` (`referral_code`);--> statement-breakpoint
-CREATE INDEX `hwh_waitlist_rank_idx` ON `hwh_waitlist` (`rank_key`,`confirm_seq`) WHERE `confirmed_at` IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `hwh_waitlist_rank_idx` ON `hwh_waitlist` (`rank_key`,`confirm_seq`) WHERE `rank_key` IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `hwh_waitlist_referred_by_idx` ON `hwh_waitlist` (`referred_by`,`confirmed_at`) WHERE `referred_by` IS NOT NULL;

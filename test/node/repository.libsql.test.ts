@@ -51,6 +51,7 @@ describe("libSQL migrations", () => {
       "hwh_auth_users",
       "hwh_dev_mailbox",
       "hwh_form_submissions",
+      "hwh_joiner_mail",
       "hwh_rate_limits",
       "hwh_waitlist",
     ]);

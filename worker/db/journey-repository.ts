@@ -137,7 +137,8 @@ export function createJourneyRepository(db: Database) {
 
     /**
      * A confirmed entry's place: 1 + the confirmed entries with a lower rank key + those with
-     * the same key confirmed earlier. Two counts over the rank index, never a read of the rows.
+     * the same key confirmed earlier. Two counts over the rank index (covering: they name only
+     * rank_key and confirm_seq; rank_key is set exactly when confirmed), never a read of the rows.
      */
     async placeOf(entry: Pick<WaitlistEntry, "rankKey" | "confirmSeq">): Promise<number | null> {
       if (entry.rankKey === null || entry.confirmSeq === null) return null;
@@ -145,11 +146,11 @@ export function createJourneyRepository(db: Database) {
         db
           .select({ n: count() })
           .from(waitlist)
-          .where(and(confirmed, lt(waitlist.rankKey, entry.rankKey))),
+          .where(lt(waitlist.rankKey, entry.rankKey)),
         db
           .select({ n: count() })
           .from(waitlist)
-          .where(and(confirmed, eq(waitlist.rankKey, entry.rankKey), lt(waitlist.confirmSeq, entry.confirmSeq))),
+          .where(and(eq(waitlist.rankKey, entry.rankKey), lt(waitlist.confirmSeq, entry.confirmSeq))),
       ]);
       return 1 + below[0]!.n + tied[0]!.n;
     },

@@ -66,8 +66,10 @@ export const waitlist = table(
     index(`${TABLE_PREFIX}_waitlist_created_idx`).on(t.createdAt, t.id),
     uniqueIndex(`${TABLE_PREFIX}_waitlist_confirm_seq_idx`).on(t.confirmSeq),
     uniqueIndex(`${TABLE_PREFIX}_waitlist_referral_code_idx`).on(t.referralCode),
-    // A place is two counts over this index (confirmed entries only), never a read of the rows.
-    index(`${TABLE_PREFIX}_waitlist_rank_idx`).on(t.rankKey, t.confirmSeq).where(sql`${t.confirmedAt} is not null`),
+    // A place is two counts over this index, never a read of the rows: it holds the confirmed
+    // entries only (rank_key is set exactly when confirmed), and the counts name nothing else, so
+    // SQLite answers them from the index alone (a covering index).
+    index(`${TABLE_PREFIX}_waitlist_rank_idx`).on(t.rankKey, t.confirmSeq).where(sql`${t.rankKey} is not null`),
     // A referrer's friends (pending and confirmed).
     index(`${TABLE_PREFIX}_waitlist_referred_by_idx`).on(t.referredBy, t.confirmedAt).where(sql`${t.referredBy} is not null`),
   ],
@@ -96,7 +98,8 @@ export const joinerMail = table(
     lastError: text("last_error"),
   },
   (t) => [
-    index(`${TABLE_PREFIX}_joiner_mail_due_idx`).on(t.nextAttemptAt, t.id).where(sql`${t.sentAt} is null`),
+    // The cron's due list walks the unsent mails only, oldest first.
+    index(`${TABLE_PREFIX}_joiner_mail_due_idx`).on(t.id, t.nextAttemptAt, t.lockedUntil).where(sql`${t.sentAt} is null`),
     index(`${TABLE_PREFIX}_joiner_mail_entry_idx`).on(t.entryId),
   ],
 );
