@@ -42,7 +42,7 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
 article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}.meta{color:#555}
-iframe{width:100%;min-height:12rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}</style></head>
+iframe{width:100%;min-height:26rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}</style></head>
 <body><h1>Dev mailbox</h1><p>${mails.length} message(s), newest first. Nothing here leaves this machine.</p>
 ${items || "<p>No e-mail yet.</p>"}
 </body></html>`);
