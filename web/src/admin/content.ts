@@ -121,16 +121,14 @@ export const admin = {
     viral: "Viral coefficient",
     note: "The confirmation rate is of everyone on the waitlist (confirmed ÷ all entries). The viral coefficient is confirmed referrals per confirmed joiner: 0.50 means every two confirmed joiners brought one more.",
     top: {
-      title: "Top referrers",
-      caption: "Top referrers, most confirmed referrals first",
+      title: "Top referrers, by confirmed referrals",
       email: "Referrer",
       code: "Code",
-      count: "Confirmed referrals",
+      count: "Referrals",
       empty: "No confirmed referrals yet.",
     },
     flagged: {
       title: "Flagged networks",
-      caption: "Referrers flagged for many referrals from one network",
       intro: (flagAt: number) =>
         `Referrers with ${plural(flagAt, "confirmed referral")} or more from one network (one IP address, or one IPv6 /64). A school or a family shares one address, so a flag is a reason to look, not proof of abuse: nothing is blocked, and the network itself is never shown.`,
       email: "Referrer",

@@ -62,6 +62,19 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
   );
 }
 
+/** An address that may wrap before its "@" on a narrow screen (rather than anywhere in it). */
+function Address({ email }: { email: string }) {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  );
+}
+
 /** Referrers as rows: the address (the row's name), the code, then counts. */
 function ReferrerTable({
   labelledBy,
@@ -92,7 +105,9 @@ function ReferrerTable({
       <tbody>
         {rows.map(({ row, counts: values }) => (
           <tr key={`${row.code}-${row.email}`}>
-            <th scope="row">{row.email}</th>
+            <th scope="row">
+              <Address email={row.email} />
+            </th>
             <td className="referrers__code">
               <code>{row.code}</code>
             </td>
