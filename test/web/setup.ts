@@ -4,8 +4,7 @@
  * APIs the site calls that jsdom lacks (it has no layout, scrolling or media queries).
  */
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach, vi } from "vitest";
-import { preloadAllRoutes } from "../../web/src/pages/route-chunks";
+import { afterEach, beforeAll, vi } from "vitest";
 import { mediaQueryList } from "./helpers";
 
 // findBy* and waitFor wait up to 5 s instead of 1 s: on a busy two-core CI machine a render
@@ -33,5 +32,10 @@ if (typeof window !== "undefined") {
 
 // The pages that are chunks of their own (web/src/pages/route-chunks.tsx) are loaded before the
 // tests, as the build's prerender and the browser's hydration load them: a test renders a route
-// in full at once, as a visitor's deep link shows it.
-await preloadAllRoutes();
+// in full at once, as a visitor's deep link shows it. Imported in a hook, not at the top: the
+// test file's vi.mock calls (the sign-in library, the shared rules) are registered by then, and
+// the pages and the copy get the mocks.
+beforeAll(async () => {
+  const { preloadAllRoutes } = await import("../../web/src/pages/route-chunks");
+  await preloadAllRoutes();
+});

@@ -7,9 +7,8 @@ import { documentTitles, header } from "./content";
 import { useDocumentTitle } from "./hooks/document-title";
 import { MAIN_ID, SiteNavigationProvider, skipToMain, useSiteLocation } from "./navigation";
 import { HomePage } from "./pages/HomePage";
-import { LoginPage } from "./pages/LoginPage";
 import { MyPlacePage } from "./pages/MyPlacePage";
-import { PrivacyPolicyRoute, TermsOfServiceRoute } from "./pages/route-chunks";
+import { LoginRoute, PrivacyPolicyRoute, TermsOfServiceRoute } from "./pages/route-chunks";
 import { ROUTES } from "./routes";
 
 const TITLES: Readonly<Record<string, string>> = {
@@ -57,7 +56,7 @@ function Layout() {
           <Route path={ROUTES.home} component={HomePage} />
           <Route path={ROUTES.privacyPolicy} component={PrivacyPolicyRoute} />
           <Route path={ROUTES.termsOfService} component={TermsOfServiceRoute} />
-          <Route path={ROUTES.login} component={LoginPage} />
+          <Route path={ROUTES.login} component={LoginRoute} />
           <Route path={ROUTES.me} component={MyPlacePage} />
           <Route>
             <Redirect to={ROUTES.home} replace />
