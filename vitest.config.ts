@@ -76,6 +76,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           },
         },
         {
+          // The site's alias too: the browser tests take the words of the site's pages from their source.
+          resolve: { alias: { "@shared": root("./worker/shared") } },
           test: {
             name: "e2e",
             environment: "node",

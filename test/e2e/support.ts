@@ -8,6 +8,8 @@ export type DevMail = {
   receivers: string[];
   title: string;
   body_html: string;
+  /** The plain-text alternative (null for e-mails sent without one). */
+  body_text: string | null;
   created_at: string;
 };
 
