@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { PRERENDERED_ROUTES, renderNoScriptNote, renderRoute } from "../../web/src/entry-server";
 import { demo, noScript } from "../../web/src/content";
+import { LANDING_FIELDS } from "../../worker/shared/waitlist";
 
 const ROUTES = [
   { path: "/", heading: "Your Homework, <span" },
@@ -86,12 +87,11 @@ describe("prerendered home page", () => {
   it("names every field as the API reads it, the waitlist's placement as a hidden `source`", () => {
     const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
     const names = forms.flatMap((form) => tags(form, "(?:input|textarea|select)").map((field) => /name="([^"]*)"/.exec(field)?.[1]));
-    const waitlist = ["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "website"];
+    const waitlist = ["email", "source", ...LANDING_FIELDS, "website"];
     expect(names).toEqual([...waitlist, "name", "email", "message", "website", ...waitlist]);
-    // The attribution fields are empty as built: the worker fills them in for a visit that has any.
-    const attribution = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"].map(
-      (name) => `<input type="hidden" name="${name}" value=""/>`,
-    );
+    // The landing fields (attribution and the referral code) are empty as built: the worker fills
+    // them in for a visit that has any.
+    const attribution = LANDING_FIELDS.map((name) => `<input type="hidden" name="${name}" value=""/>`);
     expect(tags(html, "input").filter((input) => input.includes('type="hidden"'))).toEqual([
       '<input type="hidden" name="source" value="hero"/>',
       ...attribution,
