@@ -21,7 +21,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, run, startDevServer, type DevServer } from "../support/dev-server.ts";
+import { executeSql } from "./local-d1.ts";
 import { positiveInteger } from "./options.ts";
+import { timeCalls, type Latency } from "./timing.ts";
 
 const ENTRIES = positiveInteger("BENCH_ENTRIES", 100_000);
 const ADMIN_KEY = randomBytes(24).toString("hex");
@@ -49,12 +51,8 @@ select
 from n;`;
 }
 
-async function seed(persistDir: string, logFile: string, count: number, offset = 0): Promise<void> {
-  await run(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", seedSql(count, offset)],
-    logFile,
-  );
+function seed(persistDir: string, logFile: string, count: number, offset = 0): Promise<void> {
+  return executeSql(persistDir, logFile, seedSql(count, offset));
 }
 
 /** Resident memory (MiB) of the workerd processes in the server's process group. */
@@ -97,17 +95,12 @@ async function exportOnce(
   return { rows: lines - 1, bytes, seconds, peakMiB, beforeMiB, afterMiB: workerdRssMiB(server) };
 }
 
-async function timed(server: DevServer, pathAndQuery: string, times = 10): Promise<{ median: number; max: number }> {
-  const ms: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const started = performance.now();
+function timed(server: DevServer, pathAndQuery: string, times = 10): Promise<Latency> {
+  return timeCalls(times, async () => {
     const response = await fetch(`${server.baseUrl}${pathAndQuery}`, { headers: auth });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${pathAndQuery} answered ${response.status}.`);
-    ms.push(performance.now() - started);
-  }
-  ms.sort((a, b) => a - b);
-  return { median: ms[Math.floor(ms.length / 2)]!, max: ms[ms.length - 1]! };
+  });
 }
 
 const mib = (n: number) => `${n.toFixed(1)} MiB`;
