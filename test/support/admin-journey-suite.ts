@@ -45,8 +45,8 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
    * A line with boosts, a tie and a self-referral. Confirmed in this order (confirm_seq):
    * 1 a, 2 b, 3-7 f1..f5 (a's friends from net-1), 8 h, 9 f6 (a's friend from net-2),
    * 10 s (a's own mailbox through a's link, from net-1: never counts), 11 g (h's friend, net-1);
-   * then p1 (with a's code) and p2 join and stay pending. a: 6 referrals, rank 1 - 30; h: 1,
-   * rank 8 - 5 = 3, tied with f1 (rank 3), which confirmed earlier.
+   * then p1 (with a's code) and p2 join and stay pending. a: 6 referrals, rank 2 - 11 - 50; h: 1,
+   * rank 2 x 8 - 11 = 5: moved up exactly 5 places, just before f1 (rank 6), whose standing it reached.
    */
   async function seed(repo: TestRepository) {
     const A = "AAAA2222";
@@ -72,7 +72,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
   }
 
   /** Every entry's place as the journey computes it for one person (two counts each). */
-  const LINE = ["a", "b", "f1", "h", "f2", "f3", "f4", "f5", "f6", "s", "g"].map((name) => `${name}@x.test`);
+  const LINE = ["a", "b", "h", "f1", "f2", "f3", "f4", "f5", "f6", "s", "g"].map((name) => `${name}@x.test`);
 
   describe(`operator journey figures on ${driver}`, () => {
     it("stats: pending and confirmed, the confirmation rate, confirmed referrals, the viral coefficient, top and flagged referrers", async () => {
@@ -102,7 +102,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
       ]);
     });
 
-    it("lists each entry with its place (boosts; a tie goes to the earlier confirmation; pending none), the same on every page and as placeOf", async () => {
+    it("lists each entry with its place (boosts of exactly REFERRAL_BOOST places; pending none), the same on every page and as placeOf", async () => {
       const repo = await fresh();
       await seed(repo);
       const all = await repo.admin.listWaitlist({ q: "", limit: 50, after: null });
@@ -136,7 +136,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
         ["f4@x.test", 7],
         ["f3@x.test", 6],
         ["f2@x.test", 5],
-        ["f1@x.test", 3],
+        ["f1@x.test", 4],
         ["a@x.test", 1],
       ]);
     });
@@ -144,7 +144,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
     it("the person look-up carries the place; the erasure deletes the entry's joiner mails with it", async () => {
       const repo = await fresh();
       await seed(repo);
-      expect((await repo.admin.person("h@x.test")).waitlist).toMatchObject({ email: "h@x.test", place: 4, referralsConfirmed: 1 });
+      expect((await repo.admin.person("h@x.test")).waitlist).toMatchObject({ email: "h@x.test", place: 3, referralsConfirmed: 1 });
       expect((await repo.admin.person("p1@x.test")).waitlist).toMatchObject({ place: null, referredBy: "AAAA2222" });
 
       const erased = (await repo.findWaitlistEntry("a@x.test"))!;

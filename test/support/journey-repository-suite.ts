@@ -85,7 +85,7 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
     it("confirms at once with seq, code and rank key, queues one welcome, and confirms once", async () => {
       const repo = await fresh();
       const result = await repo.joinWaitlist({ email: "w@example.com", source: null }, claim(), atOnce("kw"));
-      expect(result.current).toMatchObject({ confirmSeq: 1, rankKey: 1, confirmedAt: t0.toISOString(), referralsConfirmed: 0 });
+      expect(result.current).toMatchObject({ confirmSeq: 1, rankKey: 2, confirmedAt: t0.toISOString(), referralsConfirmed: 0 });
       expect(result.current!.referralCode).toMatch(/^[23456789A-Z]{8}$/);
       expect(result.joinerMail).toMatchObject({ kind: "welcome" });
       const again = await repo.joinWaitlist({ email: "w@example.com", source: null }, claim(5), atOnce("kw"));
@@ -110,7 +110,7 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       expect(won).toMatchObject({ confirmClaim: w.claim, referralNetwork: "net" });
       await repo.journey.confirm(friend.current!, write("kf"));
       await repo.journey.confirm(self.current!, write("kr"));
-      expect(await repo.journey.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1, rankKey: 1 - 5 });
+      expect(await repo.journey.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1, rankKey: 2 - 11 });
       expect(await repo.journey.referralsPending(referrer)).toBe(0);
       expect(await repo.journey.referralsFromNetwork(code, "net")).toBe(2);
     });
@@ -119,12 +119,13 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       const repo = await fresh();
       for (const n of [1, 2, 3, 4, 5, 6, 7]) await confirmed(repo, `e${n}@example.com`, `k${n}`);
       expect(await place(repo, "e7@example.com")).toBe(7);
-      // e7 (seq 7) refers one friend: key 7 - 5 = 2, tied with e2 (seq 2, earlier): e7 is 3rd.
+      // e7 (7th) refers one friend and moves up exactly 5 places: key 2 x 7 - 11 = 3, just before
+      // e2 (key 4) whose standing it reached, after e1 (key 2): e7 is 2nd.
       const code7 = (await repo.journey.entryByEmail("e7@example.com"))!.referralCode;
       await confirmed(repo, "f1@example.com", "kf1", code7);
-      expect(await repo.journey.entryByEmail("e7@example.com")).toMatchObject({ rankKey: 2, referralsConfirmed: 1 });
-      expect(await Promise.all(["e1", "e2", "e7", "e3", "f1"].map((name) => place(repo, `${name}@example.com`)))).toEqual([1, 2, 3, 4, 8]);
-      // A second referral: key -3, ahead of everyone.
+      expect(await repo.journey.entryByEmail("e7@example.com")).toMatchObject({ rankKey: 3, referralsConfirmed: 1 });
+      expect(await Promise.all(["e1", "e7", "e2", "e3", "f1"].map((name) => place(repo, `${name}@example.com`)))).toEqual([1, 2, 3, 4, 8]);
+      // A second referral: key 3 - 10 = -7, ahead of everyone (never above 1st).
       await confirmed(repo, "f2@example.com", "kf2", code7);
       expect(await place(repo, "e7@example.com")).toBe(1);
       expect(await place(repo, "e1@example.com")).toBe(2);

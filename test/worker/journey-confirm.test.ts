@@ -39,7 +39,7 @@ describe("confirming (issue 16)", () => {
     expect(outcomes.filter((o) => o.outcome === "already")).toHaveLength(19);
     expect(new Set(outcomes.map((o) => o.entryId))).toEqual(new Set([entry.id]));
     const after = (await repo.journey.entryById(entry.id))!;
-    expect(after.confirmSeq).toBe(after.rankKey);
+    expect(after.rankKey).toBe(2 * after.confirmSeq!);
     expect(after.referralCode).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
     expect(await confirmEntry(deps(), token, null)).toEqual({ outcome: "already", entryId: entry.id });
   });
@@ -48,10 +48,10 @@ describe("confirming (issue 16)", () => {
     const referrer = await confirmedReferrer(uniqueEmail("referrer"));
     const friend = await joined(uniqueEmail("friend"), referrer.referralCode!);
     await Promise.all(Array.from({ length: 20 }, () => confirmEntry(deps(), friend.token, "198.51.100.7")));
-    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 5 });
+    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 11 });
     const others = await Promise.all([1, 2, 3, 4].map((n) => joined(uniqueEmail(`friend${n}`), referrer.referralCode!)));
     await Promise.all(others.flatMap(({ token }) => [confirmEntry(deps(), token, null), confirmEntry(deps(), token, null)]));
-    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 5, rankKey: referrer.rankKey! - 25 });
+    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 5, rankKey: referrer.rankKey! - 51 });
     const journey = await journeyOf(deps(), referrer.email, "http://localhost");
     expect(journey).toMatchObject({ status: "confirmed", position: 1, referrals_confirmed: 5, referrals_pending: 0 });
     expect(journey.referral_link).toBe(`http://localhost/?ref=${referrer.referralCode}`);

@@ -19,8 +19,24 @@ export type MailCap = { key: string; window: CounterWindow; max: number };
 /** A joiner mail to queue, claimed for the sender right away (like a notification's first claim). */
 export type QueueMail = { claim: string; now: Date; lockMs: number; origin: string };
 
-/** The confirmed place's order key: confirm_seq - boost x referrals; a subquery keeps seq and key equal. */
+/** The next confirmation's number (the same subquery wherever the confirming statement needs it). */
 const nextSeq = sql`(select coalesce(max(confirm_seq), 0) + 1 from ${waitlist})`;
+
+/**
+ * The place's order key (README "Place in line"), in one home: rank_key = 2 x (confirm_seq -
+ * boost x referrals) - (1 once the entry has a referral). Doubling leaves room for that 1, which
+ * puts an entry moved up by referrals just before the one whose standing it reached, so one
+ * referral moves it up exactly `boost` places (not boost - 1, as a tie lost to the earlier
+ * confirmation would); two entries both moved up to one standing keep their confirmation order.
+ * Places compare (rank_key, confirm_seq), so equal keys still go to the earlier confirmation.
+ */
+export const RANK_KEY = {
+  /** A new confirmation's key: no referrals yet. */
+  confirmed: sql`2 * ${nextSeq}`,
+  /** The key after one more confirmed referral (SET sees the row as it was: referrals before this one). */
+  afterReferral: (boost: number) =>
+    sql`${waitlist.rankKey} - ${2 * boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
+};
 
 /**
  * Confirms the entry `which` selects, unless it is confirmed already (then nothing changes):
@@ -33,7 +49,7 @@ export function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) 
     .set({
       confirmedAt: iso(write.at),
       confirmSeq: nextSeq,
-      rankKey: nextSeq,
+      rankKey: RANK_KEY.confirmed,
       referralCode: write.referralCode,
       mailboxKey: write.mailboxKey,
       confirmClaim: write.claim,
@@ -53,7 +69,7 @@ export function referralStatement(db: Database, email: string, write: ConfirmWri
     sql`(select j.${sql.raw(column)} from ${waitlist} j where j.email = ${email} and j.confirm_claim = ${write.claim})`;
   return db
     .update(waitlist)
-    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: sql`${waitlist.rankKey} - ${write.boost}` })
+    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
     .where(sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}`);
 }
 
