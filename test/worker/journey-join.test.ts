@@ -130,4 +130,27 @@ describe("the join's confirmation e-mail (issue 16)", () => {
     await postJson("/api/waitlist", { email }, { WAITLIST_DOUBLE_OPT_IN: "false" });
     expect((await mailsTo(email)).length).toBe(1);
   });
+
+  it("a referral confirmed at once (WAITLIST_DOUBLE_OPT_IN=false) keeps its client network for the operator's flag, as a confirmation does", async () => {
+    const off = { WAITLIST_DOUBLE_OPT_IN: "false" };
+    const referrer = uniqueEmail("net-referrer");
+    await postJson("/api/waitlist", { email: referrer }, off);
+    const code = (await repo.findWaitlistEntry(referrer))!.referralCode!;
+    const friend = uniqueEmail("net-friend");
+    const res = await call(
+      "/api/waitlist",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.23" },
+        body: JSON.stringify({ email: friend, ref: code }),
+      },
+      off,
+    );
+    expect(res.status).toBe(201);
+    const entry = (await repo.findWaitlistEntry(friend))!;
+    expect(entry).toMatchObject({ referredBy: code });
+    expect(entry.referralNetwork).toMatch(/^[0-9a-f]{64}$/);
+    expect(entry.referralNetwork).not.toContain("198.51.100");
+    expect((await repo.findWaitlistEntry(referrer))!.referralsConfirmed).toBe(1);
+  });
 });

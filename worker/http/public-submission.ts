@@ -9,6 +9,7 @@ import { created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
 import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "./errors";
 import type { FormPage } from "./form-page";
+import { clientAddress, clientKey } from "./client";
 import { limitPerClient } from "./rate-limit";
 import { screenSubmission } from "./turnstile";
 
@@ -23,7 +24,12 @@ import { screenSubmission } from "./turnstile";
 export type Notification = { item: Notified; budgetUsed: number | null };
 
 /** What a store may need of its request: the site's origin (links in e-mails), and work to finish after the response. */
-export type SubmissionRequest = { origin: string; defer: (work: Promise<unknown>) => void };
+export type SubmissionRequest = {
+  origin: string;
+  defer: (work: Promise<unknown>) => void;
+  /** The client's network (clientKey: IPv4 address, or IPv6 /64), for the referral flag of a join confirmed at once. */
+  network: string;
+};
 
 /** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
@@ -89,7 +95,8 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(de
     let notification: Notification | null;
     try {
       const defer = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
-      notification = await declared.store(deps, submission, claim, { origin: new URL(c.req.url).origin, defer });
+      const network = clientKey(clientAddress(c.req.raw.headers));
+      notification = await declared.store(deps, submission, claim, { origin: new URL(c.req.url).origin, defer, network });
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(500, "internal_error", declared.failure, {}, {}, { cause: error });

@@ -18,6 +18,7 @@ import {
 } from "../shared/me";
 import { tooManyAttempts } from "../shared/public-forms";
 import { normalizeEmail } from "../shared/text";
+import { clientAddress, clientKey } from "../http/client";
 import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../waitlist/journey";
 
 /**
@@ -32,6 +33,7 @@ import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../
 /** Where the request came from (the referral link's site when SITE_URL is unset), and how to finish work after the response. */
 const requestContext = (c: Context<MeEnv>) => ({
   origin: new URL(c.req.url).origin,
+  network: clientKey(clientAddress(c.req.raw.headers)),
   defer: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
 });
 

@@ -42,7 +42,7 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
   async store(deps, input, claim, request) {
     if (isDisposableAddress(input.email)) throw API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailDisposable });
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
-    const result = await joinWithJourney(deps, input, claim, { origin: request.origin });
+    const result = await joinWithJourney(deps, input, claim, { origin: request.origin, network: request.network });
     // The joiner's mail goes whatever the spec's answer: a re-join of an unconfirmed address
     // re-sends the confirmation (within the daily cap) even when it is the 409 duplicate.
     await afterJoin(deps, result, request.defer);

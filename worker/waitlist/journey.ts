@@ -66,14 +66,16 @@ export async function joinWithJourney(
   deps: Deps,
   input: Parameters<Deps["repo"]["joinWaitlist"]>[0] & { ref?: string | null },
   claim: FirstClaim,
-  options: { origin: string; confirmAtOnce?: boolean },
+  options: { origin: string; confirmAtOnce?: boolean; network?: string | null },
 ): Promise<JoinResult> {
   const key = await mailboxKey(deps.config.auth.jwtSecret, input.email);
+  // A join confirmed at once keeps its request's network like a confirmation does (the operator's flag).
+  const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
   const atOnce = options.confirmAtOnce ?? !deps.config.waitlist.doubleOptIn;
   const base = { mailboxKey: key, ref: input.ref ?? null, mail: queueMail(deps, options.origin) };
   return withConfirmRetries(() => {
     const journey: JoinJourney = atOnce
-      ? { ...base, kind: "welcome", confirm: confirmWrite(deps, key, null) }
+      ? { ...base, kind: "welcome", confirm: confirmWrite(deps, key, network) }
       : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
     return deps.repo.joinWaitlist(input, claim, journey);
   });
@@ -163,11 +165,12 @@ async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: 
 export async function joinConfirmed(
   deps: Deps,
   email: string,
-  options: { origin?: string; defer?: Defer } = {},
+  options: { origin?: string; defer?: Defer; network?: string | null } = {},
 ): Promise<"joined" | "already"> {
   const result = await joinWithJourney(deps, { email, source: "me" }, firstClaim(deps), {
     origin: options.origin ?? "",
     confirmAtOnce: true,
+    network: options.network ?? null,
   });
   if (result.outcome === "joined" && result.claimed)
     await run(deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed), options.defer);
