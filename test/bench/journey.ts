@@ -62,7 +62,8 @@ const referrerOf = (i: string) => {
 /**
  * Confirmed entries 1..count (confirm_seq = id, confirmed a minute apart, oldest first), each
  * with its code and referrer; then every referrer's confirmed referrals counted and its rank key
- * written as the worker writes it (confirm_seq - boost x referrals). Then `pending` unconfirmed
+ * written as the worker writes it (worker/db/journey-repository.ts RANK_KEY: 2 x confirm_seq, or
+ * 2 x (confirm_seq - boost x referrals) - 1 once referred). Then `pending` unconfirmed
  * entries after them, a third referred, for the confirmations.
  */
 function seedSql(count: number, pending: number): string {
@@ -76,11 +77,12 @@ insert into hwh_waitlist (id, email, source, email_sent, email_sent_at, notify_a
 select i, 'student-' || i || '@school' || (i % 40) || '.example', 'hero', 1, ${time(joined)}, 1,
   ${time(joined)}, ${time(confirmed)}, ${time(confirmed)},
   i, ${codeOf("i")}, (select ${codeOf("r.x")} from (select ${referrerOf("i")} as x) r where r.x is not null),
-  i, 'seed-' || i
+  2 * i, 'seed-' || i
 from n;
 update hwh_waitlist set referrals_confirmed = (select count(*) from hwh_waitlist j where j.referred_by = hwh_waitlist.referral_code and j.confirmed_at is not null)
 where confirmed_at is not null;
-update hwh_waitlist set rank_key = confirm_seq - ${BOOST} * referrals_confirmed where confirmed_at is not null;
+update hwh_waitlist set rank_key = case when referrals_confirmed = 0 then 2 * confirm_seq
+  else 2 * (confirm_seq - ${BOOST} * referrals_confirmed) - 1 end where confirmed_at is not null;
 with recursive n(i) as (select ${count + 1} union all select i + 1 from n where i < ${count + pending})
 insert into hwh_waitlist (id, email, source, notify_attempts, email_sent, created_at, updated_at, referred_by, mailbox_key)
 select i, 'pending-' || i || '@school' || (i % 40) || '.example', 'cta', 1, 1,
@@ -185,8 +187,8 @@ async function main(): Promise<void> {
     // The floor on this machine as it is now: a route that only pings the database.
     const health = await timeCalls(READS, async () => {
       const response = await fetch(`${server.baseUrl}/api/health`);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`GET /api/health answered ${response.status}.`);
+      const body = await response.text();
+      if (response.status !== 200) throw new Error(`GET /api/health answered ${response.status}: ${body}`);
     });
 
     // Confirming: each pending entry once, with its own fresh token, as the page's button posts it.
