@@ -53,6 +53,7 @@ describe("libSQL migrations", () => {
       "hwh_form_submissions",
       "hwh_joiner_mail",
       "hwh_rate_limits",
+      "hwh_referral_credits",
       "hwh_waitlist",
     ]);
   });

@@ -8,6 +8,7 @@ import { repositorySuite } from "../support/repository-suite";
 const TABLES = [
   "hwh_waitlist",
   "hwh_joiner_mail",
+  "hwh_referral_credits",
   "hwh_form_submissions",
   "hwh_dev_mailbox",
   "hwh_auth_users",

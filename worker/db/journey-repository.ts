@@ -2,7 +2,7 @@ import { and, count, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type 
 import type { CounterWindow } from "./counter-repository";
 import type { Database } from "./database";
 import { type DevMailInput, iso } from "./outbox-repository";
-import { devMailbox, joinerMail, rateLimits, waitlist } from "./schema";
+import { devMailbox, joinerMail, rateLimits, referralCredits, waitlist } from "./schema";
 import type { JoinerMail, WaitlistEntry } from "./schema";
 
 /**
@@ -62,7 +62,10 @@ export function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) 
 /**
  * Counts the referral of the entry (by address) whose confirmation holds `claim`: at most once,
  * because only the winning confirmation wrote that claim; never for the same mailbox; only for
- * a confirmed referrer. The referrer moves up `boost` places.
+ * a confirmed referrer; and only when this friend's mailbox has not earned that referrer a place
+ * before (hwh_referral_credits: leaving and joining again, or another +tag of the same inbox,
+ * never counts twice). The referrer moves up `boost` places. Runs before referralCreditStatement,
+ * in the same batch.
  */
 export function referralStatement(db: Database, email: string, write: ConfirmWrite) {
   const referred = (column: string) =>
@@ -70,7 +73,26 @@ export function referralStatement(db: Database, email: string, write: ConfirmWri
   return db
     .update(waitlist)
     .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
-    .where(sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}`);
+    .where(
+      sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
+        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")} and c.mailbox_key = ${referred("mailbox_key")})`,
+    );
+}
+
+/**
+ * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
+ * the same conditions, the pair unique (a pair already there is left as it is, and then the
+ * statement before counted nothing).
+ */
+export function referralCreditStatement(db: Database, email: string, write: ConfirmWrite) {
+  return db
+    .insert(referralCredits)
+    .select(
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
+        where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
+        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
+    )
+    .onConflictDoNothing();
 }
 
 /** A joiner mail row for the entry `j` of the query it ends (every column, in the table's order, as insert-select wants). */
@@ -143,9 +165,10 @@ export function createJourneyRepository(db: Database) {
 
     /** Confirms one entry (one batch): the confirmation, its referral, and the entry as it is after. */
     async confirm(entry: Pick<WaitlistEntry, "id" | "email">, write: ConfirmWrite): Promise<WaitlistEntry | null> {
-      const [, , rows] = await db.batch([
+      const [, , , rows] = await db.batch([
         confirmStatement(db, eq(waitlist.id, entry.id), write),
         referralStatement(db, entry.email, write),
+        referralCreditStatement(db, entry.email, write),
         db.select().from(waitlist).where(eq(waitlist.id, entry.id)),
       ]);
       return rows[0] ?? null;

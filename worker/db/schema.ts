@@ -104,6 +104,23 @@ export const joinerMail = table(
   ],
 );
 
+/**
+ * Which mailboxes have already earned a referrer a place: one row per (referral code, mailbox
+ * key of the friend), written in the batch that counts the referral. A referral counts only when
+ * its pair is new, so one person counts once for a referrer however often they leave and join
+ * again, and whatever variant of their address (+tags, Gmail dots) they use. Holds keyed hashes
+ * and codes, never an address; it outlives the friend's entry on purpose.
+ */
+export const referralCredits = table(
+  "referral_credits",
+  {
+    referralCode: text("referral_code").notNull(),
+    mailboxKey: text("mailbox_key").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex(`${TABLE_PREFIX}_referral_credits_pair_idx`).on(t.referralCode, t.mailboxKey)],
+);
+
 export const formSubmissions = table(
   "form_submissions",
   {

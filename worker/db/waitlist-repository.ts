@@ -10,6 +10,7 @@ import {
   type MailCap,
   type QueueMail,
   queuedMail,
+  referralCreditStatement,
   referralStatement,
   welcomeStatement,
 } from "./journey-repository";
@@ -92,8 +93,9 @@ export function createWaitlistRepository(db: Database) {
             ...Object.fromEntries(
               ATTRIBUTION_COLUMNS.map(({ key, column }) => [key, sql`coalesce(${column}, excluded.${sql.identifier(column.name)})`]),
             ),
-            // Likewise the referral: filled while it is empty and unconfirmed (it counts at confirmation).
-            referredBy: sql`case when ${waitlist.confirmedAt} is null then coalesce(${waitlist.referredBy}, excluded.referred_by) else ${waitlist.referredBy} end`,
+            // The referral is never set by a re-join: only the join that made the entry carries one,
+            // so nobody can attach their code to a stranger's pending entry and take the credit
+            // when that person confirms.
             mailboxKey: sql`case when excluded.mailbox_key <> '' then excluded.mailbox_key else ${waitlist.mailboxKey} end`,
             notifyNextAttemptAt: null,
             notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,
@@ -113,6 +115,7 @@ export function createWaitlistRepository(db: Database) {
           : [
               confirmStatement(db, eq(waitlist.email, input.email), journey.confirm),
               referralStatement(db, input.email, journey.confirm),
+              referralCreditStatement(db, input.email, journey.confirm),
               welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
             ];
       const reads = journey

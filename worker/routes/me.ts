@@ -19,6 +19,8 @@ import {
 import { tooManyAttempts } from "../shared/public-forms";
 import { normalizeEmail } from "../shared/text";
 import { clientAddress, clientKey } from "../http/client";
+import { WAITLIST_MESSAGES } from "../shared/waitlist";
+import { isDisposableAddress } from "../waitlist/disposable";
 import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../waitlist/journey";
 
 /**
@@ -72,7 +74,10 @@ export const meRoutes = new Hono<MeEnv>()
 
   /** Join with one click: signing in proved the address, so the entry is confirmed at once. */
   .post("/waitlist", async (c) => {
-    await joinConfirmed(c.get("deps"), c.get("user").email, requestContext(c));
+    const email = c.get("user").email;
+    // The same rule as the public join: signing in proves an address works, not that it lasts.
+    if (isDisposableAddress(email)) throw API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailDisposable });
+    await joinConfirmed(c.get("deps"), email, requestContext(c));
     return c.json(await meAnswer(c));
   })
 

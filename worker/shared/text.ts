@@ -66,8 +66,11 @@ export const EMAIL_MAX_LENGTH = 254;
 /**
  * Spec §5: text, @, text, dot, text, with no spaces. The parts also hold none of the characters
  * that separate or quote addresses (`,;<>()[]\"`): "a@b.co,c@d.co" is two addresses, not one.
+ * The domain is dot-separated labels, none empty: "x@gmail.com." (a trailing dot, which mail
+ * systems read as the same domain) or "x@a..com" would otherwise pass as addresses of their
+ * own, past the per-mailbox caps, the disposable-domain list and the referral's mailbox rule.
  */
-const EMAIL_SHAPE = /^[^\s@,;<>()[\]\\"]+@[^\s@,;<>()[\]\\"]+\.[^\s@,;<>()[\]\\"]+$/;
+const EMAIL_SHAPE = /^[^\s@,;<>()[\]\\"]+@(?:[^\s@,;<>()[\]\\".]+\.)+[^\s@,;<>()[\]\\".]+$/;
 
 export function isEmailShaped(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasForbiddenCharacters(value, { joiners: false });
