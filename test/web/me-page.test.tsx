@@ -315,7 +315,7 @@ describe("My place: actions", () => {
 
     await user.click(await main().findByRole("button", { name: "Resend the confirmation e-mail" }));
 
-    const alert = await main().findByText("Too many attempts. Please try again in 120 minutes.");
+    const alert = await main().findByText("Too many attempts. Please try again in 2 hours.");
     expect(alert.getAttribute("role")).toBe("alert");
   });
 

@@ -87,6 +87,9 @@ describe("per-client limits", () => {
     expect(tooManyAttempts(540)).toBe("Too many attempts. Please try again in 9 minutes.");
     expect(tooManyAttempts(61)).toBe("Too many attempts. Please try again in 1 minute.");
     expect(tooManyAttempts(570)).toBe("Too many attempts. Please try again in 10 minutes.");
+    expect(tooManyAttempts(89 * 60)).toBe("Too many attempts. Please try again in 89 minutes.");
+    expect(tooManyAttempts(90 * 60)).toBe("Too many attempts. Please try again in 2 hours.");
+    expect(tooManyAttempts(80_507)).toBe("Too many attempts. Please try again in 22 hours.");
     expect(tooManyAttempts(60)).toBe("Too many attempts. Please try again in 1 minute.");
     expect(tooManyAttempts(59)).toBe("Too many attempts. Please try again in 59 seconds.");
     expect(tooManyAttempts(40)).toBe("Too many attempts. Please try again in 40 seconds.");

@@ -50,7 +50,7 @@ export const PUBLIC_FORM_ERRORS = {
  * What a 429 of a public form says, with the real wait from its Retry-After (seconds): under a
  * minute in seconds, else in whole minutes, rounded to the nearest as a person reads a clock
  * (Retry-After: 559 is "Please try again in 9 minutes."; the exact seconds stay in the header
- * and in `retry_after`). One sentence for the worker's
+ * and in `retry_after`), and from an hour and a half on in whole hours (a day's cap: "in 22 hours"). One sentence for the worker's
  * answer (JSON and the page without JavaScript) and the web app, which reads the wait from the
  * answer. No usable wait: PUBLIC_FORM_ERRORS.rateLimited.
  */
@@ -59,7 +59,12 @@ export function tooManyAttempts(retryAfterSeconds: number | null | undefined): s
     return PUBLIC_FORM_ERRORS.rateLimited;
   }
   const seconds = Math.ceil(retryAfterSeconds);
-  const wait = seconds < 60 ? count(seconds, "second") : count(Math.round(seconds / 60), "minute");
+  const wait =
+    seconds < 60
+      ? count(seconds, "second")
+      : seconds < 90 * 60
+        ? count(Math.round(seconds / 60), "minute")
+        : count(Math.round(seconds / 3600), "hour");
   return `Too many attempts. Please try again in ${wait}.`;
 }
 
