@@ -63,7 +63,8 @@ const referrerOf = (i: string) => {
  * Confirmed entries 1..count (confirm_seq = id, confirmed a minute apart, oldest first), each
  * with its code and referrer; then every referrer's confirmed referrals counted and its rank key
  * written as the worker writes it (worker/db/journey-repository.ts RANK_KEY: 2 x confirm_seq, or
- * 2 x (confirm_seq - boost x referrals) - 1 once referred). Then `pending` unconfirmed
+ * 2 x (confirm_seq - boost x referrals) - 1 once referred), and each counted referral's credit
+ * (hwh_referral_credits: referrer's code, friend's mailbox). Then `pending` unconfirmed
  * entries after them, a third referred, for the confirmations.
  */
 function seedSql(count: number, pending: number): string {
@@ -83,6 +84,8 @@ update hwh_waitlist set referrals_confirmed = (select count(*) from hwh_waitlist
 where confirmed_at is not null;
 update hwh_waitlist set rank_key = case when referrals_confirmed = 0 then 2 * confirm_seq
   else 2 * (confirm_seq - ${BOOST} * referrals_confirmed) - 1 end where confirmed_at is not null;
+insert into hwh_referral_credits (referral_code, mailbox_key, created_at)
+select referred_by, mailbox_key, confirmed_at from hwh_waitlist where referred_by is not null and confirmed_at is not null;
 with recursive n(i) as (select ${count + 1} union all select i + 1 from n where i < ${count + pending})
 insert into hwh_waitlist (id, email, source, notify_attempts, email_sent, created_at, updated_at, referred_by, mailbox_key)
 select i, 'pending-' || i || '@school' || (i % 40) || '.example', 'cta', 1, 1,
