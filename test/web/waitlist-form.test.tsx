@@ -70,6 +70,8 @@ describe("WaitlistForm", () => {
     answer.resolve(joined());
 
     await within(status()).findByText("Success! You're on the list.");
+    // Issue 16: under the spec's two lines, where to look next.
+    expect(within(status()).getByText(waitlistForm.checkInbox)).toBeTruthy();
     expect(within(status()).getByText("We'll notify you when the product launches!")).toBeTruthy();
     const addAnother = within(form).getByRole("button", { name: "Add another email" });
     // Focus moves in an effect, which may run just after the text is in the page.

@@ -129,6 +129,14 @@ const WAITLIST_SUCCESS = {
 const CONTACT_SUCCESS = { ...CONTACT, status: 201, kind: "success", lines: [FORM_MESSAGES.success] } as const;
 
 describe("the waitlist form without JavaScript", () => {
+  it("says, apart from the spec's two lines, to look for the joiner's e-mail (issue 16)", async () => {
+    const html = await expectPage(
+      await postForm("/api/waitlist", { email: uniqueEmail("inbox"), source: "hero", website: "" }),
+      WAITLIST_SUCCESS,
+    );
+    expect(html).toContain(`</p>\n<p>${escapeHtml(WAITLIST_MESSAGES.checkInbox)}</p>`);
+  });
+
   it("joins: 201 page with the spec's success words, stored and notified exactly as a JSON join", async () => {
     const viaForm = uniqueEmail("NoJs");
     await expectPage(

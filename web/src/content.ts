@@ -196,6 +196,8 @@ export type WaitlistFormContent = {
   loading: string;
   successTitle: string;
   successDetail: string;
+  /** Under the spec's two success lines: look for the joiner's e-mail (issue 16). */
+  checkInbox: string;
   addAnother: string;
   note: string;
   /** The API's answers (spec §5, §8), and what the site says to a refusal any public form can get. */
@@ -493,6 +495,7 @@ export const waitlistForm: WaitlistFormContent = {
   // The worker's words, so the page the server answers a form post with says the same.
   successTitle: WAITLIST_MESSAGES.successTitle,
   successDetail: WAITLIST_MESSAGES.successDetail,
+  checkInbox: WAITLIST_MESSAGES.checkInbox,
   addAnother: "Add another email",
   note: "Join thousands of students already on our waitlist. No spam, ever.",
   messages: { ...WAITLIST_MESSAGES, ...PUBLIC_FORM_ERRORS },

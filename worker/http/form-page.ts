@@ -21,6 +21,8 @@ export type FormPage = {
   back: string;
   /** Shown on success; the first line is the headline. */
   success: readonly string[];
+  /** Said under a success's message, apart from it (the spec's lines stay as they are). */
+  successNote?: string;
   /** The form a refused post gets back, refilled. */
   form: RefillForm;
   /** Error codes that are news, not a failure (the waitlist's duplicate): said in the status style. */
@@ -50,7 +52,12 @@ function renderCard(page: FormPage, outcome: Outcome, form: string): string {
   return `<div class="login"><div class="card">
 <h1>${escapeHtml(page.heading)}</h1>
 ${outcomeMessage(outcome)}
-${form}<p class="login__home"><a class="button ${form ? "button--link" : "button--primary"}" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
+${
+  outcome.kind === "success" && page.successNote
+    ? `<p>${escapeHtml(page.successNote)}</p>
+`
+    : ""
+}${form}<p class="login__home"><a class="button ${form ? "button--link" : "button--primary"}" href="${escapeHtml(page.back)}">${escapeHtml(FORM_PAGE_TEXT.backLink)}</a></p>
 </div></div>`;
 }
 

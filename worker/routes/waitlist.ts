@@ -25,6 +25,7 @@ export const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema> = {
     // Both placements sit on the home page.
     back: "/",
     success: [WAITLIST_MESSAGES.successTitle, WAITLIST_MESSAGES.successDetail],
+    successNote: WAITLIST_MESSAGES.checkInbox,
     // Given back with the placement, the landing page's attribution and referral code it was posted with.
     form: {
       kind: "waitlist",

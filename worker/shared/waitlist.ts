@@ -11,6 +11,11 @@ export const WAITLIST_MESSAGES = {
   /** Spec §5: what a successful join shows, a title and a line under it. */
   successTitle: "Success! You're on the list.",
   successDetail: "We'll notify you when the product launches!",
+  /**
+   * Issue 16: said under the spec's two lines (never instead of them), so a joiner knows to look
+   * for the e-mail: a confirmation with double opt-in, a welcome with the place without it.
+   */
+  checkInbox: "Check your inbox: our e-mail has your place in line and your link to invite friends.",
   /** Issue 16: an address at a disposable-mail domain (the worker checks the maintained list, mailchecker). */
   emailDisposable: "Please use a permanent email address, not a disposable one.",
 } as const;

@@ -128,6 +128,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
           <>
             <p className="waitlist__success-title">{waitlistForm.successTitle}</p>
             <p>{waitlistForm.successDetail}</p>
+            <p>{waitlistForm.checkInbox}</p>
           </>
         )}
         {status.state === "known" && <p className="waitlist__known">{waitlistForm.messages.duplicate}</p>}
