@@ -194,7 +194,7 @@ describe("ContactForm", () => {
       await within(view.status()).findByText(SUCCESS);
       await waitFor(() => expect(document.activeElement).toBe(view.status()));
       expect(scrolled.mock.contexts.at(-1)).toBe(view.status());
-      expect(scrolled).toHaveBeenLastCalledWith({ block: "nearest", behavior: "smooth" });
+      expect(scrolled).toHaveBeenLastCalledWith({ block: "center", behavior: "smooth" });
     });
 
     it("without motion when the visitor asked for less", async () => {
@@ -207,7 +207,7 @@ describe("ContactForm", () => {
       await view.user.click(within(view.form).getByRole("button", { name: "Send Message" }));
 
       await waitFor(() => expect(document.activeElement).toBe(view.status()));
-      expect(scrolled).toHaveBeenLastCalledWith({ block: "nearest", behavior: "auto" });
+      expect(scrolled).toHaveBeenLastCalledWith({ block: "center", behavior: "auto" });
     });
 
     it("a failure about the whole form: the alert takes focus and is scrolled to", async () => {

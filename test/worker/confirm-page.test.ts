@@ -138,7 +138,9 @@ describe("POST /confirm: the button", () => {
     expect(row!.referral_code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
     const link = `http://localhost/?ref=${row!.referral_code}`;
     expect(html).not.toContain(JOURNEY_TEXT.alreadyConfirmed);
-    expect(html).toContain(`<input id="referral-link" class="input waitlist__input" type="text" readonly value="${link}" data-share-link>`);
+    expect(html).toContain(
+      `<textarea id="referral-link" class="input waitlist__input share__link" rows="2" readonly spellcheck="false" data-share-link>${link}</textarea>`,
+    );
     expect(html).toMatch(/<button class="button button--primary waitlist__submit" type="button" hidden data-share-copy>Copy<\/button>/);
     expect(html).toMatch(/<button class="button share__native" type="button" hidden data-share-native/);
     const links = shareLinks(link);
@@ -258,7 +260,7 @@ describe("the page's HTML", () => {
       [],
     );
     expect(html).not.toContain("<b>");
-    expect(html).toContain(`value="https://x.test/?ref=&lt;b&gt;&quot;&amp;&#39;"`);
+    expect(html).toContain(`data-share-link>https://x.test/?ref=&lt;b&gt;&quot;&amp;&#39;</textarea>`);
   });
 
   it("the share box's script is the compiled function, standing alone (no helper of the bundle), and cannot close its element", () => {

@@ -69,7 +69,8 @@ const backLink = (kind: "button--link" | "button--primary") =>
   `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(JOURNEY_TEXT.backLink)}</a></p>`;
 
 /**
- * The share box: the rule, the link in a read-only field (selectable without JavaScript) with
+ * The share box: the rule, the link in a read-only field (selectable without JavaScript; a
+ * text area, so the whole link wraps and can be read on a phone) with
  * its Copy button, the Web Share button, the share links, and the friends counted. The two
  * buttons are hidden until the script shows them, where they work.
  */
@@ -85,7 +86,7 @@ function shareBox(link: string, data: ShareBoxData): string {
 <p>${e(referralRule(data.referral_boost))}</p>
 <label class="share__label" for="referral-link">${e(JOURNEY_TEXT.linkLabel)}</label>
 <div class="waitlist__row">
-<input id="referral-link" class="input waitlist__input" type="text" readonly value="${e(link)}" data-share-link>
+<textarea id="referral-link" class="input waitlist__input share__link" rows="2" readonly spellcheck="false" data-share-link>${e(link)}</textarea>
 <button class="button button--primary waitlist__submit" type="button" hidden data-share-copy>${e(JOURNEY_TEXT.copy)}</button>
 </div>
 <p class="share__status" role="status" data-share-status></p>

@@ -29,7 +29,7 @@ export const SHARE_BOX_HOOKS = {
 export function shareBoxScript(words: ShareBoxWords): void {
   const box = document.querySelector("[data-share-box]");
   if (!box) return;
-  const input = box.querySelector<HTMLInputElement>("[data-share-link]");
+  const input = box.querySelector<HTMLInputElement | HTMLTextAreaElement>("[data-share-link]");
   const copy = box.querySelector<HTMLButtonElement>("[data-share-copy]");
   const share = box.querySelector<HTMLButtonElement>("[data-share-native]");
   const status = box.querySelector<HTMLElement>("[data-share-status]");

@@ -126,14 +126,15 @@ export function ContactForm({ form = CONTACT_FORM }: { form?: FormDefinition }) 
 }
 
 /**
- * Brings the form's outcome into view, scrolling no more than it takes ("nearest": not at all
- * when it is on screen already), smoothly unless the visitor asked for less motion, and moves
+ * Brings the form's outcome into view, in the middle of the screen ("center": "nearest" left it
+ * at the very bottom edge, the card's padding under it cut off), smoothly unless the visitor
+ * asked for less motion, and moves
  * focus to it, so a screen reader reads it and the next Tab goes on from there.
  */
 function showOutcome(message: HTMLElement | null) {
   if (!message) return;
   message.focus({ preventScroll: true });
-  message.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  message.scrollIntoView({ block: "center", behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
 /**

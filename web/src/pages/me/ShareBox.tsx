@@ -19,7 +19,7 @@ type Props = {
  */
 export function ShareBox({ link, text, boost, pending, confirmed }: Props) {
   const ids = useId();
-  const input = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
   const [copyStatus, setCopyStatus] = useState("");
   const [canShare, setCanShare] = useState(false);
   const links = shareLinks(link, text);
@@ -48,41 +48,43 @@ export function ShareBox({ link, text, boost, pending, confirmed }: Props) {
   }
 
   return (
-    <section className="share-box" aria-labelledby={`${ids}heading`}>
+    <section className="share" aria-labelledby={`${ids}heading`}>
       <h3 id={`${ids}heading`}>{JOURNEY_TEXT.shareHeading}</h3>
       <p>{referralRule(boost)}</p>
-      <label htmlFor={`${ids}link`} className="share-box__label">
+      <label htmlFor={`${ids}link`} className="share__label">
         {JOURNEY_TEXT.linkLabel}
       </label>
-      <div className="share-box__row">
-        <input
+      <div className="waitlist__row">
+        {/* A text area, so the whole link wraps and can be read on a phone. */}
+        <textarea
           ref={input}
           id={`${ids}link`}
-          className="input share-box__link"
-          type="text"
+          className="input waitlist__input share__link"
+          rows={2}
           readOnly
+          spellCheck={false}
           value={link}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <button type="button" className="button button--primary" onClick={copy}>
+        <button type="button" className="button button--primary waitlist__submit" onClick={copy}>
           {JOURNEY_TEXT.copy}
         </button>
       </div>
-      <p className="share-box__status" role="status">
+      <p className="share__status" role="status">
         {copyStatus}
       </p>
       {canShare && (
-        <button type="button" className="button share-box__native" onClick={share}>
+        <button type="button" className="button share__native" onClick={share}>
           {JOURNEY_TEXT.shareButton}
         </button>
       )}
-      <p className="share-box__via">{JOURNEY_TEXT.shareVia}</p>
-      <ul className="share-box__targets">
+      <p className="share__via">{JOURNEY_TEXT.shareVia}</p>
+      <ul className="share__targets">
         {SHARE_TARGETS.map((target) => (
           <li key={target.key}>
             {/* The apps' pages open beside this one; the e-mail link opens the mail program. */}
             <a
-              className="button share-box__target"
+              className="button share__target"
               href={links[target.key]}
               {...(target.key === "email" ? {} : { target: "_blank", rel: "noopener noreferrer" })}
             >
@@ -91,7 +93,7 @@ export function ShareBox({ link, text, boost, pending, confirmed }: Props) {
           </li>
         ))}
       </ul>
-      <dl className="me__facts">
+      <dl className="share__friends">
         <div>
           <dt>{JOURNEY_TEXT.friendsPending}</dt>
           <dd>{pending}</dd>
