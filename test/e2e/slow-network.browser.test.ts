@@ -112,6 +112,7 @@ describe("forms before the app has started", () => {
       utm_medium: "",
       utm_campaign: "",
       referrer_host: "",
+      ref: "",
       website: "",
     });
     expect((await answer).status()).toBe(201);
