@@ -32,6 +32,7 @@ import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { buildSite } from "../../web/build.ts";
 import { CHROMIUM_FLAGS, chromiumPathOrExit } from "../support/chromium.ts";
+import { randomBytes } from "node:crypto";
 import { startDevServer, type DevServer } from "../support/dev-server.ts";
 import { positiveInteger } from "./options.ts";
 
@@ -256,7 +257,13 @@ async function main() {
       assetsDir: siteDir,
       tempPrefix: "bench-web-server-",
       // Every load comes from 127.0.0.1: the form-usable runs must not meet the per-client limit.
-      vars: { ENVIRONMENT: "development", MAIL_PROVIDER_TOKEN: "", WAITLIST_RATE_LIMIT: "100000" },
+      // The join keys its journey (the mailbox's keyed hash) with the server secret, as deployed.
+      vars: {
+        ENVIRONMENT: "development",
+        MAIL_PROVIDER_TOKEN: "",
+        WAITLIST_RATE_LIMIT: "100000",
+        AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
+      },
     });
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
 
