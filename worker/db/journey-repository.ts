@@ -182,10 +182,7 @@ export function createJourneyRepository(db: Database) {
     async placeOf(entry: Pick<WaitlistEntry, "rankKey" | "confirmSeq">): Promise<number | null> {
       if (entry.rankKey === null || entry.confirmSeq === null) return null;
       const [below, tied] = await db.batch([
-        db
-          .select({ n: count() })
-          .from(waitlist)
-          .where(lt(waitlist.rankKey, entry.rankKey)),
+        db.select({ n: count() }).from(waitlist).where(lt(waitlist.rankKey, entry.rankKey)),
         db
           .select({ n: count() })
           .from(waitlist)
