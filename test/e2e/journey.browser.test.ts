@@ -137,7 +137,7 @@ async function confirmedByApi(email: string, ref?: string): Promise<{ link: stri
   const html = await page.text();
   expect(page.status).toBe(200);
   const place = /You(?:'|&#39;|&#x27;)re #([\d,]+) in line/.exec(html)?.[1];
-  const code = /value="[^"]*\/\?ref=([A-Z0-9]{8})"/.exec(html)?.[1];
+  const code = /data-share-link>[^<]*\/\?ref=([A-Z0-9]{8})<\/textarea>/.exec(html)?.[1];
   if (!place || !code) throw new Error(`POST /confirm showed no place or code: ${html.slice(0, 500)}`);
   return { link, place: Number(place.replace(/,/g, "")), code };
 }
