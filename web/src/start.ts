@@ -23,9 +23,9 @@ import { ROUTES, routeOfHash } from "./routes";
  * - A button that only navigates (data-go="/": the sign-in page's back-to-home) goes there when
  *   pressed before the app runs: the address changes, and main.tsx renders that route from
  *   scratch when it starts, instead of the press doing nothing.
- * - With prerendered HTML in #root it lets the browser paint first: the requestAnimationFrame
- *   callback runs just before the next paint, the timeout right after it (a background tab paints
- *   nothing and gets no frames, so it starts at once). With nothing to show, it starts at once.
+ * - With prerendered HTML in #root it lets the browser paint the page first (afterContentfulPaint):
+ *   a background tab paints nothing and gets no frames, so it starts at once. With nothing to
+ *   show, it starts at once.
  *
  * `loadApp` imports the app (web/src/main.tsx, built): main.tsx marks #root data-started when it runs.
  */
@@ -66,9 +66,47 @@ export function startSite(loadApp: () => Promise<unknown>): void {
     );
 
     if (root.dataset.prerendered && document.visibilityState === "visible") {
-      requestAnimationFrame(() => setTimeout(start, 0));
+      afterContentfulPaint(start);
     } else {
       void start();
     }
   });
+}
+
+/** How long to wait for a paint of the main content the browser does not report before starting anyway. */
+const PAINT_WAIT_MS = 1000;
+
+/**
+ * Runs `then` once the page's main content has been painted: when the browser reports a largest
+ * contentful paint inside <main> (the hero's headline on the home page), one more frame later
+ * (the requestAnimationFrame callback runs just before that frame's paint, the timeout right
+ * after it). The header often paints a frame or two before the hero, whose text is still being
+ * laid out; starting the app's download after the first frame alone let it compete with the
+ * hero's paint, the page's largest. Where the browser does not report it, after the next frame;
+ * and never later than PAINT_WAIT_MS.
+ */
+function afterContentfulPaint(then: () => void): void {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    requestAnimationFrame(() => setTimeout(then, 0));
+  };
+  const reports =
+    typeof PerformanceObserver !== "undefined" && PerformanceObserver.supportedEntryTypes?.includes("largest-contentful-paint");
+  if (!reports) {
+    go();
+    return;
+  }
+  const inMain = (entry: PerformanceEntry) => (entry as PerformanceEntry & { element?: Element | null }).element?.closest("main") != null;
+  const observer = new PerformanceObserver((entries) => {
+    if (!entries.getEntries().some(inMain)) return;
+    observer.disconnect();
+    go();
+  });
+  observer.observe({ type: "largest-contentful-paint", buffered: true });
+  setTimeout(() => {
+    observer.disconnect();
+    go();
+  }, PAINT_WAIT_MS);
 }
