@@ -38,7 +38,7 @@ export function randomToken(): string {
  * HMAC-SHA-256 with the server secret. `purpose` separates the uses of the one secret, so a
  * code hash can never be mistaken for a derived refresh token or the other way round.
  */
-async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
+export async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\u0000${message}`));
 }

@@ -1,4 +1,5 @@
 import { canonicalMailbox } from "../auth/mailbox";
+import { hmac, secretsEqual } from "../auth/secrets";
 import { toHex } from "../shared/hash";
 
 /**
@@ -7,21 +8,9 @@ import { toHex } from "../shared/hash";
  * made for one use can pass for another (worker/auth/secrets.ts does the same for sign-in).
  */
 
-const encoder = new TextEncoder();
-
-function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
-}
-
-const labelled = (purpose: string, message: string) => encoder.encode(`${purpose}\u0000${message}`);
-
-export async function keyedHash(secret: string, purpose: string, message: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), labelled(purpose, message)));
-}
-
-/** Checks a signature in constant time (the Web Crypto verify). */
-async function verifyHash(secret: string, purpose: string, message: string, signature: Uint8Array): Promise<boolean> {
-  return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), signature, labelled(purpose, message));
+/** The journey's keyed hash: sign-in's HMAC (worker/auth/secrets.ts) under the journey's own purpose labels. */
+async function keyedHash(secret: string, purpose: string, message: string): Promise<Uint8Array> {
+  return new Uint8Array(await hmac(secret, purpose, message));
 }
 
 /**
@@ -44,16 +33,6 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64Url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
 const CONFIRM_PURPOSE = "waitlist-confirm";
 /** `<entryId>.<expiresUnix>.<base64url HMAC>`: digits, digits, 43 base64url characters. */
 const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
@@ -68,10 +47,9 @@ export async function signConfirmation(secret: string, entryId: number, expiresA
 export async function verifyConfirmation(secret: string, token: string): Promise<{ entryId: number; expiresUnix: number } | null> {
   const match = TOKEN_SHAPE.exec(token);
   if (!match) return null;
-  const signature = fromBase64Url(match[3]!);
-  // The 43rd character carries two bits the 32 bytes do not use: only the one spelling this
-  // server writes is ours, so a token changed there is refused like any other change.
-  if (signature?.length !== 32 || toBase64Url(signature) !== match[3]) return null;
-  if (!(await verifyHash(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`, signature))) return null;
+  // Compared as the one spelling this server writes (constant time): a token changed anywhere,
+  // the last character's two spare bits included, is refused.
+  const expected = toBase64Url(await keyedHash(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`));
+  if (!(await secretsEqual(match[3]!, expected))) return null;
   return { entryId: Number(match[1]), expiresUnix: Number(match[2]) };
 }
