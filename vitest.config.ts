@@ -36,6 +36,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   // same hour; the cap's own tests set it low (and a clock of their own).
                   NOTIFY_HOURLY_CAP: "1000000",
                   COMPANY_EMAIL: "team@example.com",
+                  // Campaigns name their sender (test values; a test of health unsets them).
+                  SENDER_NAME: "Homework Helper Test Ltd",
+                  SENDER_POSTAL_ADDRESS: "1 Test Street, Testville, 00000",
                   MAIL_API_URL: "https://provider.test/v1/run",
                   MAIL_PROVIDER_TOKEN: "",
                   LIBSQL_URL: "",

@@ -1,5 +1,6 @@
 import { normalizeEmail } from "./shared/text";
 import { CODE_COOLDOWN_SECONDS, CODE_LENGTH } from "./shared/sign-in";
+import { type CampaignConfig, campaignSettings, missingSenderSettings } from "./campaigns/settings";
 import { type WaitlistConfig, waitlistSettings } from "./waitlist/settings";
 
 /**
@@ -56,6 +57,8 @@ export type AppConfig = {
   operatorLimit: RequestLimit;
   /** The joiner's journey (worker/waitlist/*): confirmation, places and referrals. */
   waitlist: WaitlistConfig;
+  /** Launch day: campaigns to the list (worker/campaigns/*). */
+  campaigns: CampaignConfig;
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
@@ -144,6 +147,7 @@ export function readConfig(env: Settings): AppConfig {
       forms: { max: integerSetting("FORMS_RATE_LIMIT", 5, 1, 1_000_000), windowSeconds: publicWindow },
     },
     waitlist: waitlistSettings(env, integerSetting, invalid),
+    campaigns: campaignSettings(env, integerSetting, timeoutMs),
     operatorLimit: { max: integerSetting("OPERATOR_RATE_LIMIT", 300, 1, 1_000_000), windowSeconds: authWindow },
     turnstile: {
       enabled: siteKey !== "" && secretKey !== "",
@@ -236,6 +240,8 @@ export function missingProductionSettings(config: AppConfig): string[] {
   if (config.companyEmails.length === 0 || config.companyEmails.some(isPlaceholder)) missing.push("COMPANY_EMAIL");
   // Without it, pages would name whatever host a request claims (routes/pages.ts leaves them relative).
   if (isPlaceholder(config.siteUrl)) missing.push("SITE_URL");
+  // The bulk-mail laws ask every campaign e-mail to name its sender and a postal address.
+  missing.push(...missingSenderSettings(config.campaigns));
   // Half a Turnstile configuration is a mistake, not a choice to leave it off.
   if (turnstile.siteKey !== "" && turnstile.secretKey === "") missing.push("TURNSTILE_SECRET_KEY");
   if (turnstile.secretKey !== "" && turnstile.siteKey === "") missing.push("TURNSTILE_SITE_KEY");

@@ -14,6 +14,8 @@ const PRODUCTION = {
   AUTH_JWT_SECRET: "9f1c4e7a2b8d3f6e1a5c9b7d2e4f8a1c6b3d9e2f",
   AUTH_ADMIN_KEY: "3b7e1f9c5a2d8e4b6f1a9c3e7d5b2f8a4c6e",
   SITE_URL: "https://homeworkhelper.app",
+  SENDER_NAME: "Homework Helper Ltd",
+  SENDER_POSTAL_ADDRESS: "1 Launch Street, London, N1 1AA",
 };
 
 /** How an operator's script asks for the details in production: the admin key as a bearer token. */
@@ -87,6 +89,14 @@ describe("GET /api/health", () => {
       expect(res.status, siteUrl).toBe(503);
       expect((await res.json<Health>()).settings.missing).toEqual(["SITE_URL"]);
     }
+  });
+
+  it("in production names the campaign sender settings (SENDER_NAME, SENDER_POSTAL_ADDRESS) missing (503) when empty", async () => {
+    const res = await call("/api/health", {}, { ...PRODUCTION, SENDER_NAME: "", SENDER_POSTAL_ADDRESS: " " });
+    expect(res.status).toBe(503);
+    expect((await res.json<Health>()).settings.missing).toEqual(["SENDER_NAME", "SENDER_POSTAL_ADDRESS"]);
+    const one = await call("/api/health", {}, { ...PRODUCTION, SENDER_POSTAL_ADDRESS: "" });
+    expect((await one.json<Health>()).settings.missing).toEqual(["SENDER_POSTAL_ADDRESS"]);
   });
 
   it.each([

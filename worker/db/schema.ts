@@ -59,6 +59,12 @@ export const waitlist = table(
     referralNetwork: text("referral_network"),
     /** The random token of the one confirmation that won, so its referral is counted once. */
     confirmClaim: text("confirm_claim"),
+    // Launch day (worker/campaigns/*): the invite wave that drew this entry, so the next wave
+    // continues down the line.
+    /** When an invite wave drew the entry (its expansion); null: not invited yet. */
+    invitedAt: text("invited_at"),
+    /** The campaign (hwh_campaigns.id) of that wave. */
+    invitedCampaignId: integer("invited_campaign_id"),
   },
   (t) => [
     index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
@@ -70,6 +76,10 @@ export const waitlist = table(
     // entries only (rank_key is set exactly when confirmed), and the counts name nothing else, so
     // SQLite answers them from the index alone (a covering index).
     index(`${TABLE_PREFIX}_waitlist_rank_idx`).on(t.rankKey, t.confirmSeq).where(sql`${t.rankKey} is not null`),
+    // The next invite wave: confirmed entries not invited yet, in order of place (rank_key, confirm_seq).
+    index(`${TABLE_PREFIX}_waitlist_uninvited_rank_idx`)
+      .on(t.rankKey, t.confirmSeq)
+      .where(sql`${t.rankKey} is not null and ${t.invitedAt} is null`),
     // A referrer's friends (pending and confirmed).
     index(`${TABLE_PREFIX}_waitlist_referred_by_idx`).on(t.referredBy, t.confirmedAt).where(sql`${t.referredBy} is not null`),
   ],
@@ -121,6 +131,117 @@ export const referralCredits = table(
   (t) => [uniqueIndex(`${TABLE_PREFIX}_referral_credits_pair_idx`).on(t.referralCode, t.mailboxKey)],
 );
 
+/** What a campaign is doing (worker/campaigns/*; README "Launch day"). */
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent";
+
+/**
+ * A campaign to the list: an announcement to every confirmed entry, or an invite wave (the
+ * first `wave_size` confirmed entries by place not yet invited), optionally only one
+ * utm_source. Composed as a draft; sending expands it into one hwh_campaign_recipients row per
+ * entry and fans those out through the campaign queue.
+ */
+export const campaigns = table(
+  "campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subject: text("subject").notNull(),
+    /** Paragraphs (separated by a blank line) and links, as the operator typed them (worker/campaigns/content.ts renders it). */
+    body: text("body").notNull(),
+    audienceKind: text("audience_kind").$type<"all" | "wave">().notNull(),
+    /** An invite wave's N; null for "all". */
+    waveSize: integer("wave_size"),
+    /** Only entries that joined with this utm_source (lower-cased like the stored values); null: any. */
+    utmSource: text("utm_source"),
+    status: text("status").$type<CampaignStatus>().notNull().default("draft"),
+    /** When a scheduled campaign starts (ISO 8601); null: not scheduled. */
+    sendAt: text("send_at"),
+    /** Recipients expanded so far: the audience's size once expanded_at is set. */
+    audienceSize: integer("audience_size").notNull().default(0),
+    /** Where the expansion stopped (the last entry's position it wrote), so it resumes after a crash. */
+    expandCursor: text("expand_cursor"),
+    /** When the expansion finished: every recipient row exists. */
+    expandedAt: text("expanded_at"),
+    /** The operator who created it (an address or "admin-key"), as the audit trail names them. */
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    startedAt: text("started_at"),
+    /** When the last recipient was settled (sent), or the campaign was cancelled. */
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index(`${TABLE_PREFIX}_campaigns_status_idx`).on(t.status, t.sendAt)],
+);
+
+/** What became of one recipient of a campaign. */
+export type RecipientStatus = "queued" | "sending" | "sent" | "failed" | "skipped";
+
+/**
+ * One row per (campaign, entry), unique: the campaign's delivery record for that person. A
+ * sender claims a row (status sending, a random claim and a locked_until lease) in one
+ * conditional update before the provider call and marks it sent after, so a redelivered queue
+ * message, a retry or a restarted consumer never sends to a row already sent; a lapsed lease is
+ * claimed again (the send carries the row's idempotency key). The address is never copied here:
+ * it is read from the entry when sent, so an erased entry is skipped and its row names nobody.
+ */
+export const campaignRecipients = table(
+  "campaign_recipients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull(),
+    entryId: integer("entry_id").notNull(),
+    /** The entry's place in line when the wave drew it (waves only). */
+    place: integer("place"),
+    status: text("status").$type<RecipientStatus>().notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    claim: text("claim"),
+    lockedUntil: text("locked_until"),
+    lastError: text("last_error"),
+    /** Why it was not sent: unsubscribed, bounced, complained, erased, cancelled. */
+    skipReason: text("skip_reason"),
+    sentAt: text("sent_at"),
+    /** When its queue message reached the dead-letter queue (failed for good until retried). */
+    deadLetteredAt: text("dead_lettered_at"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex(`${TABLE_PREFIX}_campaign_recipients_pair_idx`).on(t.campaignId, t.entryId),
+    // Progress counts per status, and the walk over what is not yet sent after a crash.
+    index(`${TABLE_PREFIX}_campaign_recipients_status_idx`).on(t.campaignId, t.status, t.id),
+  ],
+);
+
+/**
+ * Who receives no campaign e-mail: one row per mailbox key (the waitlist's keyed hash of the
+ * folded address, never the address), with why (unsubscribed, bounced, complained) and how.
+ * Checked before every campaign send; sign-in codes and confirmations are not campaigns and
+ * still go. Joining the waitlist again, or "Subscribe again" on /#/me, removes the row.
+ */
+export const suppressions = table("suppressions", {
+  mailboxKey: text("mailbox_key").primaryKey(),
+  reason: text("reason").$type<"unsubscribed" | "bounced" | "complained">().notNull(),
+  /** How: one-click (RFC 8058 POST), page (the link's button), me (the person's page), transport. */
+  source: text("source").notNull(),
+  campaignId: integer("campaign_id"),
+  createdAt: text("created_at").notNull(),
+});
+
+/**
+ * The consent trail: every unsubscribe and every renewed consent (a re-join, "Subscribe again"),
+ * by mailbox key, with its source and campaign. Deleted with the person on erasure.
+ */
+export const subscriptionEvents = table(
+  "subscription_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    mailboxKey: text("mailbox_key").notNull(),
+    event: text("event").$type<"unsubscribed" | "resubscribed" | "rejoined" | "bounced" | "complained">().notNull(),
+    source: text("source").notNull(),
+    campaignId: integer("campaign_id"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index(`${TABLE_PREFIX}_subscription_events_mailbox_idx`).on(t.mailboxKey, t.id)],
+);
+
 export const formSubmissions = table(
   "form_submissions",
   {
@@ -145,6 +266,8 @@ export const devMailbox = table("dev_mailbox", {
   bodyHtml: text("body_html").notNull(),
   /** The plain-text alternative, when the message has one. */
   bodyText: text("body_text"),
+  /** The message's own headers (List-Unsubscribe and the like) as a JSON object, when it has any. */
+  headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 });
 
@@ -185,6 +308,9 @@ export type AuditRecord = typeof auditLog.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
 export type JoinerMail = typeof joinerMail.$inferSelect;
+export type Campaign = typeof campaigns.$inferSelect;
+export type CampaignRecipient = typeof campaignRecipients.$inferSelect;
+export type Suppression = typeof suppressions.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in (the GoTrue-compatible auth service under /auth/v1). Secrets are never stored in plain

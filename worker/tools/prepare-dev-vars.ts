@@ -2,7 +2,8 @@
  * `npm start` runs this first: creates .dev.vars from .dev.vars.example when it does not exist,
  * writes ENVIRONMENT=development into it when it names no environment (the worker treats
  * anything else as production) and OPERATOR_EMAILS=operator@example.com when it names no
- * operator (the console's local sign-in), and gives every empty sign-in secret (AUTH_JWT_SECRET,
+ * operator (the console's local sign-in), example sender settings (SENDER_NAME,
+ * SENDER_POSTAL_ADDRESS) when they are missing or empty, so campaigns can be sent locally, and gives every empty sign-in secret (AUTH_JWT_SECRET,
  * AUTH_ADMIN_KEY) a random value, so sign-in works locally without anyone inventing or
  * committing a secret. Existing values are never changed. Runs on Node 22 (type stripping),
  * from the repository root.
@@ -31,6 +32,18 @@ for (const name of GENERATED_SECRETS) {
 if (!/^OPERATOR_EMAILS=/m.test(text)) {
   text = `${text.trimEnd()}\nOPERATOR_EMAILS=operator@example.com\n`;
   filled.push("OPERATOR_EMAILS (operator@example.com)");
+}
+// Campaigns name their sender in every e-mail's footer; locally these example values let them be sent.
+const EXAMPLE_SENDER: [string, string][] = [
+  ["SENDER_NAME", "Homework Helper (local example)"],
+  ["SENDER_POSTAL_ADDRESS", "1 Example Street, Springfield, 00000"],
+];
+for (const [name, value] of EXAMPLE_SENDER) {
+  const line = new RegExp(`^${name}=[ \\t]*$`, "m");
+  if (line.test(text)) text = text.replace(line, `${name}=${value}`);
+  else if (!new RegExp(`^${name}=`, "m").test(text)) text = `${text.trimEnd()}\n${name}=${value}\n`;
+  else continue;
+  filled.push(`${name} (an example)`);
 }
 if (!/^ENVIRONMENT=/m.test(text)) {
   text = `ENVIRONMENT=development\n${text}`;

@@ -1,0 +1,105 @@
+/**
+ * Launch-day campaigns as the operator API (/api/admin/campaigns, worker/routes/campaigns.ts)
+ * and its one caller, the console's Campaigns view (web/src/admin), read them: paths, limits and
+ * JSON shapes. Field names are the API's (snake_case, like the other operator routes).
+ */
+
+/** Where the campaigns live under the operator API. */
+export const CAMPAIGNS_API = "/api/admin/campaigns";
+
+/** What a campaign may hold (characters): a subject line, a body of paragraphs and links. */
+export const CAMPAIGN_LIMITS = { subjectMax: 150, bodyMax: 20_000, waveMax: 1_000_000 } as const;
+
+/** How often the console reads a running campaign's progress (ms). */
+export const CAMPAIGN_POLL_MS = 2_000;
+
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent";
+
+export type RecipientStatus = "queued" | "sending" | "sent" | "failed" | "skipped";
+
+/** Why a recipient was not sent to. */
+export type SkipReason = "unsubscribed" | "bounced" | "complained" | "erased" | "cancelled";
+
+/**
+ * Who a campaign goes to: every confirmed entry, or an invite wave (the first `size` confirmed
+ * entries by place in line not yet invited); either only of one utm_source when given.
+ */
+export type CampaignAudience = { kind: "all"; utm_source?: string | null } | { kind: "wave"; size: number; utm_source?: string | null };
+
+/** POST /api/admin/campaigns (a draft) and PATCH /api/admin/campaigns/:id (a draft only). */
+export type CampaignDraftInput = { subject: string; body: string; audience: CampaignAudience };
+
+/** What the recipients' rows say, counted: sending is claimed but not yet settled. */
+export type CampaignCounts = Record<RecipientStatus, number>;
+
+/** What the console shows of a campaign's progress while it runs and after. */
+export type CampaignProgress = {
+  counts: CampaignCounts;
+  /** Recipient rows expanded so far (the audience once expansion finished). */
+  expanded: number;
+  /** Whether every recipient row exists. */
+  expansion_done: boolean;
+  /** Sent per second over the last minute (0 when none). */
+  rate_per_second: number;
+  /** Seconds until the rest are sent at that rate; null when not sending or no rate yet. */
+  seconds_left: number | null;
+  /** Recipients whose queue message reached the dead-letter queue (failed for good until retried). */
+  dead_lettered: number;
+};
+
+export type CampaignJson = {
+  id: number;
+  subject: string;
+  body: string;
+  audience: CampaignAudience;
+  status: CampaignStatus;
+  /** Before sending: the audience's size now; once expanded: the recipients it was expanded to. */
+  audience_size: number;
+  send_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress: CampaignProgress;
+  /**
+   * What the e-mail transport cannot do for this campaign, in words for the operator (e.g. the
+   * provider cannot set the List-Unsubscribe headers: the body's link still works); [] when nothing.
+   */
+  transport_warnings: string[];
+  /** Sender settings sending needs and lacks (SENDER_NAME, SENDER_POSTAL_ADDRESS); [] when set. */
+  missing_settings: string[];
+};
+
+/** GET /api/admin/campaigns: newest first. */
+export type CampaignList = { campaigns: CampaignJson[] };
+
+/** POST /api/admin/campaigns/audience: the size of an audience before anything is saved. */
+export type AudienceSize = { audience_size: number };
+
+/** POST /api/admin/campaigns/:id/preview: the e-mail as a recipient would get it (a sample recipient). */
+export type CampaignPreview = { title: string; html: string; text: string; headers: Record<string, string> };
+
+/** POST /api/admin/campaigns/:id/test: sent to the operator's own address (the admin key names one in `to`). */
+export type CampaignTestResult = { sent_to: string };
+
+/** POST /api/admin/campaigns/:id/send: now, or at `send_at` (ISO 8601, in the future). */
+export type CampaignSendInput = { send_at?: string | null };
+
+/** One recipient whose message reached the dead-letter queue, as the console lists it. */
+export type DeadLetter = { recipient_id: number; email: string | null; attempts: number; last_error: string | null; dead_lettered_at: string };
+
+/** GET /api/admin/campaigns/:id/dead-letters; POST …/dead-letters/retry re-queues them (all, or `recipient_ids`). */
+export type DeadLetterList = { dead_letters: DeadLetter[] };
+
+/** Campaign error codes beyond the operator API's own (ADMIN_ERRORS). */
+export const CAMPAIGN_ERRORS = {
+  /** 404: no campaign with that id. */
+  notFound: "campaign_not_found",
+  /** 409: the action does not apply in the campaign's status (e.g. editing a campaign that was sent). */
+  wrongStatus: "campaign_wrong_status",
+  /** 409: SENDER_NAME or SENDER_POSTAL_ADDRESS is not set; the message names them. */
+  senderMissing: "sender_not_configured",
+  /** 400: the audience is empty (nothing to send). */
+  emptyAudience: "campaign_empty_audience",
+} as const;
