@@ -87,7 +87,13 @@ export type CampaignTestResult = { sent_to: string };
 export type CampaignSendInput = { send_at?: string | null };
 
 /** One recipient whose message reached the dead-letter queue, as the console lists it. */
-export type DeadLetter = { recipient_id: number; email: string | null; attempts: number; last_error: string | null; dead_lettered_at: string };
+export type DeadLetter = {
+  recipient_id: number;
+  email: string | null;
+  attempts: number;
+  last_error: string | null;
+  dead_lettered_at: string;
+};
 
 /** GET /api/admin/campaigns/:id/dead-letters; POST …/dead-letters/retry re-queues them (all, or `recipient_ids`). */
 export type DeadLetterList = { dead_letters: DeadLetter[] };
