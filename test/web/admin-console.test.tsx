@@ -121,6 +121,8 @@ function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry>
     referral_code: "ADA23456",
     referred_by: null,
     referrals_confirmed: 41,
+    invited_at: null,
+    invited_campaign_id: null,
     email_sent: true,
     email_sent_at: "2026-01-30T10:00:05.000Z",
     notify_attempts: 1,

@@ -510,7 +510,7 @@ describe("GET /api/admin/waitlist.csv", () => {
     expect(
       text.startsWith(
         "\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host," +
-          "status,confirmed_at,place,referral_code,referred_by,referrals_confirmed," +
+          "status,confirmed_at,place,referral_code,referred_by,referrals_confirmed,invited_at,invited_campaign_id," +
           "email_sent,email_sent_at,created_at,updated_at\r\n",
       ),
     ).toBe(true);
@@ -518,11 +518,34 @@ describe("GET /api/admin/waitlist.csv", () => {
     const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
     // Campaign values are stored lower-cased (issue 15).
     // Each joined pending (no place, no code yet, no referrals).
-    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,pending,,,,,0,true,`);
+    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,pending,,,,,0,,,true,`);
     // Control characters (the line break) are dropped from campaign values when they are stored.
-    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,pending,,,,,0,true,`);
-    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,pending,,,,,0,true,`);
+    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,pending,,,,,0,,,true,`);
+    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,pending,,,,,0,,,true,`);
     expect(formulaCells(text)).toEqual([]);
+  });
+
+  it("the list and the CSV say when an invite wave drew an entry and which campaign (issue 17); null and empty before", async () => {
+    const invited = uniqueEmail("csv-invited");
+    const waiting = uniqueEmail("csv-waiting");
+    await join(invited);
+    await join(waiting);
+    await env.DB.prepare("update hwh_waitlist set invited_at = ?, invited_campaign_id = ? where email = ?")
+      .bind("2026-03-01T09:00:00.000Z", 4321, invited)
+      .run();
+    const listed = async (email: string) =>
+      (await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${encodeURIComponent(email)}`, ADMIN_KEY))).items[0]!;
+    expect(await listed(invited)).toMatchObject({ invited_at: "2026-03-01T09:00:00.000Z", invited_campaign_id: 4321 });
+    expect(await listed(waiting)).toMatchObject({ invited_at: null, invited_campaign_id: null });
+    const csv = await (await admin("/waitlist.csv", ADMIN_KEY)).text();
+    const header = csv.split("\r\n")[0]!.replace("\uFEFF", "").split(",");
+    const cell = (email: string, name: string) =>
+      csv
+        .split("\r\n")
+        .find((line) => line.split(",")[1] === email)!
+        .split(",")[header.indexOf(name)];
+    expect([cell(invited, "invited_at"), cell(invited, "invited_campaign_id")]).toEqual(["2026-03-01T09:00:00.000Z", "4321"]);
+    expect([cell(waiting, "invited_at"), cell(waiting, "invited_campaign_id")]).toEqual(["", ""]);
   });
 
   it("streams more entries than one read takes (1,000), each exactly once", async () => {

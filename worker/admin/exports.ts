@@ -3,7 +3,7 @@ import type { ListCursor } from "../db/admin-repository";
 import type { FormSubmission } from "../db/schema";
 import { csvStream, type CsvColumn } from "../http/csv";
 import { describeError, log } from "../log";
-import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, JOURNEY_FIELDS } from "../shared/admin";
+import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, INVITED_FIELDS, JOURNEY_FIELDS } from "../shared/admin";
 import type { FormDefinition } from "../shared/forms";
 import { waitlistJson } from "./json";
 import type { OperatorEnv } from "./operator";
@@ -20,7 +20,18 @@ const EXPORT_PAGE = 1000;
 
 /** The waitlist export: the operator API's entry fields, each a column headed by its name. */
 const WAITLIST_COLUMNS: readonly CsvColumn<AdminWaitlistEntry>[] = (
-  ["id", "email", "source", ...ATTRIBUTION_FIELDS, ...JOURNEY_FIELDS, "email_sent", "email_sent_at", "created_at", "updated_at"] as const
+  [
+    "id",
+    "email",
+    "source",
+    ...ATTRIBUTION_FIELDS,
+    ...JOURNEY_FIELDS,
+    ...INVITED_FIELDS,
+    "email_sent",
+    "email_sent_at",
+    "created_at",
+    "updated_at",
+  ] as const
 ).map((name) => ({ header: name, value: (entry) => entry[name] }));
 
 /** One column per field of the form, between the id and time and the delivery. */

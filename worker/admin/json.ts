@@ -35,6 +35,8 @@ export function waitlistJson(row: PlacedEntry): AdminWaitlistEntry {
     source: row.source,
     ...attributionOf(row),
     ...journey(row),
+    invited_at: row.invitedAt,
+    invited_campaign_id: row.invitedCampaignId,
     ...delivery(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,

@@ -55,6 +55,17 @@ export const JOURNEY_FIELDS = [
   "referrals_confirmed",
 ] as const satisfies readonly (keyof JourneyFields)[];
 
+/** Launch day (issue 17): the invite wave that drew the entry, so the next wave continues down the line. */
+export type InvitedFields = {
+  /** When an invite wave drew the entry; null: not invited yet. */
+  invited_at: string | null;
+  /** The campaign of that wave (GET /api/admin/campaigns/:id). */
+  invited_campaign_id: number | null;
+};
+
+/** The invited fields in the order the waitlist's export shows them (after the journey's). */
+export const INVITED_FIELDS = ["invited_at", "invited_campaign_id"] as const satisfies readonly (keyof InvitedFields)[];
+
 export type AdminWaitlistEntry = {
   id: number;
   email: string;
@@ -63,6 +74,7 @@ export type AdminWaitlistEntry = {
   updated_at: string;
 } & Attribution &
   JourneyFields &
+  InvitedFields &
   DeliveryStatus;
 
 export type AdminSubmission = {
