@@ -1,7 +1,8 @@
-import { and, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
-import type { CampaignAudience } from "../shared/campaigns";
-import { waitlist } from "./schema";
-import type { Campaign } from "./schema";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import type { CampaignAudience, CampaignDraftInput } from "../shared/campaigns";
+import type { Database } from "./database";
+import { campaignRecipients, campaigns, waitlist } from "./schema";
+import type { Campaign, CampaignRecipient } from "./schema";
 
 /**
  * Campaigns as the operator composes them (worker/routes/campaigns.ts): drafts, their audience
@@ -46,3 +47,114 @@ export function audienceColumns(audience: CampaignAudience): Pick<Campaign, "aud
     utmSource: audience.utm_source ?? null,
   };
 }
+
+/** A recipient's row as the console's CSV and dead-letter list read it: the address is the entry's now (null once erased). */
+export type RecipientOutcome = Pick<
+  CampaignRecipient,
+  "id" | "place" | "status" | "attempts" | "lastError" | "skipReason" | "sentAt" | "deadLetteredAt"
+> & { email: string | null };
+
+/** What editing a campaign found: the campaign as saved, or why it was not. */
+export type DraftUpdate = { campaign: Campaign } | { refused: "not_found" | "wrong_status" };
+
+/** The statuses whose content and audience may still change: nothing has been sent. */
+export const EDITABLE_STATUSES = ["draft", "scheduled"] as const;
+
+const iso = (date: Date) => date.toISOString();
+
+export function createCampaignRepository(db: Database) {
+  const outcomeColumns = {
+    id: campaignRecipients.id,
+    place: campaignRecipients.place,
+    status: campaignRecipients.status,
+    attempts: campaignRecipients.attempts,
+    lastError: campaignRecipients.lastError,
+    skipReason: campaignRecipients.skipReason,
+    sentAt: campaignRecipients.sentAt,
+    deadLetteredAt: campaignRecipients.deadLetteredAt,
+    email: waitlist.email,
+  };
+  const outcomes = () => db.select(outcomeColumns).from(campaignRecipients).leftJoin(waitlist, eq(waitlist.id, campaignRecipients.entryId));
+
+  return {
+    /** A new draft (its audience is counted when read, not stored). */
+    async create(draft: CampaignDraftInput, createdBy: string, now: Date): Promise<Campaign> {
+      const [created] = await db
+        .insert(campaigns)
+        .values({
+          subject: draft.subject,
+          body: draft.body,
+          ...audienceColumns(draft.audience),
+          createdBy,
+          createdAt: iso(now),
+          updatedAt: iso(now),
+        })
+        .returning();
+      return created!;
+    },
+
+    /**
+     * Replaces a draft's (or a scheduled campaign's) subject, body and audience: one conditional
+     * UPDATE, so a campaign that started sending meanwhile is never changed under its recipients.
+     */
+    async update(id: number, draft: CampaignDraftInput, now: Date): Promise<DraftUpdate> {
+      const [updated] = await db
+        .update(campaigns)
+        .set({ subject: draft.subject, body: draft.body, ...audienceColumns(draft.audience), updatedAt: iso(now) })
+        .where(and(eq(campaigns.id, id), inArray(campaigns.status, EDITABLE_STATUSES)))
+        .returning();
+      if (updated) return { campaign: updated };
+      const [found] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, id));
+      return { refused: found ? "wrong_status" : "not_found" };
+    },
+
+    async get(id: number): Promise<Campaign | null> {
+      const [found] = await db.select().from(campaigns).where(eq(campaigns.id, id));
+      return found ?? null;
+    },
+
+    /** Newest first; a team makes a handful of campaigns, `limit` only guards the answer's size. */
+    list: (limit: number): Promise<Campaign[]> => db.select().from(campaigns).orderBy(desc(campaigns.id)).limit(limit),
+
+    /**
+     * How many entries the audience holds now: every match for "all"; for a wave at most its
+     * size, counted over the first `size` matches only (a walk of the uninvited rank index that
+     * stops there, never the whole list).
+     */
+    async audienceSize(audience: CampaignAudience): Promise<number> {
+      const matching = db.select({ one: sql`1` }).from(waitlist).where(audienceWhere(audience));
+      const counted =
+        audience.kind === "wave"
+          ? await db.select({ n: count() }).from(
+              matching
+                .orderBy(...AUDIENCE_ORDER)
+                .limit(audience.size)
+                .as("wave"),
+            )
+          : await db.select({ n: count() }).from(waitlist).where(audienceWhere(audience));
+      return counted[0]?.n ?? 0;
+    },
+
+    /** Up to `limit` recipients after the row `afterId`, in expansion order (the CSV's pages). */
+    recipientsPage: (campaignId: number, afterId: number, limit: number): Promise<RecipientOutcome[]> =>
+      outcomes()
+        .where(and(eq(campaignRecipients.campaignId, campaignId), gt(campaignRecipients.id, afterId)))
+        .orderBy(asc(campaignRecipients.id))
+        .limit(limit),
+
+    /** Recipients whose message reached the dead-letter queue and were not sent or retried since. */
+    deadLetters: (campaignId: number, limit: number): Promise<RecipientOutcome[]> =>
+      outcomes()
+        .where(
+          and(
+            eq(campaignRecipients.campaignId, campaignId),
+            eq(campaignRecipients.status, "failed"),
+            isNotNull(campaignRecipients.deadLetteredAt),
+          ),
+        )
+        .orderBy(asc(campaignRecipients.id))
+        .limit(limit),
+  };
+}
+
+export type CampaignRepository = ReturnType<typeof createCampaignRepository>;

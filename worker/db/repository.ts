@@ -1,6 +1,8 @@
 import { desc } from "drizzle-orm";
 import { createAdminRepository } from "./admin-repository";
 import { createAuthRepository } from "./auth-repository";
+import { createCampaignDeliveryRepository } from "./campaign-delivery-repository";
+import { createCampaignRepository } from "./campaign-repository";
 import { createCounterRepository } from "./counter-repository";
 import type { Database } from "./database";
 import { createHealthRepository } from "./health-repository";
@@ -37,6 +39,12 @@ export function createRepository(db: Database) {
 
     /** The joiner's journey: confirmation, places, referrals, leaving, the joiner-mail outbox. */
     journey: createJourneyRepository(db),
+
+    /** Launch day's campaigns as the operator composes them: drafts, audiences, recipients' outcomes. */
+    campaigns: createCampaignRepository(db),
+
+    /** Launch day's delivery: expansion, claims and marks, progress, a campaign's status changes. */
+    campaignDelivery: createCampaignDeliveryRepository(db),
 
     /** The notification outbox: claims, outcomes and what is still undelivered. */
     outbox: createOutboxRepository(db),
