@@ -122,6 +122,15 @@ export type DevServerOptions = {
   startupTimeoutMs?: number;
   /** Runs on the migrated database (its --persist-to directory) before the server starts: seeding. */
   beforeStart?: (persistDir: string, logFile: string) => Promise<void>;
+  /** This port instead of a free one (a benchmark's own). */
+  port?: number;
+  /**
+   * This directory (made by the caller, who deletes it) instead of a new temporary one: a server
+   * started again on the database a stopped one left (bench:campaigns' crash run).
+   */
+  persistDir?: string;
+  /** More `wrangler dev` arguments, e.g. `--test-scheduled`. */
+  extraArgs?: string[];
 };
 
 export type DevServer = {
@@ -140,12 +149,13 @@ export type DevServer = {
  * called, the server is killed and its directory removed on the way out.
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const workDir = mkdtempSync(path.join(os.tmpdir(), options.tempPrefix ?? "dev-server-"));
+  const ownDir = options.persistDir === undefined;
+  const workDir = options.persistDir ?? mkdtempSync(path.join(os.tmpdir(), options.tempPrefix ?? "dev-server-"));
   const logFile = options.logFile ?? path.join(workDir, "wrangler.log");
   let child: ChildProcess | undefined;
   const cleanUpNow = () => {
     killGroupNow(child);
-    rmSync(workDir, { recursive: true, force: true });
+    if (ownDir) rmSync(workDir, { recursive: true, force: true });
   };
   process.once("exit", cleanUpNow);
 
@@ -154,7 +164,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     stopped ??= (async () => {
       if (child) await stopGroup(child);
       process.off("exit", cleanUpNow);
-      rmSync(workDir, { recursive: true, force: true });
+      if (ownDir) rmSync(workDir, { recursive: true, force: true });
     })();
     return stopped;
   };
@@ -164,7 +174,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       throw new Error(`${(error as Error).message} Its log:\n${tail(logFile)}`);
     });
     await options.beforeStart?.(workDir, logFile);
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     child = await spawnWrangler(workDir, logFile, port, options);
     const baseUrl = `http://${HOST}:${port}`;
     await waitUntilHealthy(baseUrl, child, logFile, options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
@@ -204,6 +214,7 @@ async function spawnWrangler(persistDir: string, logFile: string, port: number, 
     emptyEnvFile,
     "--show-interactive-dev-session=false",
     ...(options.assetsDir ? ["--assets", options.assetsDir] : []),
+    ...(options.extraArgs ?? []),
     ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ];
   const fd = openSync(logFile, "a");
