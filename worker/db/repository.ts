@@ -1,6 +1,7 @@
 import { desc } from "drizzle-orm";
 import { createAdminRepository } from "./admin-repository";
 import { createAuthRepository } from "./auth-repository";
+import { createConsentRepository } from "./consent-repository";
 import { createCampaignDeliveryRepository } from "./campaign-delivery-repository";
 import { createCampaignRepository } from "./campaign-repository";
 import { createCounterRepository } from "./counter-repository";
@@ -48,6 +49,9 @@ export function createRepository(db: Database) {
 
     /** The notification outbox: claims, outcomes and what is still undelivered. */
     outbox: createOutboxRepository(db),
+
+    /** The suppression list and the consent trail (unsubscribes, renewed consent) by mailbox key. */
+    consent: createConsentRepository(db),
 
     ...createHealthRepository(db),
     ...createWaitlistRepository(db),

@@ -1,0 +1,76 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { Database } from "./database";
+import { iso } from "./outbox-repository";
+import { subscriptionEvents, suppressions } from "./schema";
+import type { Suppression } from "./schema";
+
+/**
+ * Who receives no campaign e-mail (hwh_suppressions) and the consent trail behind it
+ * (hwh_subscription_events), both by mailbox key: the waitlist's keyed hash of the folded
+ * address (worker/waitlist/keys.ts), never the address. README "Campaign e-mail and
+ * unsubscribing" has the rules; each change here is one batch that writes the row and its
+ * event together, and only when something changes (a second unsubscribe, or "Subscribe again"
+ * of a subscribed mailbox, writes nothing).
+ */
+
+export type SuppressionReason = Suppression["reason"];
+/** How an unsubscribe arrived: one-click (RFC 8058 POST), page (the link's button), me (the person's page), transport (a bounce or complaint). */
+export type ConsentSource = "one-click" | "page" | "me" | "transport";
+/** How consent came back: "Subscribe again" on /#/me, or a join of the waitlist (any join of the mailbox). */
+export type RenewedConsent = { event: "resubscribed"; source: "me" } | { event: "rejoined"; source: "join" };
+
+export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
+
+export function createConsentRepository(db: Database) {
+  return {
+    /**
+     * Puts the mailbox on the list with its reason and source, and records the event; true when
+     * it was not on the list already (then nothing is written: the first reason stays).
+     */
+    async suppress(input: {
+      mailboxKey: string;
+      reason: SuppressionReason;
+      source: ConsentSource;
+      campaignId: number | null;
+      now: Date;
+    }): Promise<boolean> {
+      const at = iso(input.now);
+      const [, added] = await db.batch([
+        // The event first, while the statement can still see whether the row exists.
+        db.run(sql`insert into ${subscriptionEvents} (mailbox_key, event, source, campaign_id, created_at)
+          select ${input.mailboxKey}, ${input.reason}, ${input.source}, ${input.campaignId}, ${at}
+          where not exists (select 1 from ${suppressions} where ${suppressions.mailboxKey} = ${input.mailboxKey})`),
+        db
+          .insert(suppressions)
+          .values({ mailboxKey: input.mailboxKey, reason: input.reason, source: input.source, campaignId: input.campaignId, createdAt: at })
+          .onConflictDoNothing()
+          .returning({ mailboxKey: suppressions.mailboxKey }),
+      ]);
+      return added.length > 0;
+    },
+
+    /** Takes the mailbox off the list and records why (consent renewed); true when it was on it. */
+    async resubscribe(input: { mailboxKey: string; now: Date } & RenewedConsent): Promise<boolean> {
+      const [, removed] = await db.batch([
+        db.run(sql`insert into ${subscriptionEvents} (mailbox_key, event, source, campaign_id, created_at)
+          select ${input.mailboxKey}, ${input.event}, ${input.source}, null, ${iso(input.now)}
+          where exists (select 1 from ${suppressions} where ${suppressions.mailboxKey} = ${input.mailboxKey})`),
+        db.delete(suppressions).where(eq(suppressions.mailboxKey, input.mailboxKey)).returning({ mailboxKey: suppressions.mailboxKey }),
+      ]);
+      return removed.length > 0;
+    },
+
+    /** The mailbox's suppression (why and since when), or null: it gets campaigns. */
+    async statusOf(mailboxKey: string): Promise<Suppression | null> {
+      const rows = await db.select().from(suppressions).where(eq(suppressions.mailboxKey, mailboxKey)).limit(1);
+      return rows[0] ?? null;
+    },
+
+    /** The mailbox's consent trail, oldest first. */
+    async events(mailboxKey: string): Promise<SubscriptionEvent[]> {
+      return db.select().from(subscriptionEvents).where(eq(subscriptionEvents.mailboxKey, mailboxKey)).orderBy(asc(subscriptionEvents.id));
+    },
+  };
+}
+
+export type ConsentRepository = ReturnType<typeof createConsentRepository>;
