@@ -71,6 +71,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         // Tests sign one address in more than once (two devices); the 60 s rule itself is
         // covered by the worker tests.
         AUTH_CODE_COOLDOWN_SECONDS: "1",
+        // Campaigns need a sender (the bulk-mail laws' name and postal address); as npm start's examples.
+        SENDER_NAME: "Homework Helper (e2e)",
+        SENDER_POSTAL_ADDRESS: "1 Test Street, Testville",
       },
     });
 
