@@ -139,7 +139,7 @@ describe("POST /auth/v1/otp with create_user: false", () => {
 
     const deps = createDeps(env);
     const send = vi.fn(async () => ({}));
-    deps.transport = { name: "provider", send };
+    deps.visitorTransport = { name: "provider", canSetHeaders: false, send };
     const deferred: Promise<unknown>[] = [];
     await requestCode(deps, { email, createUser: false, data: null }, (work) => deferred.push(work));
     expect(deferred).toHaveLength(1);
@@ -159,7 +159,7 @@ describe("POST /auth/v1/otp with create_user: false", () => {
     vi.setSystemTime(start + 61_000);
 
     const deps = createDeps(env);
-    deps.transport = { name: "provider", send: async () => ({}) };
+    deps.visitorTransport = { name: "provider", canSetHeaders: false, send: async () => ({}) };
     const sign = vi.spyOn(crypto.subtle, "sign");
     const signsFor = async (email: string) => {
       sign.mockClear();

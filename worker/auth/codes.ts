@@ -81,7 +81,7 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
       giveBack(),
     ]);
     const message =
-      deps.transport.name === "unconfigured"
+      deps.visitorTransport.name === "unconfigured"
         ? "Sign-in e-mails are not configured on this server."
         : "The e-mail with your code could not be sent. Please try again in a moment.";
     throw new AuthError(500, "unexpected_failure", message, {}, { cause: error });
@@ -137,10 +137,11 @@ function giveBackCounts(deps: Deps, counted: MailboxCap[]): Promise<void> {
 async function sendCode(deps: Deps, email: string, code: string): Promise<void> {
   const mail = signInCodeEmail({ code, validMinutes: Math.round(deps.config.auth.codeTtlSeconds / 60) });
   try {
-    const receipt = await deps.transport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
+    // A visitor's e-mail, never a campaign: the suppression list does not apply.
+    const receipt = await deps.visitorTransport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
     if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
   } catch (error) {
-    log("error", "auth.code_email_failed", { transport: deps.transport.name, error: describeError(error) });
+    log("error", "auth.code_email_failed", { transport: deps.visitorTransport.name, error: describeError(error) });
     throw error;
   }
 }

@@ -23,7 +23,14 @@ export type Notified = { kind: "waitlist"; record: WaitlistEntry } | { kind: "fo
  */
 export type FirstClaim = { now: Date; lockMs: number; budget?: { key: string; window: CounterWindow } };
 
-export type DevMailInput = { receivers: string[]; title: string; bodyHtml: string; bodyText?: string | null };
+/** A message kept in the dev mailbox; `headers` are its own (List-Unsubscribe and the like), when it has any. */
+export type DevMailInput = {
+  receivers: string[];
+  title: string;
+  bodyHtml: string;
+  bodyText?: string | null;
+  headers?: Record<string, string> | null;
+};
 
 export const iso = (date: Date) => date.toISOString();
 

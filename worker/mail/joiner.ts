@@ -34,7 +34,7 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
  * Never throws: an outcome that could not be written is retried once the lease lapses.
  */
 export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<boolean> {
-  const context = { kind: mail.kind, id: mail.id, transport: deps.transport.name };
+  const context = { kind: mail.kind, id: mail.id, transport: deps.visitorTransport.name };
   try {
     const entry = known ?? (await deps.repo.journey.entryById(mail.entryId));
     const message = entry ? await messageFor(deps, mail, entry) : null;
@@ -43,9 +43,10 @@ export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: Wa
       await deps.repo.journey.markMailSent(mail, deps.now());
       return false;
     }
-    let receipt: Awaited<ReturnType<Deps["transport"]["send"]>>;
+    let receipt: Awaited<ReturnType<Deps["visitorTransport"]["send"]>>;
     try {
-      receipt = await deps.transport.send(message);
+      // To the joiner (a visitor), whatever the suppression list says: confirmations are not campaigns.
+      receipt = await deps.visitorTransport.send(message);
     } catch (error) {
       const next = nextAttemptAt(mail.attempts, deps.now(), deps.config.notify);
       log("error", "joiner_mail.failed", {
@@ -84,6 +85,7 @@ export async function runJoinerOutbox(deps: Deps): Promise<JoinerOutboxReport> {
     if (await deliverJoinerMail(deps, mail, entries.get(mail.entryId) ?? null)) report.sent += 1;
     else report.failed += 1;
   }
-  if (mails.length > 0) log(report.failed > 0 ? "warn" : "info", "joiner_mail.outbox_run", { ...report, transport: deps.transport.name });
+  if (mails.length > 0)
+    log(report.failed > 0 ? "warn" : "info", "joiner_mail.outbox_run", { ...report, transport: deps.visitorTransport.name });
   return report;
 }

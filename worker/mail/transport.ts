@@ -11,9 +11,20 @@ export type MailMessage = {
   bodyText?: string;
   /** The provider template for this kind of message, when configured. */
   templateId?: string;
+  /**
+   * The message's own headers (a campaign's List-Unsubscribe and List-Unsubscribe-Post), set
+   * by a transport that can (canSetHeaders); the others send the message without them.
+   */
+  headers?: Record<string, string>;
+  /**
+   * Names this message once, however often it is handed over ("campaign-<cid>-recipient-<rid>"):
+   * a provider that honours it delivers a message sent twice (the worker died between the
+   * provider's acceptance and writing "sent") only once.
+   */
+  idempotencyKey?: string;
 };
 
-export type TransportName = "provider" | "dev-mailbox" | "unconfigured";
+export type TransportName = "provider" | "email-service" | "dev-mailbox" | "unconfigured";
 
 /** What a successful send leaves to be stored with the delivery record. */
 export type SendReceipt = {
@@ -23,12 +34,36 @@ export type SendReceipt = {
 
 export interface MailTransport {
   readonly name: TransportName;
+  /** Whether a message's `headers` reach the recipient (the spec's provider takes none: README "Campaign e-mail and unsubscribing"). */
+  readonly canSetHeaders: boolean;
   /** Resolves when the message was accepted; throws MailDeliveryError otherwise. */
   send(message: MailMessage): Promise<SendReceipt>;
 }
 
+/** What a transport reports about a recipient who will never take mail: a campaign suppresses the mailbox. */
+export type PermanentRejection = "bounced" | "complained";
+
 export class MailDeliveryError extends Error {
   override name = "MailDeliveryError";
+  /** Set when the transport says the recipient refuses mail for good (not worth a retry); unset for anything that may pass later. */
+  readonly rejection: PermanentRejection | null;
+
+  constructor(message: string, options: ErrorOptions & { rejection?: PermanentRejection | null } = {}) {
+    super(message, options);
+    this.rejection = options.rejection ?? null;
+  }
+}
+
+/**
+ * A transport's error code read as a permanent rejection: bounces and complaints (spam reports)
+ * by their usual names, and Email Service's E_RECIPIENT_SUPPRESSED (its own list of addresses
+ * that bounced or reported spam; it does not say which, so it counts as a bounce). Anything else
+ * (rate limits, a domain not yet verified, an outage) is not the recipient's doing: null.
+ */
+export function rejectionOf(code: string): PermanentRejection | null {
+  if (/complain|spam/i.test(code)) return "complained";
+  if (/bounce|suppressed|mailbox_?(?:not_?found|unavailable)/i.test(code)) return "bounced";
+  return null;
 }
 
 /**
@@ -39,6 +74,8 @@ export class MailDeliveryError extends Error {
 export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch = fetch): MailTransport {
   return {
     name: "provider",
+    // The spec's run endpoint takes receivers, title, body_html (and text): no headers.
+    canSetHeaders: false,
     async send(message) {
       if (!mail.apiUrl) throw new MailDeliveryError("MAIL_API_URL is not set");
       const inputs: Record<string, unknown> = {
@@ -51,9 +88,12 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
       if (message.templateId) inputs.template_id = message.templateId;
       let response: Response;
       try {
+        const headers: Record<string, string> = { Authorization: `Bearer ${mail.token}`, "Content-Type": "application/json" };
+        // The HTTP convention for "this request once" (the IETF's Idempotency-Key header).
+        if (message.idempotencyKey) headers["Idempotency-Key"] = message.idempotencyKey;
         response = await fetcher(mail.apiUrl, {
           method: "POST",
-          headers: { Authorization: `Bearer ${mail.token}`, "Content-Type": "application/json" },
+          headers,
           body: JSON.stringify({ model: mail.model, inputs }),
           signal: AbortSignal.timeout(mail.timeoutMs),
         });
@@ -80,7 +120,8 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
       }
       const fields = (answer && typeof answer === "object" ? answer : {}) as Record<string, unknown>;
       if (fields.error !== undefined && fields.error !== null) {
-        throw new MailDeliveryError(`provider error${errorCode(fields.error)}`);
+        const code = errorCode(fields.error);
+        throw new MailDeliveryError(`provider error${code ? ` (${code})` : ""}`, { rejection: code ? rejectionOf(code) : null });
       }
       if (fields.send_email_status !== "success") {
         const status =
@@ -92,13 +133,13 @@ export function providerTransport(mail: AppConfig["mail"], fetcher: typeof fetch
   };
 }
 
-/** A provider error's code or type, when it has a short one (never its free-text message). */
-function errorCode(error: unknown): string {
+/** A provider error's code or type, when it has a short one (never its free-text message); "" otherwise. */
+export function errorCode(error: unknown): string {
   const code =
     typeof error === "object" && error !== null
       ? ((error as Record<string, unknown>).code ?? (error as Record<string, unknown>).type)
       : error;
-  return typeof code === "string" && /^[\w.-]{1,60}$/.test(code) ? ` (${code})` : "";
+  return typeof code === "string" && /^[\w.-]{1,60}$/.test(code) ? code : "";
 }
 
 /**
@@ -109,10 +150,19 @@ function errorCode(error: unknown): string {
 export function devMailboxTransport(): MailTransport {
   return {
     name: "dev-mailbox",
+    // It keeps them, so /dev/mailbox shows what Email Service would send.
+    canSetHeaders: true,
     async send(message) {
       log("info", "mail.dev_mailbox", { receivers: message.receivers.length, see: "/dev/mailbox" });
+      const headers = { ...message.headers, ...(message.idempotencyKey ? { [IDEMPOTENCY_HEADER]: message.idempotencyKey } : {}) };
       return {
-        devMail: { receivers: message.receivers, title: message.title, bodyHtml: message.bodyHtml, bodyText: message.bodyText ?? null },
+        devMail: {
+          receivers: message.receivers,
+          title: message.title,
+          bodyHtml: message.bodyHtml,
+          bodyText: message.bodyText ?? null,
+          headers: Object.keys(headers).length > 0 ? headers : null,
+        },
       };
     },
   };
@@ -122,12 +172,17 @@ export function devMailboxTransport(): MailTransport {
 export function unconfiguredTransport(): MailTransport {
   return {
     name: "unconfigured",
+    canSetHeaders: false,
     async send() {
       throw new MailDeliveryError("MAIL_PROVIDER_TOKEN is not set in production: e-mail cannot be sent");
     },
   };
 }
 
+/** The message header that carries a message's idempotencyKey where headers can be set (Email Service, the dev mailbox). */
+export const IDEMPOTENCY_HEADER = "X-Idempotency-Key";
+
+/** The company's transport: notifications to COMPANY_EMAIL (README "Configuration"). */
 export function selectTransport(config: AppConfig): MailTransport {
   if (config.mail.token) return providerTransport(config.mail);
   return config.isDevelopment ? devMailboxTransport() : unconfiguredTransport();

@@ -2,9 +2,17 @@ import { Hono } from "hono";
 import { escapeHtml } from "../mail/content";
 import type { AppEnv } from "../deps";
 
+/** A message's own headers (a campaign's List-Unsubscribe pair), as the recipient's mail client would get them. */
+function headerList(headers: Record<string, string> | null): string {
+  const entries = Object.entries(headers ?? {});
+  if (entries.length === 0) return "";
+  const rows = entries.map(([name, value]) => `<dt>${escapeHtml(name)}:</dt><dd>${escapeHtml(value)}</dd>`).join("");
+  return `\n  <dl class="headers" aria-label="Headers">${rows}</dl>`;
+}
+
 /**
  * GET /dev/mailbox: every e-mail the app "sent" through the dev mailbox, newest first, as a
- * page (or JSON with ?format=json or Accept: application/json). It holds sign-in codes, so it
+ * page (or JSON with ?format=json or Accept: application/json), each with its own headers. It holds sign-in codes, so it
  * exists only when ENVIRONMENT is exactly "development" (see worker/routes/api.ts), and is
  * never cached.
  */
@@ -20,6 +28,7 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
         title: mail.title,
         body_html: mail.bodyHtml,
         body_text: mail.bodyText,
+        headers: mail.headers ?? {},
         created_at: mail.createdAt,
       })),
     });
@@ -28,7 +37,7 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
     .map(
       (mail) => `<article>
   <h2>${escapeHtml(mail.title)}</h2>
-  <p class="meta">To ${escapeHtml(mail.receivers.join(", "))} · ${escapeHtml(mail.createdAt)}</p>
+  <p class="meta">To ${escapeHtml(mail.receivers.join(", "))} · ${escapeHtml(mail.createdAt)}</p>${headerList(mail.headers)}
   <iframe sandbox title="${escapeHtml(mail.title)}" srcdoc="${escapeHtml(mail.bodyHtml)}"></iframe>${
     mail.bodyText === null ? "" : `\n  <details><summary>Plain text</summary><pre>${escapeHtml(mail.bodyText)}</pre></details>`
   }
@@ -42,7 +51,9 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
 article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}.meta{color:#555}
-iframe{width:100%;min-height:26rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}</style></head>
+iframe{width:100%;min-height:26rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}
+dl.headers{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .75rem;margin:0 0 1rem;font-size:.875rem}
+dl.headers dt{font-weight:600}dl.headers dd{margin:0;overflow-wrap:anywhere;font-family:ui-monospace,monospace}</style></head>
 <body><h1>Dev mailbox</h1><p>${mails.length} message(s), newest first. Nothing here leaves this machine.</p>
 ${items || "<p>No e-mail yet.</p>"}
 </body></html>`);
