@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { readConfig, type AppConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { createRepository, type Repository } from "./db/repository";
+import { emailServiceTransport } from "./mail/email-service";
 import { selectTransport, type MailTransport } from "./mail/transport";
 
 /**
@@ -15,14 +16,29 @@ export type Deps = {
   driver: "d1" | "libsql";
   /** Why the configured database cannot be used (a bad LIBSQL_URL), or null. */
   databaseProblem: string | null;
+  /** The company's notifications (COMPANY_EMAIL). */
   transport: MailTransport;
+  /**
+   * What visitors receive: sign-in codes, confirmations, welcomes, campaigns. Cloudflare Email
+   * Service when EMAIL_FROM is set and the EMAIL binding exists (it sets a campaign's headers);
+   * otherwise the same as `transport`.
+   */
+  visitorTransport: MailTransport;
   now: () => Date;
 };
+
+/** Email Service for visitors once EMAIL_FROM names the onboarded sender, else the company's transport. */
+function selectVisitorTransport(env: Env, config: AppConfig, transport: MailTransport): MailTransport {
+  // Typed as always there (wrangler.toml declares it), but a deploy without it must not break sign-in.
+  const binding = (env as Partial<Env>).EMAIL;
+  return config.campaigns.emailFrom && binding ? emailServiceTransport(binding, config.campaigns.emailFrom) : transport;
+}
 
 export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
   const config = readConfig(env);
   const opened = openDatabase(env);
   const repo = opened.db ? createRepository(opened.db) : null;
+  const transport = selectTransport(config);
   return {
     config,
     get repo(): Repository {
@@ -31,7 +47,8 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
     },
     driver: opened.driver,
     databaseProblem: opened.problem,
-    transport: selectTransport(config),
+    transport,
+    visitorTransport: selectVisitorTransport(env, config, transport),
     now,
   };
 }
