@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { pruneRecords } from "./auth/housekeeping";
+import { handleCampaignQueue, runCampaignCron } from "./campaigns/lifecycle";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./http/security-headers";
 import { describeError, log } from "./log";
@@ -31,7 +32,12 @@ app.notFound(noSuchFile);
 
 export default {
   fetch: app.fetch,
-  /** Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old records. */
+  /** The campaign queue and its dead-letter queue (worker/campaigns/lifecycle.ts; README "Launch day"). */
+  queue: handleCampaignQueue,
+  /**
+   * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
+   * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop).
+   */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
     ctx.waitUntil(
@@ -42,6 +48,11 @@ export default {
     ctx.waitUntil(
       runJoinerOutbox(deps).catch((error: unknown) => {
         log("error", "joiner_mail.outbox_run_failed", { error: describeError(error) });
+      }),
+    );
+    ctx.waitUntil(
+      runCampaignCron(deps, env).catch((error: unknown) => {
+        log("error", "campaign.cron_failed", { error: describeError(error) });
       }),
     );
     ctx.waitUntil(
