@@ -3,6 +3,7 @@ import { useCallback, useState, type ReactNode } from "react";
 import { admin } from "./content";
 import { useConsole } from "./context";
 import { Breakdowns } from "./sections/Breakdowns";
+import { Campaigns } from "./sections/Campaigns";
 import { Erasure } from "./sections/Erasure";
 import { MessagesSection, WaitlistSection } from "./sections/Lists";
 import { Notifications } from "./sections/Notifications";
@@ -18,6 +19,7 @@ export const SECTIONS = {
   signups: "signups",
   delivery: "notifications",
   sources: "sources",
+  campaigns: "campaigns",
   waitlist: "waitlist",
   messages: "messages",
   erasure: "erasure",
@@ -36,8 +38,8 @@ type Props = {
 /**
  * The console for an operator: who is signed in and the way out, links to its sections, and the
  * sections. The figures (overview, referrals, chart, breakdowns, notifications) come from one stats call,
- * made again by Refresh, after a retry and after an erasure; the lists and the erasure make
- * their own calls.
+ * made again by Refresh, after a retry and after an erasure; the campaigns, the lists and the
+ * erasure make their own calls.
  */
 export function Console({ email, stats, onStats, signOutButton, signOutError, focusHeading, mainId }: Props) {
   const { api, report } = useConsole();
@@ -65,6 +67,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
     [SECTIONS.signups, admin.nav.signups],
     [SECTIONS.delivery, admin.nav.delivery],
     [SECTIONS.sources, admin.nav.sources],
+    [SECTIONS.campaigns, admin.nav.campaigns],
     [SECTIONS.waitlist, admin.nav.waitlist],
     [SECTIONS.messages, admin.nav.messages],
     [SECTIONS.erasure, admin.nav.erasure],
@@ -109,6 +112,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
         <SignupsChart id={SECTIONS.signups} byDay={stats.waitlist.byDay} />
         <Notifications id={SECTIONS.delivery} stats={stats.notifications} failed={stats.failedNotifications} refresh={refreshStats} />
         <Breakdowns id={SECTIONS.sources} stats={stats} />
+        <Campaigns id={SECTIONS.campaigns} />
         <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} />
         <MessagesSection id={SECTIONS.messages} dataVersion={dataVersion} />
         <Erasure id={SECTIONS.erasure} onErased={afterErasure} />

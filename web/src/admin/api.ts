@@ -11,6 +11,18 @@ import {
   type PersonRequest,
   type RetryResult,
 } from "@shared/admin";
+import {
+  CAMPAIGNS_API,
+  type AudienceSize,
+  type CampaignAudience,
+  type CampaignDraftInput,
+  type CampaignJson,
+  type CampaignList,
+  type CampaignPreview,
+  type CampaignSendInput,
+  type CampaignTestResult,
+  type DeadLetterList,
+} from "@shared/campaigns";
 import { admin } from "./content";
 
 /**
@@ -27,6 +39,8 @@ export class AdminApiError extends Error {
     readonly failure: Failure,
     /** The HTTP status, or null when no answer came (network) or no request was made. */
     readonly status: number | null,
+    /** The API's error code, when it gave one (e.g. campaign_wrong_status). */
+    readonly code: string | null = null,
   ) {
     super(failure.kind === "error" ? failure.message : failure.kind);
     this.name = "AdminApiError";
@@ -47,7 +61,7 @@ export type TokenSource = {
 export type CsvFile = { blob: Blob; fileName: string };
 
 /** What a call may add to its request (the method; headers besides Authorization; a body). */
-type Request = { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string };
+type Request = { method?: "GET" | "POST" | "PATCH"; headers?: Record<string, string>; body?: string };
 
 /** A POST of a JSON body. */
 const postJson = (body: unknown): Request => ({
@@ -55,6 +69,12 @@ const postJson = (body: unknown): Request => ({
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(body),
 });
+
+/** What POST …/:id/preview answers: the e-mail, and a signed 10-minute address of a page that shows it (for the frames). */
+export type CampaignPreviewAnswer = CampaignPreview & { preview_url: string };
+
+/** The campaign routes' paths below the operator API (CAMPAIGNS_API is /api/admin/campaigns). */
+const CAMPAIGNS = CAMPAIGNS_API.slice(ADMIN_API.length);
 
 export type ListQuery = { q?: string; cursor?: string | null; limit?: number };
 
@@ -113,6 +133,24 @@ export function createAdminApi(tokens: TokenSource) {
     // The address goes in the body, never in the address of the request (which servers log).
     person: (email: string) => json<PersonRecord>(ADMIN_PEOPLE.lookup, postJson({ email } satisfies PersonRequest)),
     erase: (email: string) => json<ErasureCounts>(ADMIN_PEOPLE.erase, postJson({ email } satisfies PersonRequest)),
+
+    campaigns: () => json<CampaignList>(CAMPAIGNS),
+    campaign: (id: number) => json<CampaignJson>(`${CAMPAIGNS}/${id}`),
+    createCampaign: (draft: CampaignDraftInput) => json<CampaignJson>(CAMPAIGNS, postJson(draft)),
+    updateCampaign: (id: number, draft: CampaignDraftInput) =>
+      json<CampaignJson>(`${CAMPAIGNS}/${id}`, { ...postJson(draft), method: "PATCH" }),
+    audienceSize: (audience: CampaignAudience) => json<AudienceSize>(`${CAMPAIGNS}/audience`, postJson({ audience })),
+    previewCampaign: (id: number) => json<CampaignPreviewAnswer>(`${CAMPAIGNS}/${id}/preview`, { method: "POST" }),
+    // The signed-in operator's own address: the server takes it from the token.
+    testCampaign: (id: number) => json<CampaignTestResult>(`${CAMPAIGNS}/${id}/test`, postJson({})),
+    sendCampaign: (id: number, input: CampaignSendInput) => json<CampaignJson>(`${CAMPAIGNS}/${id}/send`, postJson(input)),
+    pauseCampaign: (id: number) => json<CampaignJson>(`${CAMPAIGNS}/${id}/pause`, { method: "POST" }),
+    resumeCampaign: (id: number) => json<CampaignJson>(`${CAMPAIGNS}/${id}/resume`, { method: "POST" }),
+    cancelCampaign: (id: number) => json<CampaignJson>(`${CAMPAIGNS}/${id}/cancel`, { method: "POST" }),
+    recipientsCsv: (id: number) => csv(`${CAMPAIGNS}/${id}/recipients.csv`, admin.campaigns.report.csvName(id)),
+    deadLetters: (id: number) => json<DeadLetterList>(`${CAMPAIGNS}/${id}/dead-letters`),
+    retryDeadLetters: (id: number, recipientIds?: number[]) =>
+      json<CampaignJson>(`${CAMPAIGNS}/${id}/dead-letters/retry`, postJson(recipientIds ? { recipient_ids: recipientIds } : {})),
   };
 }
 
@@ -153,7 +191,7 @@ async function failureOf(response: Response): Promise<AdminApiError> {
     // No JSON (a proxy's page, say): the status alone decides.
   }
   const { status } = response;
-  const error = (text: string) => new AdminApiError({ kind: "error", message: text }, status);
+  const error = (text: string) => new AdminApiError({ kind: "error", message: text }, status, code ?? null);
   if (status === 401 || code === ADMIN_ERRORS.notSignedIn) return new AdminApiError({ kind: "signedOut" }, status);
   if (status === 403 && code === ADMIN_ERRORS.notOperator) return new AdminApiError({ kind: "notOperator" }, status);
   if (status === 403) return error(admin.errors.forbidden);
@@ -161,6 +199,8 @@ async function failureOf(response: Response): Promise<AdminApiError> {
   if (status === 400 || status === 422)
     return error(message ? `${admin.errors.badRequest} ${admin.errors.serverSaid(message)}` : admin.errors.badRequest);
   if (status === 404) return error(admin.errors.notFound);
+  // A campaign's action that does not apply now (its status changed, the sender is not set): the server's words say which.
+  if (status === 409) return error(message ? `${admin.errors.conflict} ${admin.errors.serverSaid(message)}` : admin.errors.conflict);
   if (status === 503) return error(admin.errors.unavailable);
   if (status >= 500) return error(admin.errors.server);
   return error(admin.errors.unexpected);

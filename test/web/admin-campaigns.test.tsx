@@ -1,0 +1,599 @@
+/**
+ * The console's Campaigns view (web/src/admin/sections/Campaigns*.tsx) against a stand-in for
+ * auth-js and a mocked fetch: the list, the composer with its live (debounced) audience size,
+ * the checks, saving, the preview frames, the test send, the notice of missing sender settings,
+ * sending now and at a local time behind a confirmation that states the audience's size, the
+ * polled progress (and its end), pause, resume and cancel, the report with its CSV, dead letters.
+ */
+import type { AdminPage, AdminStats, AdminWaitlistEntry } from "@shared/admin";
+import { CAMPAIGN_POLL_MS, type CampaignAudience, type CampaignJson, type CampaignProgress, type DeadLetter } from "@shared/campaigns";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AdminApp } from "../../web/src/admin/AdminApp";
+import { admin } from "../../web/src/admin/content";
+import { apiError, jsonResponse } from "./helpers";
+
+type Session = { access_token: string; user: { email: string } };
+
+const auth = vi.hoisted(() => {
+  const state: { session: Session | null } = { session: null };
+  const client = {
+    getSession: vi.fn(async () => ({ data: { session: state.session }, error: null })),
+    refreshSession: vi.fn(async () => ({ data: { session: null, user: null }, error: { name: "AuthApiError", message: "No." } })),
+    signOut: vi.fn(async () => ({ error: null })),
+    onAuthStateChange: () => ({ data: { subscription: { unsubscribe: () => {} } } }),
+  };
+  return { client, state };
+});
+
+vi.mock("../../web/src/auth/client", () => ({
+  AUTH_STORAGE_KEY: "hwh-auth",
+  getAuthClient: async () => auth.client,
+  onAuthClientLoaded: () => () => {},
+}));
+
+const OPERATOR = "operator@example.com";
+const TOKEN = "operator-access-token";
+const text = admin.campaigns;
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+function progress(
+  overrides: Partial<Omit<CampaignProgress, "counts">> & { counts?: Partial<CampaignProgress["counts"]> } = {},
+): CampaignProgress {
+  const { counts, ...rest } = overrides;
+  return {
+    counts: { queued: 0, sending: 0, sent: 0, failed: 0, skipped: 0, ...counts },
+    expanded: 0,
+    expansion_done: false,
+    rate_per_second: 0,
+    seconds_left: null,
+    dead_lettered: 0,
+    ...rest,
+  };
+}
+
+function campaign(id: number, overrides: Partial<CampaignJson> = {}): CampaignJson {
+  return {
+    id,
+    subject: `Campaign ${id}`,
+    body: "Hello!\n\nWe are open: https://example.com/start",
+    audience: { kind: "all", utm_source: null },
+    status: "draft",
+    audience_size: 1234,
+    send_at: null,
+    created_by: OPERATOR,
+    created_at: "2026-02-01T09:00:00.000Z",
+    updated_at: "2026-02-01T09:00:00.000Z",
+    started_at: null,
+    finished_at: null,
+    progress: progress(),
+    transport_warnings: [],
+    missing_settings: [],
+    ...overrides,
+  };
+}
+
+const STATS: AdminStats = {
+  waitlist: {
+    total: 0,
+    pending: 0,
+    confirmed: 0,
+    confirmationRate: 0,
+    last24h: 0,
+    last7d: 0,
+    bySource: { top: [], none: 0, other: { values: 0, count: 0 } },
+    byUtmSource: { top: [], none: 0, other: { values: 0, count: 0 } },
+    byUtmMedium: { top: [], none: 0, other: { values: 0, count: 0 } },
+    byUtmCampaign: { top: [], none: 0, other: { values: 0, count: 0 } },
+    byReferrerHost: { top: [], none: 0, other: { values: 0, count: 0 } },
+    byDay: [],
+  },
+  referrals: { confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 5 },
+  submissions: { total: 0, byForm: { top: [], none: 0, other: { values: 0, count: 0 } } },
+  notifications: { undelivered: 0, oldestUndeliveredAt: null },
+  failedNotifications: { count: 0, nextAttemptAt: null },
+};
+
+const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });
+
+// ---------------------------------------------------------------------------------------------
+// The API stand-in: every request is recorded; answers come from `routes`, by "METHOD /path".
+
+type Call = { method: string; path: string; body: unknown };
+type Handler = (call: Call) => Response | Promise<Response>;
+
+let calls: Call[] = [];
+let routes: Record<string, Handler> = {};
+
+const API = "/api/admin/campaigns";
+
+beforeEach(() => {
+  calls = [];
+  auth.state.session = { access_token: TOKEN, user: { email: OPERATOR } };
+  routes = {
+    "GET /api/admin/stats": () => jsonResponse(200, STATS),
+    "GET /api/admin/waitlist": () => jsonResponse(200, empty<AdminWaitlistEntry>()),
+    "GET /api/admin/submissions": () => jsonResponse(200, empty()),
+    [`GET ${API}`]: () => jsonResponse(200, { campaigns: [] }),
+    [`POST ${API}/audience`]: ({ body }) => {
+      const { audience } = body as { audience: CampaignAudience };
+      return jsonResponse(200, { audience_size: audience.kind === "wave" ? Math.min(audience.size, 900) : 1234 });
+    },
+  };
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new URL(String(input), "http://localhost");
+    const method = init?.method ?? "GET";
+    const raw = typeof init?.body === "string" ? init.body : null;
+    const call = { method, path: url.pathname, body: raw ? JSON.parse(raw) : null };
+    if (new Headers(init?.headers).get("Authorization") !== `Bearer ${TOKEN}`) throw new Error("no token");
+    calls.push(call);
+    const handler = routes[`${method} ${url.pathname}`];
+    if (!handler) return apiError(404, "not_found", `No route for ${method} ${url.pathname}`);
+    return handler(call);
+  });
+});
+
+const { createObjectURL, revokeObjectURL } = URL;
+afterEach(() => {
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
+});
+
+const callsTo = (method: string, path: string) => calls.filter((call) => call.method === method && call.path === path);
+const region = () => screen.getByRole("region", { name: text.title });
+
+async function openConsole(user = userEvent.setup()) {
+  render(<AdminApp />);
+  await screen.findByRole("heading", { level: 1, name: admin.title });
+  // The list has answered (its status no longer says it is loading).
+  await waitFor(() => expect(region().querySelector("[role=status]")!.textContent).not.toBe(admin.loading));
+  return user;
+}
+
+/** The console opened on one campaign's screen (GET …/:id answers `current()`). */
+async function openCampaign(current: () => CampaignJson, user = userEvent.setup()) {
+  routes[`GET ${API}`] = () => jsonResponse(200, { campaigns: [current()] });
+  routes[`GET ${API}/${current().id}`] = () => jsonResponse(200, current());
+  await openConsole(user);
+  await user.click(within(region()).getByRole("button", { name: text.list.open(current().subject) }));
+  return user;
+}
+
+async function newCampaign(user = userEvent.setup()) {
+  await openConsole(user);
+  await user.click(within(region()).getByRole("button", { name: text.newCampaign }));
+  return user;
+}
+
+async function fillDraft(user: ReturnType<typeof userEvent.setup>, subject = "We're open", body = "Come in!\n\nhttps://example.com") {
+  await user.type(screen.getByRole("textbox", { name: text.composer.subject }), subject);
+  await user.type(screen.getByRole("textbox", { name: text.composer.body }), body.replaceAll("\n", "{Enter}"));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("the list of campaigns", () => {
+  it("is a section of the console, linked from its navigation, listing subject, status, audience, sent of total and creation", async () => {
+    routes[`GET ${API}`] = () =>
+      jsonResponse(200, {
+        campaigns: [
+          campaign(2, {
+            subject: "Wave two",
+            status: "sending",
+            audience: { kind: "wave", size: 500, utm_source: "newsletter" },
+            audience_size: 500,
+            progress: progress({ counts: { sent: 120, queued: 380 } }),
+          }),
+          campaign(1, { subject: "Hello", status: "scheduled", send_at: "2026-02-03T08:00:00.000Z" }),
+        ],
+      });
+    await openConsole();
+    const nav = screen.getByRole("navigation", { name: admin.nav.label });
+    expect(within(nav).getByRole("link", { name: admin.nav.campaigns }).getAttribute("href")).toBe("#campaigns");
+    expect(region().id).toBe("campaigns");
+
+    const table = within(region()).getByRole("table", { name: text.list.caption });
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
+      [
+        "Open the campaign “Wave two”Wave two",
+        "Sending",
+        "Invite wave of 500 from “newsletter”500 people",
+        "120 / 500",
+        "1 Feb 2026, 09:00 UTC",
+      ],
+      [
+        "Open the campaign “Hello”Hello",
+        "ScheduledFor 3 Feb 2026, 08:00 UTC",
+        "Everyone confirmed1,234 people",
+        "0 / 1,234",
+        "1 Feb 2026, 09:00 UTC",
+      ],
+    ]);
+    expect(within(region()).getByRole("status").textContent).toBe(text.list.loaded(2));
+  });
+
+  it("says when there is none yet, and a failure with a way to try again", async () => {
+    let fail = true;
+    routes[`GET ${API}`] = () => (fail ? apiError(503, "unavailable", "Later.") : jsonResponse(200, { campaigns: [] }));
+    const user = await openConsole();
+    expect(within(region()).getByRole("alert").textContent).toBe(admin.errors.unavailable);
+    fail = false;
+    await user.click(within(region()).getByRole("button", { name: admin.tryAgain }));
+    await within(region()).findByText(text.list.empty);
+  });
+});
+
+describe("composing a campaign", () => {
+  it("moves focus to the new screen, and counts the audience live (debounced) before anything is saved", async () => {
+    const user = await newCampaign();
+    const heading = within(region()).getByRole("heading", { level: 3, name: text.composer.newTitle });
+    expect(document.activeElement).toBe(heading);
+    // Everyone confirmed, at first.
+    await within(region()).findByText(text.audience.size(1234));
+    expect(screen.getByText(text.composer.bodyHint)).toBeTruthy();
+
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    await user.type(screen.getByRole("textbox", { name: text.audience.waveSize }), "500");
+    await user.type(screen.getByRole("textbox", { name: text.audience.utmSource }), "NewsLetter");
+    await within(region()).findByText(text.audience.size(500));
+    // One count for the typed values, none for each key on the way (5, 50, "n", "ne"...).
+    const waves = callsTo("POST", `${API}/audience`)
+      .map((call) => (call.body as { audience: CampaignAudience }).audience)
+      .filter((audience) => audience.kind === "wave");
+    expect(waves).toEqual([{ kind: "wave", size: 500, utm_source: "newsletter" }]);
+    // Nothing was saved or sent.
+    expect(calls.filter((call) => call.method !== "GET" && call.path !== `${API}/audience`)).toEqual([]);
+  });
+
+  it("an empty audience says there would be nothing to send; a wave size that is no number is not counted", async () => {
+    routes[`POST ${API}/audience`] = () => jsonResponse(200, { audience_size: 0 });
+    const user = await newCampaign();
+    await within(region()).findByText(text.audience.sizeNone);
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    const size = screen.getByRole("textbox", { name: text.audience.waveSize });
+    await user.type(size, "0");
+    await user.tab();
+    expect(size.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByText(text.audience.waveSizeInvalid(1_000_000))).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(callsTo("POST", `${API}/audience`).some((call) => (call.body as { audience: CampaignAudience }).audience.kind === "wave")).toBe(
+      false,
+    );
+  });
+
+  it("checks the fields before saving: the first wrong one takes focus and nothing is sent to the server", async () => {
+    const user = await newCampaign();
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    const subject = screen.getByRole("textbox", { name: text.composer.subject });
+    expect(subject.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(subject);
+    expect(screen.getByText(text.composer.subjectRequired)).toBeTruthy();
+    expect(screen.getByText(text.composer.bodyRequired)).toBeTruthy();
+    expect(within(region()).getByText(text.composer.fixFirst)).toBeTruthy();
+    expect(callsTo("POST", API)).toEqual([]);
+  });
+
+  it("saves a draft (POST), then its changes (PATCH), and says so", async () => {
+    let saved = campaign(7, { subject: "We're open", body: "Come in!\n\nhttps://example.com" });
+    routes[`POST ${API}`] = ({ body }) => {
+      saved = { ...saved, ...(body as object) };
+      return jsonResponse(201, saved);
+    };
+    routes[`PATCH ${API}/7`] = ({ body }) => {
+      saved = { ...saved, ...(body as object) };
+      return jsonResponse(200, saved);
+    };
+    const user = await newCampaign();
+    await fillDraft(user);
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    await within(region()).findByText(text.composer.saved);
+    expect(callsTo("POST", API).map((call) => call.body)).toEqual([
+      { subject: "We're open", body: "Come in!\n\nhttps://example.com", audience: { kind: "all", utm_source: null } },
+    ]);
+    expect(within(region()).getByRole("heading", { level: 3 }).textContent).toBe(text.composer.editTitle("We're open"));
+
+    // Saving again without a change asks nothing; a change is a PATCH of the same draft.
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    expect(callsTo("POST", API)).toHaveLength(1);
+    await user.type(screen.getByRole("textbox", { name: text.composer.subject }), "!");
+    expect(screen.getByText(text.composer.unsaved)).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    await waitFor(() => expect(callsTo("PATCH", `${API}/7`)).toHaveLength(1));
+    expect((callsTo("PATCH", `${API}/7`)[0]!.body as { subject: string }).subject).toBe("We're open!");
+    expect(callsTo("POST", API)).toHaveLength(1);
+  });
+
+  it("previews the saved e-mail in a 360 px and a 640 px frame of the signed preview page, with its text and headers", async () => {
+    const draft = campaign(7);
+    routes[`GET ${API}/7`] = () => jsonResponse(200, draft);
+    routes[`POST ${API}/7/preview`] = () =>
+      jsonResponse(200, {
+        title: "Campaign 7",
+        html: "<html></html>",
+        text: "Hello!\n\nWe are open: https://example.com/start",
+        headers: { "List-Unsubscribe": "<https://example.com/unsubscribe?token=x>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        preview_url: "/campaign-preview?token=signed",
+      });
+    const user = await openCampaign(() => draft);
+    await user.click(within(region()).getByRole("button", { name: text.preview.show }));
+    const heading = await within(region()).findByRole("heading", { level: 4, name: `${text.preview.title}: Campaign 7` });
+    expect(document.activeElement).toBe(heading);
+    const frames = [...region().querySelectorAll("iframe")];
+    expect(frames.map((frame) => [frame.getAttribute("src"), frame.getAttribute("width"), frame.title])).toEqual([
+      ["/campaign-preview?token=signed", "360", text.preview.frameTitle(360)],
+      ["/campaign-preview?token=signed", "640", text.preview.frameTitle(640)],
+    ]);
+    expect(region().querySelector(".preview__text")!.textContent).toBe("Hello!\n\nWe are open: https://example.com/start");
+    expect(within(region()).getByText("List-Unsubscribe-Post").nextElementSibling!.textContent).toBe("List-Unsubscribe=One-Click");
+    // Nothing unsaved: the preview asked for no save.
+    expect(callsTo("PATCH", `${API}/7`)).toEqual([]);
+    expect(within(region()).getByRole("button", { name: text.preview.again })).toBeTruthy();
+  });
+
+  it("sends a test to the operator, saving the draft first", async () => {
+    routes[`POST ${API}`] = ({ body }) => jsonResponse(201, campaign(9, body as Partial<CampaignJson>));
+    routes[`POST ${API}/9/test`] = () => jsonResponse(200, { sent_to: OPERATOR });
+    const user = await newCampaign();
+    await fillDraft(user);
+    await user.click(screen.getByRole("button", { name: text.test.send }));
+    await within(region()).findByText(text.test.sent(OPERATOR));
+    expect(calls.filter((call) => call.method === "POST" && call.path !== `${API}/audience`).map((call) => call.path)).toEqual([
+      API,
+      `${API}/9/test`,
+    ]);
+  });
+
+  it("says what to set when the sender settings are missing, and Send stays inert saying why", async () => {
+    const draft = campaign(3, {
+      missing_settings: ["SENDER_NAME", "SENDER_POSTAL_ADDRESS"],
+      transport_warnings: ["The e-mail provider cannot set the List-Unsubscribe headers: the link in the e-mail still works."],
+    });
+    const user = await openCampaign(() => draft);
+    await within(region()).findByText("Set SENDER_NAME and SENDER_POSTAL_ADDRESS (wrangler.toml [vars]) before sending.");
+    expect(within(region()).getByText(draft.transport_warnings[0]!)).toBeTruthy();
+    const send = within(region()).getByRole("button", { name: `${text.send.now}…` });
+    expect(send.getAttribute("aria-disabled")).toBe("true");
+    expect(document.getElementById(send.getAttribute("aria-describedby")!)!.textContent).toBe(text.send.reasonNotConfigured);
+    await user.click(send);
+    expect(callsTo("POST", `${API}/3/send`)).toEqual([]);
+    expect(screen.queryByText(text.send.confirmNow(1234))).toBeNull();
+  });
+});
+
+describe("sending", () => {
+  it("asks first, stating the audience's size counted again; Don't send sends nothing; Yes sends now", async () => {
+    let current = campaign(4);
+    routes[`POST ${API}/audience`] = () => jsonResponse(200, { audience_size: 1234 });
+    routes[`POST ${API}/4/send`] = () => {
+      current = campaign(4, {
+        status: "sending",
+        started_at: "2026-02-01T10:00:00.000Z",
+        progress: progress({ counts: { queued: 1234 } }),
+      });
+      return jsonResponse(200, current);
+    };
+    const user = await openCampaign(() => current);
+    const start = within(region()).getByRole("button", { name: `${text.send.now}…` });
+    await user.click(start);
+    const question = await within(region()).findByText("Send to 1,234 people?");
+    expect(document.activeElement).toBe(question);
+    await user.click(within(region()).getByRole("button", { name: text.send.no }));
+    expect(screen.queryByText("Send to 1,234 people?")).toBeNull();
+    expect(document.activeElement).toBe(within(region()).getByRole("button", { name: `${text.send.now}…` }));
+    expect(callsTo("POST", `${API}/4/send`)).toEqual([]);
+
+    await user.click(within(region()).getByRole("button", { name: `${text.send.now}…` }));
+    await user.click(await within(region()).findByRole("button", { name: text.send.yes }));
+    await within(region()).findByText(text.send.started);
+    expect(callsTo("POST", `${API}/4/send`).map((call) => call.body)).toEqual([{ send_at: null }]);
+    // The screen is the running campaign's now: its progress, and Pause.
+    expect(within(region()).getByRole("heading", { level: 4, name: text.progress.title })).toBeTruthy();
+    expect(within(region()).getByRole("button", { name: text.controls.pause })).toBeTruthy();
+  });
+
+  it("sends at a time picked in the operator's own time zone, as ISO UTC; a time past is refused", async () => {
+    const current = campaign(5);
+    routes[`POST ${API}/5/send`] = ({ body }) =>
+      jsonResponse(200, campaign(5, { status: "scheduled", send_at: (body as { send_at: string }).send_at }));
+    const user = await openCampaign(() => current);
+    await user.click(within(region()).getByRole("radio", { name: text.send.at }));
+    const time = within(region()).getByLabelText(text.send.atLabel) as HTMLInputElement;
+
+    await user.type(time, "2020-01-01T10:00");
+    await user.click(within(region()).getByRole("button", { name: `${text.send.schedule}…` }));
+    expect(within(region()).getByText(text.send.atPast)).toBeTruthy();
+    expect(time.getAttribute("aria-invalid")).toBe("true");
+
+    const year = new Date().getFullYear() + 1;
+    await user.clear(time);
+    await user.type(time, `${year}-03-01T09:30`);
+    await user.click(within(region()).getByRole("button", { name: `${text.send.schedule}…` }));
+    const local = new Date(year, 2, 1, 9, 30);
+    const question = await within(region()).findByText(/^Send to 1,234 people at /);
+    expect(question.textContent).toContain(`${local.toISOString().slice(11, 16)} UTC`);
+    await user.click(within(region()).getByRole("button", { name: text.send.yesSchedule }));
+    await waitFor(() => expect(callsTo("POST", `${API}/5/send`).map((call) => call.body)).toEqual([{ send_at: local.toISOString() }]));
+  });
+
+  it("shows the server's words when it refuses (409 sender_not_configured)", async () => {
+    const current = campaign(6);
+    routes[`POST ${API}/6/send`] = () =>
+      apiError(409, "sender_not_configured", "Set SENDER_NAME and SENDER_POSTAL_ADDRESS before sending a campaign.");
+    const user = await openCampaign(() => current);
+    await user.click(within(region()).getByRole("button", { name: `${text.send.now}…` }));
+    await user.click(await within(region()).findByRole("button", { name: text.send.yes }));
+    await within(region()).findByText(
+      `${admin.errors.conflict} ${admin.errors.serverSaid("Set SENDER_NAME and SENDER_POSTAL_ADDRESS before sending a campaign.")}`,
+    );
+  });
+});
+
+describe("while it sends, and after", () => {
+  it(`reads the progress every ${CAMPAIGN_POLL_MS} ms in place (counts, rate, time left, bar), says each tenth, and stops when sent`, async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const reads = [
+      campaign(8, { status: "sending", audience_size: 1000, progress: progress({ counts: { queued: 1000 }, expanded: 1000 }) }),
+      campaign(8, {
+        status: "sending",
+        audience_size: 1000,
+        progress: progress({
+          counts: { queued: 600, sending: 50, sent: 300, failed: 10, skipped: 40 },
+          expanded: 1000,
+          expansion_done: true,
+          rate_per_second: 12.5,
+          seconds_left: 52,
+        }),
+      }),
+      campaign(8, {
+        status: "sent",
+        audience_size: 1000,
+        started_at: "2026-02-01T10:00:00.000Z",
+        finished_at: "2026-02-01T10:02:00.000Z",
+        progress: progress({ counts: { sent: 940, failed: 10, skipped: 50 }, expanded: 1000, expansion_done: true }),
+      }),
+    ];
+    let index = 0;
+    await openCampaign(() => reads[Math.min(index, reads.length - 1)]!, user);
+    const figure = (label: string) => within(region()).getByText(label, { selector: "dt" }).nextElementSibling!.textContent;
+    await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    expect(figure(text.progress.queued)).toBe("1,000");
+    expect(figure(text.progress.rate)).toBe(text.progress.noRate);
+    const bar = within(region()).getByRole("progressbar", { name: text.progress.bar }) as HTMLProgressElement;
+    expect(bar.value).toBe(0);
+
+    const reads8 = () => callsTo("GET", `${API}/8`).length;
+    const before = reads8();
+    index = 1;
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS));
+    await waitFor(() => expect(figure(text.progress.sent)).toBe("300"));
+    expect(reads8()).toBe(before + 1);
+    expect(figure(text.progress.queued)).toBe("650");
+    expect(figure(text.progress.failed)).toBe("10");
+    expect(figure(text.progress.skipped)).toBe("40");
+    expect(figure(text.progress.rate)).toBe("12.5 a second");
+    expect(figure(text.progress.left)).toBe("Less than a minute");
+    expect(bar.value).toBe(350);
+    expect(within(region()).getByText("350 of 1,000 done (35%).")).toBeTruthy();
+    // The live region speaks at a new tenth, not at every read.
+    expect(screen.getByText("Sending: 350 of 1,000 done.").getAttribute("role")).toBe("status");
+
+    index = 2;
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS));
+    const report = await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    expect(report).toBeTruthy();
+    expect(within(region()).getByText(text.statusChanged("Sent"))).toBeTruthy();
+    expect(figure(text.progress.sent)).toBe("940");
+    expect(within(region()).queryByRole("button", { name: text.controls.pause })).toBeNull();
+    // Done: no more reads, however long the screen stays open.
+    const done = reads8();
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS * 5));
+    expect(reads8()).toBe(done);
+  });
+
+  it("stops reading when the operator leaves the campaign's screen", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const running = campaign(10, { status: "sending", progress: progress({ counts: { queued: 1234 } }) });
+    await openCampaign(() => running, user);
+    await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS));
+    const reads = callsTo("GET", `${API}/10`).length;
+    expect(reads).toBeGreaterThanOrEqual(2);
+    await user.click(within(region()).getByRole("button", { name: text.back }));
+    expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: text.title }));
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS * 3));
+    expect(callsTo("GET", `${API}/10`)).toHaveLength(reads);
+  });
+
+  it("pauses, resumes, and cancels only after asking", async () => {
+    let current = campaign(11, {
+      status: "sending",
+      audience: { kind: "wave", size: 500 },
+      audience_size: 500,
+      progress: progress({ counts: { sent: 100, queued: 400 } }),
+    });
+    const to = (status: CampaignJson["status"]) => () => {
+      current = { ...current, status };
+      return jsonResponse(200, current);
+    };
+    routes[`POST ${API}/11/pause`] = to("paused");
+    routes[`POST ${API}/11/resume`] = to("sending");
+    routes[`POST ${API}/11/cancel`] = to("cancelled");
+    const user = await openCampaign(() => current);
+    await user.click(await within(region()).findByRole("button", { name: text.controls.pause }));
+    await within(region()).findByText(text.progress.pausedNote);
+    await user.click(within(region()).getByRole("button", { name: text.controls.resume }));
+    await within(region()).findByRole("button", { name: text.controls.pause });
+
+    await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
+    const question = within(region()).getByText(text.controls.confirmCancel);
+    expect(document.activeElement).toBe(question);
+    expect(within(region()).getByText(text.controls.confirmCancelNote(400, true))).toBeTruthy();
+    await user.click(within(region()).getByRole("button", { name: text.controls.noCancel }));
+    expect(document.activeElement).toBe(within(region()).getByRole("button", { name: text.controls.cancel }));
+    expect(callsTo("POST", `${API}/11/cancel`)).toEqual([]);
+    await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
+    await user.click(within(region()).getByRole("button", { name: text.controls.yesCancel }));
+    await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    expect(calls.filter((call) => call.method === "POST").map((call) => call.path)).toEqual([
+      `${API}/11/pause`,
+      `${API}/11/resume`,
+      `${API}/11/cancel`,
+    ]);
+  });
+
+  it("the report downloads the recipients' CSV with the token", async () => {
+    const sent = campaign(12, { status: "sent", progress: progress({ counts: { sent: 1200, skipped: 34 }, expansion_done: true }) });
+    routes[`GET ${API}/12/recipients.csv`] = () =>
+      new Response("email,place,status\n", {
+        status: 200,
+        headers: { "Content-Type": "text/csv", "Content-Disposition": 'attachment; filename="campaign-12-recipients.csv"' },
+      });
+    const saved: string[] = [];
+    URL.createObjectURL = vi.fn(() => "blob:campaign");
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const user = await openCampaign(() => sent);
+    await user.click(await within(region()).findByRole("button", { name: text.report.download }));
+    await within(region()).findByText(admin.table.downloaded("campaign-12-recipients.csv"));
+    expect(saved).toEqual(["campaign-12-recipients.csv"]);
+  });
+
+  it("lists dead letters, and Retry puts one (or all) back", async () => {
+    let current = campaign(13, { status: "sent", progress: progress({ counts: { sent: 1232, failed: 2 }, dead_lettered: 2 }) });
+    const letters: DeadLetter[] = [
+      {
+        recipient_id: 501,
+        email: "ada@example.com",
+        attempts: 6,
+        last_error: "provider answered 503",
+        dead_lettered_at: "2026-02-01T10:05:00.000Z",
+      },
+      { recipient_id: 502, email: null, attempts: 6, last_error: null, dead_lettered_at: "2026-02-01T10:06:00.000Z" },
+    ];
+    routes[`GET ${API}/13/dead-letters`] = () => jsonResponse(200, { dead_letters: letters });
+    routes[`POST ${API}/13/dead-letters/retry`] = () => {
+      current = { ...current, status: "sending" };
+      return jsonResponse(200, current);
+    };
+    const user = await openCampaign(() => current);
+    const table = await within(region()).findByRole("table", { name: text.deadLetters.caption });
+    expect(
+      within(table)
+        .getAllByRole("rowheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["ada@example.com", text.deadLetters.erased]);
+    await user.click(within(table).getByRole("button", { name: text.deadLetters.retryOne("ada@example.com") }));
+    await within(region()).findByText(text.deadLetters.retried(1));
+    await user.click(within(region()).getByRole("button", { name: text.deadLetters.retryAll }));
+    await waitFor(() => expect(callsTo("POST", `${API}/13/dead-letters/retry`)).toHaveLength(2));
+    expect(callsTo("POST", `${API}/13/dead-letters/retry`).map((call) => call.body)).toEqual([{ recipient_ids: [501] }, {}]);
+  });
+});

@@ -1,0 +1,212 @@
+import type { CampaignJson } from "@shared/campaigns";
+import { useEffect, useRef, useState } from "react";
+import { admin, formatCount, formatTime } from "../content";
+import { useConsole } from "../context";
+import { CampaignsComposer, checkDraft, type DraftErrors, type DraftFields, draftFieldsOf } from "./CampaignsComposer";
+import { CampaignsControls } from "./CampaignsControls";
+import { CampaignsDeadLetters } from "./CampaignsDeadLetters";
+import { CampaignsPreview } from "./CampaignsPreview";
+import { CampaignsProgress, useCampaignPolling } from "./CampaignsProgress";
+import { CampaignsReport } from "./CampaignsReport";
+import { CampaignsSend } from "./CampaignsSend";
+import { ScreenHeading, StatusBadge } from "./CampaignsShared";
+import { BusyButton, Messages } from "./Section";
+
+/**
+ * One campaign's screen. A draft (or a new one) is the composer with Preview, "Send a test to me"
+ * and Send, each of which saves unsaved changes first; a scheduled, sending or paused one shows its
+ * progress (polled) with Pause, Resume and Cancel; a sent or cancelled one its report. Missing
+ * sender settings and what the transport cannot do are said at the top, naming what to set.
+ */
+export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | null; focus: number }) {
+  const { api, report } = useConsole();
+  const text = admin.campaigns;
+  const [campaign, setCampaign] = useState<CampaignJson | null>(initial);
+  const [fields, setFields] = useState<DraftFields>(() => draftFieldsOf(initial));
+  // The fields as last saved (or loaded): different fields are unsaved changes.
+  const [savedFields, setSavedFields] = useState<DraftFields | null>(() => (initial ? draftFieldsOf(initial) : null));
+  const [errors, setErrors] = useState<DraftErrors>({});
+  const [showErrors, setShowErrors] = useState(false);
+  const [focusErrors, setFocusErrors] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pollError, setPollError] = useState<string | null>(null);
+  const [testing, setTesting] = useState(false);
+  const previousStatus = useRef(initial?.status ?? null);
+  const id = campaign?.id ?? null;
+
+  // The list's copy may be a few seconds old: the screen reads the campaign once when it opens.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the screen opens.
+  useEffect(() => {
+    if (!initial) return;
+    let current = true;
+    api.campaign(initial.id).then(
+      (fresh) => current && show(fresh),
+      (failure: unknown) => current && setError(report(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  /** Shows the campaign as the API gave it; a status that changed meanwhile is said. */
+  function show(next: CampaignJson) {
+    setCampaign(next);
+    if (previousStatus.current !== null && previousStatus.current !== next.status) {
+      setStatus(text.statusChanged(text.status[next.status] ?? next.status));
+    }
+    previousStatus.current = next.status;
+  }
+
+  useCampaignPolling(campaign, show, setPollError);
+
+  const dirty = savedFields === null || JSON.stringify(fields) !== JSON.stringify(savedFields);
+
+  /** The draft as saved, saving the fields first if they changed (null: they need correcting, or saving failed). */
+  async function save(): Promise<CampaignJson | null> {
+    const checked = checkDraft(fields);
+    if ("errors" in checked) {
+      setErrors(checked.errors);
+      setShowErrors(true);
+      setFocusErrors((n) => n + 1);
+      setError(text.composer.fixFirst);
+      return null;
+    }
+    setErrors({});
+    if (campaign && !dirty) return campaign;
+    setSaving(true);
+    setError(null);
+    try {
+      const saved = campaign ? await api.updateCampaign(campaign.id, checked.draft) : await api.createCampaign(checked.draft);
+      const savedAs = draftFieldsOf(saved);
+      show(saved);
+      setFields(savedAs);
+      setSavedFields(savedAs);
+      setStatus(text.composer.saved);
+      return saved;
+    } catch (failure) {
+      setError(report(failure));
+      return null;
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function sendTest() {
+    if (testing) return;
+    setTesting(true);
+    setError(null);
+    try {
+      const saved = await save();
+      if (!saved) return;
+      const result = await api.testCampaign(saved.id);
+      setStatus(text.test.sent(result.sent_to));
+    } catch (failure) {
+      setError(report(failure));
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  const editing = campaign === null || campaign.status === "draft";
+  const missing = campaign?.missing_settings ?? [];
+  const warnings = campaign?.transport_warnings ?? [];
+  const blocked = missing.length > 0 ? text.send.reasonNotConfigured : null;
+  const heading = campaign === null ? text.composer.newTitle : editing ? text.composer.editTitle(campaign.subject) : campaign.subject;
+
+  return (
+    <div className="campaign" data-campaign-id={id ?? undefined}>
+      <div className="campaign__head">
+        <ScreenHeading focus={focus}>{heading}</ScreenHeading>
+        {campaign && <StatusBadge status={campaign.status} />}
+      </div>
+      {(missing.length > 0 || warnings.length > 0) && editing && (
+        <div className="notice campaign__notice">
+          <p className="campaign__notice-title">{missing.length > 0 ? text.send.notConfiguredTitle : text.warnings.title}</p>
+          <ul>
+            {missing.length > 0 && <li>{text.send.notConfigured(missing)}</li>}
+            {warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <Messages status={status} error={error} />
+
+      {editing ? (
+        <>
+          <CampaignsComposer
+            fields={fields}
+            onChange={setFields}
+            errors={errors}
+            showErrors={showErrors}
+            saving={saving}
+            onSave={() => void save()}
+            focusErrors={focusErrors}
+          />
+          {campaign && dirty && <p className="hint">{text.composer.unsaved}</p>}
+          <CampaignsPreview prepare={save} />
+          <p>
+            <BusyButton className="button" busy={testing} busyLabel={text.test.sending} onClick={sendTest}>
+              {text.test.send}
+            </BusyButton>
+          </p>
+          <CampaignsSend
+            prepare={save}
+            blocked={blocked}
+            onSent={(sent, said) => {
+              show(sent);
+              setStatus(said);
+            }}
+          />
+        </>
+      ) : (
+        campaign && (
+          <>
+            <Summary campaign={campaign} />
+            {warnings.length > 0 && (
+              <ul className="notice campaign__notice">
+                {warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            )}
+            {campaign.status === "sent" || campaign.status === "cancelled" ? (
+              <CampaignsReport campaign={campaign} />
+            ) : (
+              <>
+                <CampaignsProgress campaign={campaign} error={pollError} />
+                <CampaignsControls campaign={campaign} onCampaign={show} />
+              </>
+            )}
+            {campaign.progress.dead_lettered > 0 && <CampaignsDeadLetters campaign={campaign} onCampaign={show} />}
+            <CampaignsPreview prepare={async () => campaign} />
+          </>
+        )
+      )}
+    </div>
+  );
+}
+
+/** What a campaign past its draft is: its audience, size, who made it and when, when it sends. */
+function Summary({ campaign }: { campaign: CampaignJson }) {
+  const text = admin.campaigns.details;
+  const rows: [string, string][] = [
+    [text.audience, admin.campaigns.audience.describe(campaign.audience)],
+    [text.size, formatCount(campaign.audience_size)],
+    [text.created, formatTime(campaign.created_at)],
+    [text.createdBy, campaign.created_by],
+  ];
+  if (campaign.send_at) rows.push([text.sendAt, formatTime(campaign.send_at)]);
+  return (
+    <dl className="fields campaign__summary">
+      {rows.map(([label, value]) => (
+        <div className="field" key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

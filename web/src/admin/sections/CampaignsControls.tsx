@@ -1,0 +1,113 @@
+import type { CampaignJson } from "@shared/campaigns";
+import { useEffect, useRef, useState } from "react";
+import { admin } from "../content";
+import { useConsole } from "../context";
+import { BusyButton, Messages } from "./Section";
+
+type Action = "pause" | "resume" | "cancel";
+
+/**
+ * Pause, Resume and Cancel of a scheduled, sending or paused campaign. Cancel asks first (its
+ * question takes focus and says who will not get it; "Keep it" gives focus back); each answer
+ * is the campaign as it is now, which the screen shows.
+ */
+export function CampaignsControls({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign: (campaign: CampaignJson) => void }) {
+  const { api, report } = useConsole();
+  const text = admin.campaigns.controls;
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const questionRef = useRef<HTMLParagraphElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const [focusQuestion, setFocusQuestion] = useState(0);
+  const [focusCancel, setFocusCancel] = useState(0);
+
+  useEffect(() => {
+    if (focusQuestion > 0) questionRef.current?.focus();
+  }, [focusQuestion]);
+
+  // "Keep it": the Cancel button is back once the question is gone, and focus returns to it.
+  useEffect(() => {
+    if (focusCancel > 0) cancelRef.current?.focus();
+  }, [focusCancel]);
+
+  async function run(action: Action) {
+    if (busy) return;
+    setBusy(action);
+    setError(null);
+    setStatus(null);
+    try {
+      const call = { pause: api.pauseCampaign, resume: api.resumeCampaign, cancel: api.cancelCampaign }[action];
+      const next = await call(campaign.id);
+      setAsking(false);
+      setStatus({ pause: text.paused, resume: text.resumed, cancel: text.cancelled }[action]);
+      onCampaign(next);
+    } catch (failure) {
+      setError(report(failure));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const left =
+    campaign.audience_size - (campaign.progress.counts.sent + campaign.progress.counts.failed + campaign.progress.counts.skipped);
+  return (
+    <div className="campaign__part controls">
+      <div className="button-row">
+        {campaign.status === "sending" && (
+          <BusyButton className="button" busy={busy === "pause"} busyLabel={text.pausing} onClick={() => run("pause")}>
+            {text.pause}
+          </BusyButton>
+        )}
+        {campaign.status === "paused" && (
+          <BusyButton className="button button--primary" busy={busy === "resume"} busyLabel={text.resuming} onClick={() => run("resume")}>
+            {text.resume}
+          </BusyButton>
+        )}
+        {!asking && (
+          <button
+            ref={cancelRef}
+            type="button"
+            className="button button--danger"
+            onClick={() => {
+              setAsking(true);
+              setFocusQuestion((n) => n + 1);
+            }}
+          >
+            {text.cancel}
+          </button>
+        )}
+      </div>
+      {asking && (
+        <div className="confirm-step confirm-step--danger">
+          <p ref={questionRef} tabIndex={-1} className="confirm-step__question">
+            {text.confirmCancel}
+          </p>
+          <p className="hint">{text.confirmCancelNote(Math.max(left, 0), campaign.audience.kind === "wave")}</p>
+          <div className="button-row">
+            <BusyButton
+              className="button button--danger"
+              busy={busy === "cancel"}
+              busyLabel={text.cancelling}
+              onClick={() => run("cancel")}
+            >
+              {text.yesCancel}
+            </BusyButton>
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={() => {
+                setAsking(false);
+                setFocusCancel((n) => n + 1);
+              }}
+            >
+              {text.noCancel}
+            </button>
+          </div>
+        </div>
+      )}
+      <Messages status={status} error={error} />
+    </div>
+  );
+}

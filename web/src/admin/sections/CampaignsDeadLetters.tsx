@@ -1,0 +1,128 @@
+import type { CampaignJson, DeadLetter } from "@shared/campaigns";
+import { useEffect, useState } from "react";
+import { admin, formatCount, formatTime } from "../content";
+import { useConsole } from "../context";
+import { BusyButton, Messages, Value } from "./Section";
+
+/**
+ * The campaign's dead letters (recipients whose message failed every retry: GET …/dead-letters),
+ * each with "Retry", and "Retry all" (POST …/dead-letters/retry), which put them back in the
+ * queue. Loaded again whenever the campaign's count of them changes.
+ */
+export function CampaignsDeadLetters({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign: (campaign: CampaignJson) => void }) {
+  const { api, report } = useConsole();
+  const text = admin.campaigns.deadLetters;
+  const [letters, setLetters] = useState<DeadLetter[] | null>(null);
+  const [busy, setBusy] = useState<number | "all" | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const count = campaign.progress.dead_lettered;
+  const id = campaign.id;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a changed count asks for the list again.
+  useEffect(() => {
+    let current = true;
+    api.deadLetters(id).then(
+      (answer) => current && setLetters(answer.dead_letters),
+      (failure: unknown) => current && setError(report(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, report, id, count]);
+
+  async function retry(which: number | "all") {
+    if (busy !== null || !letters) return;
+    setBusy(which);
+    setError(null);
+    setStatus(null);
+    try {
+      const next = await api.retryDeadLetters(id, which === "all" ? undefined : [which]);
+      const retried = which === "all" ? letters.length : 1;
+      setLetters((list) => (list ?? []).filter((letter) => which !== "all" && letter.recipient_id !== which));
+      setStatus(text.retried(retried));
+      onCampaign(next);
+    } catch (failure) {
+      setError(report(failure));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="campaign__part dead-letters">
+      <h4>
+        {text.title} ({formatCount(count)})
+      </h4>
+      <p>{text.intro}</p>
+      <Messages status={letters === null && !error ? text.loading : status} error={error} />
+      {letters && letters.length === 0 && <p className="empty">{text.none}</p>}
+      {letters && letters.length > 0 && (
+        <>
+          {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
+          <div
+            className="table-scroll"
+            role="region"
+            aria-labelledby={`dead-letters-${id}-caption`}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
+            tabIndex={0}
+          >
+            <table className="data-table">
+              <caption id={`dead-letters-${id}-caption`}>{text.caption}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{text.columns.email}</th>
+                  <th scope="col" className="numeric">
+                    {text.columns.attempts}
+                  </th>
+                  <th scope="col">{text.columns.error}</th>
+                  <th scope="col">{text.columns.when}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{text.retry}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {letters.map((letter) => (
+                  <tr key={letter.recipient_id}>
+                    <th scope="row" className="cell-email">
+                      {letter.email ?? <span className="muted">{text.erased}</span>}
+                    </th>
+                    <td className="numeric">{formatCount(letter.attempts)}</td>
+                    <td className="cell-message">
+                      <Value>{letter.last_error}</Value>
+                    </td>
+                    <td className="cell-time">{formatTime(letter.dead_lettered_at)}</td>
+                    <td>
+                      <BusyButton
+                        className="button button--small"
+                        busy={busy === letter.recipient_id}
+                        busyLabel={text.retrying}
+                        inactive={busy !== null}
+                        onClick={() => retry(letter.recipient_id)}
+                      >
+                        <span aria-hidden="true">{text.retry}</span>
+                        <span className="visually-hidden">{text.retryOne(letter.email ?? text.erased)}</span>
+                      </BusyButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p>
+            <BusyButton
+              className="button"
+              busy={busy === "all"}
+              busyLabel={text.retrying}
+              inactive={busy !== null}
+              onClick={() => retry("all")}
+            >
+              {text.retryAll}
+            </BusyButton>
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import type { CampaignJson } from "@shared/campaigns";
+import { useEffect, useRef, useState } from "react";
+import type { CampaignPreviewAnswer } from "../api";
+import { admin } from "../content";
+import { useConsole } from "../context";
+import { BusyButton, Messages } from "./Section";
+
+const WIDTHS = [
+  { width: 360, label: admin.campaigns.preview.phone },
+  { width: 640, label: admin.campaigns.preview.desktop },
+] as const;
+
+/**
+ * The e-mail as a recipient gets it (POST …/:id/preview): the HTML in two frames, 360 and 640 px
+ * wide, of the worker's signed preview page (its own CSP lets the e-mail's inline styles work,
+ * which a srcdoc frame under the console's CSP would not); then the plain-text version and the
+ * headers. `prepare` saves unsaved changes first and gives the campaign to preview (null: it could not).
+ */
+export function CampaignsPreview({ prepare }: { prepare: () => Promise<CampaignJson | null> }) {
+  const { api, report } = useConsole();
+  const text = admin.campaigns.preview;
+  const [preview, setPreview] = useState<CampaignPreviewAnswer | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [shown, setShown] = useState(0);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (shown > 0) headingRef.current?.focus();
+  }, [shown]);
+
+  async function show() {
+    setLoading(true);
+    setError(null);
+    setStatus(text.loading);
+    try {
+      const campaign = await prepare();
+      if (!campaign) {
+        setStatus(null);
+        return;
+      }
+      setPreview(await api.previewCampaign(campaign.id));
+      setStatus(text.ready);
+      setShown((n) => n + 1);
+    } catch (failure) {
+      setStatus(null);
+      setError(report(failure));
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <div className="campaign__part preview">
+      <p>
+        <BusyButton className="button" busy={loading} busyLabel={text.loading} onClick={show}>
+          {preview ? text.again : text.show}
+        </BusyButton>
+      </p>
+      <Messages status={status} error={error} />
+      {preview && (
+        <>
+          <h4 ref={headingRef} tabIndex={-1}>
+            {text.title}: {preview.title}
+          </h4>
+          <p className="hint">{text.expires}</p>
+          <div className="preview__frames">
+            {WIDTHS.map(({ width, label }) => (
+              <figure key={width} className={`preview__frame preview__frame--${width}`}>
+                <figcaption>{label}</figcaption>
+                <div className="preview__scroll">
+                  <iframe
+                    src={preview.preview_url}
+                    title={text.frameTitle(width)}
+                    width={width}
+                    height={640}
+                    // The e-mail's links open outside the console; nothing in the frame runs script.
+                    sandbox="allow-popups allow-popups-to-escape-sandbox"
+                    referrerPolicy="no-referrer"
+                  />
+                </div>
+              </figure>
+            ))}
+          </div>
+          <div className="preview__more">
+            <div>
+              <h5>{text.text}</h5>
+              <pre className="preview__text">{preview.text}</pre>
+            </div>
+            <div>
+              <h5>{text.headers}</h5>
+              <dl className="fields preview__headers">
+                {Object.entries(preview.headers).map(([name, value]) => (
+                  <div className="field" key={name}>
+                    <dt>{name}</dt>
+                    <dd>{value}</dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import type { CampaignAudience, CampaignStatus } from "@shared/campaigns";
+import { CAMPAIGN_LIMITS } from "@shared/campaigns";
+import { useEffect, useRef, type ReactNode } from "react";
+import { admin } from "../content";
+
+/**
+ * What the Campaigns view's parts share: the heading each screen of it starts with (focused when
+ * the operator moved to that screen), the status badge, and the audience as the form holds it.
+ */
+
+/** A screen's <h3>: it takes focus when `focus` changes to a number above 0 (the operator moved here). */
+export function ScreenHeading({ focus, children }: { focus: number; children: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus > 0) ref.current?.focus();
+  }, [focus]);
+  return (
+    <h3 ref={ref} tabIndex={-1} className="campaign__title">
+      {children}
+    </h3>
+  );
+}
+
+const BADGE: Record<CampaignStatus, string> = {
+  draft: "badge--pending",
+  scheduled: "badge--waiting",
+  sending: "badge--sending",
+  paused: "badge--waiting",
+  cancelled: "badge--failed",
+  sent: "badge--sent",
+};
+
+export function StatusBadge({ status }: { status: CampaignStatus }) {
+  return <span className={`badge ${BADGE[status]}`}>{admin.campaigns.status[status] ?? status}</span>;
+}
+
+/** Statuses in which a campaign may still change on its own (sending, a scheduled start): the view polls them. */
+export const LIVE_STATUSES: ReadonlySet<CampaignStatus> = new Set(["scheduled", "sending", "paused"]);
+
+/** The audience as the composer's fields hold it (text, as typed). */
+export type AudienceFields = { kind: "all" | "wave"; size: string; utmSource: string };
+
+export function audienceFieldsOf(audience: CampaignAudience | null): AudienceFields {
+  if (!audience) return { kind: "all", size: "", utmSource: "" };
+  return {
+    kind: audience.kind,
+    size: audience.kind === "wave" ? String(audience.size) : "",
+    utmSource: audience.utm_source ?? "",
+  };
+}
+
+/** A wave's size as typed, when it is one (a whole number from 1 to the API's maximum). */
+export function waveSizeOf(text: string): number | null {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const size = Number(text.trim());
+  return size >= 1 && size <= CAMPAIGN_LIMITS.waveMax ? size : null;
+}
+
+/**
+ * The audience the API takes, or null while a wave's size is not a valid number. utm_source
+ * is sent lower-cased (as the waitlist stores it); empty means no narrowing.
+ */
+export function audienceOf(fields: AudienceFields): CampaignAudience | null {
+  const utm = fields.utmSource.trim().toLowerCase();
+  const utm_source = utm === "" ? null : utm;
+  if (fields.kind === "all") return { kind: "all", utm_source };
+  const size = waveSizeOf(fields.size);
+  return size === null ? null : { kind: "wave", size, utm_source };
+}
+
+/** The operator's own time zone, as the browser names it ("Europe/Berlin"). */
+export function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+}
+
+/**
+ * A datetime-local value ("2026-03-01T09:30", the operator's local time) as a Date, or null.
+ * Parsed by parts so the result never depends on how a browser reads a date without a zone.
+ */
+export function parseLocal(value: string): Date | null {
+  const match = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(value);
+  if (!match) return null;
+  const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const date = new Date(y, mo - 1, d, h, mi, s);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A moment in the operator's own time zone, for the confirmation: "Sun 1 Mar 2026, 09:30". */
+export function formatLocal(date: Date): string {
+  return date.toLocaleString("en-GB", {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  });
+}
