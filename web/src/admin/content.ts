@@ -370,6 +370,7 @@ export const admin = {
       unsaved: "Changes not saved yet: previewing, testing or sending saves them first.",
     },
     preview: {
+      check: "Check it before sending",
       title: "Preview",
       show: "Preview the e-mail",
       again: "Preview again",
@@ -433,7 +434,7 @@ export const admin = {
         if (minutes < 90) return `About ${plural(minutes, "minute")}`;
         return `About ${plural(Math.round(minutes / 60), "hour")}`;
       },
-      expanding: (expanded: number, total: number) => `Preparing the recipient list: ${formatCount(expanded)} of ${formatCount(total)}.`,
+      expanding: (expanded: number) => `Preparing the recipient list: ${plural(expanded, "recipient")} so far.`,
       summary: (done: number, total: number) => `${formatCount(done)} of ${formatCount(total)} done (${formatShare(done, total)}).`,
       live: (status: string, done: number, total: number) => `${status}: ${formatCount(done)} of ${formatCount(total)} done.`,
       pausedNote: "Paused: nothing more is sent until you resume. Messages already with the provider may still finish.",
@@ -485,6 +486,7 @@ export const admin = {
       status: "Status",
       audience: "Audience",
       size: "People",
+      sizeSoFar: (n: number) => `${formatCount(n)} so far (the list is still being prepared)`,
       created: "Created",
       createdBy: "By",
       sendAt: "Sends at",

@@ -33,6 +33,8 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   const [error, setError] = useState<string | null>(null);
   const [pollError, setPollError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
+  // What the test send said, shown under the preview's row of buttons (where it was pressed).
+  const [tested, setTested] = useState<{ status: string | null; error: string | null }>({ status: null, error: null });
   const previousStatus = useRef(initial?.status ?? null);
   const id = campaign?.id ?? null;
 
@@ -96,14 +98,14 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   async function sendTest() {
     if (testing) return;
     setTesting(true);
-    setError(null);
+    setTested({ status: text.test.sending, error: null });
     try {
       const saved = await save();
-      if (!saved) return;
+      if (!saved) return setTested({ status: null, error: null });
       const result = await api.testCampaign(saved.id);
-      setStatus(text.test.sent(result.sent_to));
+      setTested({ status: text.test.sent(result.sent_to), error: null });
     } catch (failure) {
-      setError(report(failure));
+      setTested({ status: null, error: report(failure) });
     } finally {
       setTesting(false);
     }
@@ -146,12 +148,15 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
             focusErrors={focusErrors}
           />
           {campaign && dirty && <p className="hint">{text.composer.unsaved}</p>}
-          <CampaignsPreview prepare={save} />
-          <p>
-            <BusyButton className="button" busy={testing} busyLabel={text.test.sending} onClick={sendTest}>
-              {text.test.send}
-            </BusyButton>
-          </p>
+          <CampaignsPreview
+            prepare={save}
+            said={tested}
+            actions={
+              <BusyButton className="button" busy={testing} busyLabel={text.test.sending} onClick={sendTest}>
+                {text.test.send}
+              </BusyButton>
+            }
+          />
           <CampaignsSend
             prepare={save}
             blocked={blocked}
@@ -194,7 +199,12 @@ function Summary({ campaign }: { campaign: CampaignJson }) {
   const text = admin.campaigns.details;
   const rows: [string, string][] = [
     [text.audience, admin.campaigns.audience.describe(campaign.audience)],
-    [text.size, formatCount(campaign.audience_size)],
+    [
+      text.size,
+      (campaign.status === "sending" || campaign.status === "paused") && !campaign.progress.expansion_done
+        ? text.sizeSoFar(campaign.audience_size)
+        : formatCount(campaign.audience_size),
+    ],
     [text.created, formatTime(campaign.created_at)],
     [text.createdBy, campaign.created_by],
   ];

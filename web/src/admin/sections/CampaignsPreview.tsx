@@ -1,5 +1,5 @@
 import type { CampaignJson } from "@shared/campaigns";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { CampaignPreviewAnswer } from "../api";
 import { admin } from "../content";
 import { useConsole } from "../context";
@@ -16,7 +16,16 @@ const WIDTHS = [
  * which a srcdoc frame under the console's CSP would not); then the plain-text version and the
  * headers. `prepare` saves unsaved changes first and gives the campaign to preview (null: it could not).
  */
-export function CampaignsPreview({ prepare }: { prepare: () => Promise<CampaignJson | null> }) {
+export function CampaignsPreview({
+  prepare,
+  actions,
+  said,
+}: {
+  prepare: () => Promise<CampaignJson | null>;
+  /** More buttons for the same row (a draft's "Send a test to me"), and what they said. */
+  actions?: ReactNode;
+  said?: { status: string | null; error: string | null };
+}) {
   const { api, report } = useConsole();
   const text = admin.campaigns.preview;
   const [preview, setPreview] = useState<CampaignPreviewAnswer | null>(null);
@@ -53,17 +62,20 @@ export function CampaignsPreview({ prepare }: { prepare: () => Promise<CampaignJ
 
   return (
     <div className="campaign__part preview">
-      <p>
+      <h4>{text.check}</h4>
+      <div className="button-row">
         <BusyButton className="button" busy={loading} busyLabel={text.loading} onClick={show}>
           {preview ? text.again : text.show}
         </BusyButton>
-      </p>
+        {actions}
+      </div>
       <Messages status={status} error={error} />
+      {said && <Messages status={said.status} error={said.error} />}
       {preview && (
         <>
-          <h4 ref={headingRef} tabIndex={-1}>
+          <h5 ref={headingRef} tabIndex={-1} className="preview__title">
             {text.title}: {preview.title}
-          </h4>
+          </h5>
           <p className="hint">{text.expires}</p>
           <div className="preview__frames">
             {WIDTHS.map(({ width, label }) => (

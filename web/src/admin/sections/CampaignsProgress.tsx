@@ -84,6 +84,7 @@ export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson;
   }, [status, step, statusWord, done, total, text]);
 
   const queued = progress.counts.queued + progress.counts.sending;
+  const expanding = !progress.expansion_done && (status === "sending" || status === "paused");
   return (
     <div className="campaign__part progress">
       <h4 id={`campaign-${campaign.id}-progress`}>{text.title}</h4>
@@ -91,10 +92,14 @@ export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson;
       {status === "paused" && <p className="notice">{text.pausedNote}</p>}
       <div className="progress__bar">
         <label htmlFor={`campaign-${campaign.id}-bar`}>{text.bar}</label>
-        <progress id={`campaign-${campaign.id}-bar`} max={Math.max(total, 1)} value={Math.min(done, total)} />
-        <p className="progress__summary">{text.summary(done, total)}</p>
+        {/* Until every recipient row exists the total is not known: the bar has no value (indeterminate). */}
+        {expanding ? (
+          <progress id={`campaign-${campaign.id}-bar`} />
+        ) : (
+          <progress id={`campaign-${campaign.id}-bar`} max={Math.max(total, 1)} value={Math.min(done, total)} />
+        )}
+        <p className="progress__summary">{expanding ? text.expanding(progress.expanded) : text.summary(done, total)}</p>
       </div>
-      {!progress.expansion_done && status !== "scheduled" && <p className="hint">{text.expanding(progress.expanded, total)}</p>}
       <dl className="figures figures--compact">
         <Figure label={text.queued} value={formatCount(queued)} />
         <Figure label={text.sent} value={formatCount(progress.counts.sent)} />
