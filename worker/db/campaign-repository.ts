@@ -135,6 +135,12 @@ export function createCampaignRepository(db: Database) {
       return counted[0]?.n ?? 0;
     },
 
+    /** When `email` joined the waitlist (a test e-mail's footer names the date), or null. */
+    async joinedAt(email: string): Promise<string | null> {
+      const [entry] = await db.select({ createdAt: waitlist.createdAt }).from(waitlist).where(eq(waitlist.email, email));
+      return entry?.createdAt ?? null;
+    },
+
     /** Up to `limit` recipients after the row `afterId`, in expansion order (the CSV's pages). */
     recipientsPage: (campaignId: number, afterId: number, limit: number): Promise<RecipientOutcome[]> =>
       outcomes()

@@ -66,8 +66,12 @@ const MAX_BYTES: Record<BodyFormat, number> = { json: MAX_BODY_BYTES, form: MAX_
  * counts the bytes as they arrive, whatever Content-Length says); 400 unless it is UTF-8 and
  * parses to an object.
  */
-export async function readBodyObject(c: Context, format: BodyFormat, errors: BodyErrors): Promise<Record<string, unknown>> {
-  const maxSize = MAX_BYTES[format];
+export async function readBodyObject(
+  c: Context,
+  format: BodyFormat,
+  errors: BodyErrors,
+  maxSize = MAX_BYTES[format],
+): Promise<Record<string, unknown>> {
   let bytes: ArrayBuffer | undefined;
   const limit = bodyLimit({
     maxSize,
@@ -119,11 +123,14 @@ export function validBody<T extends v.GenericSchema>(schema: T, body: Record<str
 /** The body object jsonBody read, kept for validJson (optional, so a route's handlers keep their plain context type). */
 type ReadBodyEnv = { Variables: { requestBody?: Record<string, unknown> } };
 
-/** Middleware: a JSON object only (415 for anything else), read once; what the sign-in routes take. */
-export function jsonBody(errors: BodyErrors): MiddlewareHandler<ReadBodyEnv> {
+/**
+ * Middleware: a JSON object only (415 for anything else), read once; what the sign-in routes
+ * take. `maxBytes` for a route whose fields are longer than a form's (a campaign's body).
+ */
+export function jsonBody(errors: BodyErrors, maxBytes = MAX_BODY_BYTES): MiddlewareHandler<ReadBodyEnv> {
   return async (c, next) => {
     if (bodyFormatOf(c.req.header("content-type")) !== "json") throw errors.unsupportedMediaType(UNSUPPORTED_MEDIA_TYPE.json);
-    c.set("requestBody", await readBodyObject(c, "json", errors));
+    c.set("requestBody", await readBodyObject(c, "json", errors, maxBytes));
     await next();
   };
 }

@@ -19,13 +19,17 @@ export function allowedMethods(app: RouteTable, path: string): string[] {
 
 const patterns = new Map<string, RegExp>();
 
-/** A route path ("/people/:email") as a regular expression over request paths. */
+/** A parameter with its own pattern, as Hono writes it: ":id{[0-9]+}". */
+const PARAM_WITH_PATTERN = /^:\w+\{(.+)\}$/;
+
+/** A route path ("/people/:email", "/campaigns/:id{[0-9]+}") as a regular expression over request paths. */
 function patternOf(routePath: string): RegExp {
   let pattern = patterns.get(routePath);
   if (!pattern) {
+    const param = (part: string) => `(?:${PARAM_WITH_PATTERN.exec(part)?.[1] ?? "[^/]+"})`;
     const source = routePath
       .split("/")
-      .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
+      .map((part) => (part.startsWith(":") ? param(part) : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
       .join("/");
     pattern = new RegExp(`^${source}/?$`);
     patterns.set(routePath, pattern);

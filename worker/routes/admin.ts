@@ -9,6 +9,7 @@ import { jsonBody } from "../http/body";
 import { API_BODY_ERRORS } from "../http/errors";
 import { log } from "../log";
 import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../shared/admin";
+import { campaignRoutes } from "./campaigns";
 
 /**
  * The operator API, /api/admin/* (README "Operator API"): what the console (/admin/) shows, and
@@ -73,4 +74,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
     // The log names the operator by id (a user id, or "admin-key"): log lines carry no address.
     log("info", "admin.person_erased", { operator: operator.id, ...counts });
     return c.json(counts satisfies ErasureCounts);
-  });
+  })
+
+  // Launch day: drafts, previews, tests, sending and its report (worker/routes/campaigns.ts).
+  .route("/campaigns", campaignRoutes);

@@ -67,10 +67,18 @@ export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 /** Pages keep their URL across deploys: browsers and the edge must ask again every time (ETag). */
 export const REVALIDATE_CACHE = "public, max-age=0, must-revalidate";
 
-/** Headers of the operator console's page (/admin/): never indexed, never served stale. */
+/**
+ * The operator console's policy: the site's, and frames of this origin, where it shows a
+ * campaign's e-mail (/campaign-preview, worker/routes/campaign-preview.ts, which has a policy of
+ * its own and may be framed by this origin only). The console itself has no inline element.
+ */
+export const CONSOLE_CSP = `${sitePolicy()}; frame-src 'self'`;
+
+/** Headers of the operator console's page (/admin/): never indexed, never served stale, its own policy. */
 export const ADMIN_HEADERS: Record<string, string> = {
   "X-Robots-Tag": "noindex, nofollow",
   "Cache-Control": REVALIDATE_CACHE,
+  "Content-Security-Policy": CONSOLE_CSP,
 };
 
 /**
@@ -78,8 +86,10 @@ export const ADMIN_HEADERS: Record<string, string> = {
  * headers), with the hashes of the inline styles and scripts the pages carry.
  */
 export function staticHeadersFile(inline: InlineHashes = {}): string {
-  const block = (pattern: string, headers: Record<string, string>) =>
-    [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  // `! Name` detaches a header an earlier rule set (the console's policy replaces the site's,
+  // rather than being joined to it).
+  const block = (pattern: string, headers: Record<string, string>, detach: string[] = []) =>
+    [pattern, ...detach.map((name) => `  ! ${name}`), ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
   // Cloudflare joins the values of a header set by two matching rules, so each path gets exactly
   // one Cache-Control rule; other files keep the platform's default, which also revalidates.
   return [
@@ -90,8 +100,8 @@ export function staticHeadersFile(inline: InlineHashes = {}): string {
     block("/assets/*", { "Cache-Control": IMMUTABLE_CACHE }),
     // The operator console (web/admin/index.html, built to admin/index.html): kept out of search
     // engines, and revalidated like the site's page. "/admin" only redirects to "/admin/".
-    block("/admin", ADMIN_HEADERS),
-    block("/admin/*", ADMIN_HEADERS),
+    block("/admin", ADMIN_HEADERS, ["Content-Security-Policy"]),
+    block("/admin/*", ADMIN_HEADERS, ["Content-Security-Policy"]),
     "",
   ].join("\n\n");
 }
