@@ -29,7 +29,7 @@ import { CAMPAIGN_ERRORS, CAMPAIGN_LIMITS, type AudienceSize, type CampaignList,
 /** A draft's JSON: its body may hold CAMPAIGN_LIMITS.bodyMax characters of up to 3 UTF-8 bytes each. */
 const DRAFT_BODY_BYTES = 3 * (CAMPAIGN_LIMITS.bodyMax + CAMPAIGN_LIMITS.subjectMax) + MAX_BODY_BYTES;
 /** How many campaigns the list answers (newest first): a team makes a handful; this only bounds the answer. */
-const LIST_MAX = 200;
+const LIST_MAX = 100;
 /** How many dead letters the list answers at once (a retry of all of them takes every one). */
 const DEAD_LETTERS_MAX = 1000;
 /** How far ahead a campaign may be scheduled: further is a typo, not a plan. */
