@@ -249,10 +249,14 @@ describe("composing a campaign", () => {
     expect(calls.filter((call) => call.method !== "GET" && call.path !== `${API}/audience`)).toEqual([]);
   });
 
-  it("an empty audience says there would be nothing to send; a wave size that is no number is not counted", async () => {
+  it("an empty audience says there would be nothing to send (Send is inert, saying why); a wave size that is no number is not counted", async () => {
     routes[`POST ${API}/audience`] = () => jsonResponse(200, { audience_size: 0 });
     const user = await newCampaign();
     await within(region()).findByText(text.audience.sizeNone);
+    // Nothing to send: Send stays focusable but inert, and says why.
+    const send = within(region()).getByRole("button", { name: `${text.send.now}…` });
+    expect(send.getAttribute("aria-disabled")).toBe("true");
+    expect(document.getElementById(send.getAttribute("aria-describedby")!)!.textContent).toBe(text.send.reasonEmpty);
     await user.click(screen.getByRole("radio", { name: text.audience.wave }));
     const size = screen.getByRole("textbox", { name: text.audience.waveSize });
     await user.type(size, "0");

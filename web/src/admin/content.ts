@@ -409,7 +409,7 @@ export const admin = {
       notConfigured: (names: string[]) => `Set ${names.join(" and ")} (wrangler.toml [vars]) before sending.`,
       notConfiguredTitle: "The sender is not set",
       reasonNotConfigured: "Sending needs the sender settings first (see above).",
-      reasonEmpty: "The audience is empty.",
+      reasonEmpty: "Nobody is in this audience yet, so there is nothing to send.",
       started: "Sending has started.",
       scheduled: (when: string) => `Scheduled for ${when}.`,
     },

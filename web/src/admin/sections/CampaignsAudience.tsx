@@ -1,5 +1,5 @@
 import { CAMPAIGN_LIMITS } from "@shared/campaigns";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { admin } from "../content";
 import { useConsole } from "../context";
 import { type AudienceFields, audienceOf, waveSizeOf } from "./CampaignsShared";
@@ -18,9 +18,12 @@ export function CampaignsAudience({
   fields,
   onChange,
   showErrors,
+  onSize,
 }: {
   fields: AudienceFields;
   onChange: (fields: AudienceFields) => void;
+  /** The size as last counted (null while counting, or when it cannot be). */
+  onSize?: (size: number | null) => void;
   /** Whether a save was tried: a wave's invalid size is then marked even if the field was never left. */
   showErrors: boolean;
 }) {
@@ -31,6 +34,12 @@ export function CampaignsAudience({
   const baseId = useId();
   const audience = audienceOf(fields);
   const key = audience ? JSON.stringify(audience) : null;
+  const sizeHandler = useRef(onSize);
+  sizeHandler.current = onSize;
+
+  useEffect(() => {
+    sizeHandler.current?.(count.kind === "done" ? count.size : null);
+  }, [count]);
 
   useEffect(() => {
     if (key === null) {

@@ -33,6 +33,8 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   const [error, setError] = useState<string | null>(null);
   const [pollError, setPollError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
+  // The audience's size as the composer last counted it: an empty audience cannot be sent.
+  const [liveSize, setLiveSize] = useState<number | null>(null);
   // What the test send said, shown under the preview's row of buttons (where it was pressed).
   const [tested, setTested] = useState<{ status: string | null; error: string | null }>({ status: null, error: null });
   const previousStatus = useRef(initial?.status ?? null);
@@ -114,7 +116,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   const editing = campaign === null || campaign.status === "draft";
   const missing = campaign?.missing_settings ?? [];
   const warnings = campaign?.transport_warnings ?? [];
-  const blocked = missing.length > 0 ? text.send.reasonNotConfigured : null;
+  const blocked = missing.length > 0 ? text.send.reasonNotConfigured : liveSize === 0 ? text.send.reasonEmpty : null;
   const heading = campaign === null ? text.composer.newTitle : editing ? text.composer.editTitle(campaign.subject) : campaign.subject;
 
   return (
@@ -146,6 +148,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
             saving={saving}
             onSave={() => void save()}
             focusErrors={focusErrors}
+            onSize={setLiveSize}
           />
           {campaign && dirty && <p className="hint">{text.composer.unsaved}</p>}
           <CampaignsPreview

@@ -42,6 +42,7 @@ export function CampaignsComposer({
   saving,
   onSave,
   focusErrors,
+  onSize,
 }: {
   fields: DraftFields;
   onChange: (fields: DraftFields) => void;
@@ -51,6 +52,7 @@ export function CampaignsComposer({
   onSave: () => void;
   /** Bumped after a check failed: the first marked field takes focus. */
   focusErrors: number;
+  onSize?: (size: number | null) => void;
 }) {
   const text = admin.campaigns.composer;
   const id = useId();
@@ -115,7 +117,12 @@ export function CampaignsComposer({
           </p>
         )}
       </div>
-      <CampaignsAudience fields={fields.audience} onChange={(audience) => onChange({ ...fields, audience })} showErrors={showErrors} />
+      <CampaignsAudience
+        fields={fields.audience}
+        onChange={(audience) => onChange({ ...fields, audience })}
+        showErrors={showErrors}
+        onSize={onSize}
+      />
       <p>
         <BusyButton type="submit" className="button" busy={saving} busyLabel={text.saving}>
           {text.save}
