@@ -8,6 +8,7 @@ import { repositoryWithLookups } from "../support/records";
 import { migrateLibsql } from "../../worker/db/migrate-libsql";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
+import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -36,6 +37,7 @@ repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshD
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

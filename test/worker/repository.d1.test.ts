@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { testRepository } from "../support/worker";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
+import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -28,3 +29,4 @@ repositorySuite("D1", fresh);
 authRepositorySuite("D1", fresh);
 journeyRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
+campaignRepositorySuite("D1", fresh);

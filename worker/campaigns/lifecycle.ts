@@ -76,7 +76,7 @@ export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Da
   if (missing.length > 0) {
     throw new ApiError(409, CAMPAIGN_ERRORS.senderMissing, `Set ${missing.join(" and ")} before sending a campaign.`, { missing });
   }
-  if ((await deps.repo.campaignDelivery.audienceCount(audienceOf(campaign))) === 0) {
+  if ((await deps.repo.campaigns.audienceSize(audienceOf(campaign))) === 0) {
     throw new ApiError(400, CAMPAIGN_ERRORS.emptyAudience, "Nobody is in this campaign's audience.");
   }
   const now = deps.now();

@@ -3,7 +3,9 @@ import type { Deps } from "../deps";
 import { windowOf, judge } from "../http/rate-limit";
 import { describeError, log } from "../log";
 import type { MailMessage } from "../mail/transport";
+import { renderCampaignEmail } from "./content";
 import { ACK, enqueue, type CampaignMessage, type Outcome } from "./queue";
+import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
 
 /**
  * One recipient's send (README "Launch day"): the send rate first (over it, the message waits
@@ -39,13 +41,29 @@ export async function rateWait(deps: Deps): Promise<number | null> {
   return Math.min(300, Math.max(1, Math.ceil((count - rate) / rate)));
 }
 
-/** The campaign's e-mail to one entry (a minimal builder until worker/campaigns/content.ts lands). */
-async function messageFor(_deps: Deps, campaign: Campaign, entry: WaitlistEntry, recipient: CampaignRecipient): Promise<MailMessage> {
+/**
+ * Where the e-mail's links point without SITE_URL: a queue consumer has no request to take an
+ * origin from, and only development runs without SITE_URL (health refuses production without
+ * it), where `npm start` listens here. A local server on another port sets SITE_URL.
+ */
+export const LOCAL_ORIGIN = "http://localhost:8787";
+
+/** The campaign's e-mail to one entry: content, footer and unsubscribe link and headers, and the row's idempotency key. */
+async function messageFor(deps: Deps, campaign: Campaign, entry: WaitlistEntry, recipient: CampaignRecipient): Promise<MailMessage> {
+  const url = await unsubscribeUrl(deps, { campaignId: campaign.id, mailboxKey: entry.mailboxKey, origin: LOCAL_ORIGIN });
+  const { senderName, senderPostalAddress } = deps.config.campaigns;
+  const email = renderCampaignEmail({
+    subject: campaign.subject,
+    body: campaign.body,
+    senderName,
+    senderPostalAddress,
+    joinedAt: entry.createdAt,
+    unsubscribeUrl: url,
+  });
   return {
     receivers: [entry.email],
-    title: campaign.subject,
-    bodyHtml: `<p>${campaign.body.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
-    bodyText: campaign.body,
+    ...email,
+    headers: unsubscribeHeaders(url),
     idempotencyKey: idempotencyKey(campaign.id, recipient.id),
   };
 }

@@ -61,24 +61,26 @@ export function createCampaignDeliveryRepository(db: Database) {
       const limit = audience.kind === "wave" ? Math.max(0, Math.min(chunk, audience.size - campaign.audienceSize)) : chunk;
       const unchanged = sql`(select c.audience_size from ${campaigns} c where c.id = ${campaign.id} and c.status = 'sending' and c.expanded_at is null) = ${campaign.audienceSize}`;
       const after = Number(campaign.expandCursor ?? 0);
+      // A new row's columns after its place, in the table's order (as insert-select wants): queued, no attempt yet.
+      const fresh = sql`'queued', 0, null, null, null, null, null, null, ${iso(now)}`;
       // A wave's place: every confirmed entry counts, so it is numbered before the audience's filter.
       const rows =
         audience.kind === "wave"
-          ? sql`select ${campaign.id}, ${waitlist.id}, p.place, 'queued', 0, ${iso(now)} from ${waitlist}
+          ? sql`select null, ${campaign.id}, ${waitlist.id}, p.place, ${fresh} from ${waitlist}
               join (select id, row_number() over (order by rank_key, confirm_seq) as place from ${waitlist} where rank_key is not null) p on p.id = ${waitlist.id}
               where ${audienceWhere(audience)} and ${unchanged} order by ${waitlist.rankKey}, ${waitlist.confirmSeq} limit ${limit}`
-          : sql`select ${campaign.id}, ${waitlist.id}, null, 'queued', 0, ${iso(now)} from ${waitlist}
+          : sql`select null, ${campaign.id}, ${waitlist.id}, null, ${fresh} from ${waitlist}
               where ${audienceWhere(audience)} and ${waitlist.id} > ${after} and ${unchanged} order by ${waitlist.id} limit ${limit}`;
       const written = sql`(select count(*) from ${r} x where x.campaign_id = ${campaign.id})`;
+      // Only a wave invites: an announcement's statement matches no entry.
+      const invites = audience.kind === "wave" ? sql`1 = 1` : sql`1 = 0`;
       const [inserted, , updated] = await db.batch([
-        db.run(
-          sql`insert into ${r} (campaign_id, entry_id, place, status, attempts, updated_at) ${rows} on conflict do nothing returning id`,
-        ),
+        db.insert(r).select(rows).onConflictDoNothing().returning({ id: r.id }),
         db
           .update(waitlist)
           .set({ invitedAt: iso(now), invitedCampaignId: campaign.id })
           .where(
-            sql`${audience.kind === "wave"} and ${waitlist.invitedAt} is null and ${waitlist.id} in (select x.entry_id from ${r} x where x.campaign_id = ${campaign.id})`,
+            sql`${invites} and ${waitlist.invitedAt} is null and ${waitlist.id} in (select x.entry_id from ${r} x where x.campaign_id = ${campaign.id})`,
           ),
         db
           .update(campaigns)
@@ -96,8 +98,7 @@ export function createCampaignDeliveryRepository(db: Database) {
           )
           .returning({ expandedAt: campaigns.expandedAt }),
       ]);
-      const ids = rowsOf(inserted).map((row) => Number(row.id));
-      return { recipientIds: ids, done: updated[0]?.expandedAt != null };
+      return { recipientIds: inserted.map((row) => row.id), done: updated[0]?.expandedAt != null };
     },
 
     /**
@@ -145,10 +146,9 @@ export function createCampaignDeliveryRepository(db: Database) {
         .where(held)
         .returning({ id: r.id });
       if (!devMail) return (await mark).length > 0;
-      const headers = (devMail as DevMailInput & { headers?: Record<string, string> | null }).headers ?? null;
-      const keep = db.run(
-        sql`insert into ${devMailbox} (receivers, title, body_html, body_text, headers, created_at)
-          select ${JSON.stringify(devMail.receivers)}, ${devMail.title}, ${devMail.bodyHtml}, ${devMail.bodyText ?? null}, ${headers ? JSON.stringify(headers) : null}, ${iso(now)}
+      const keep = db.insert(devMailbox).select(
+        sql`select null, ${JSON.stringify(devMail.receivers)}, ${devMail.title}, ${devMail.bodyHtml}, ${devMail.bodyText ?? null},
+          ${devMail.headers ? JSON.stringify(devMail.headers) : null}, ${iso(now)}
           where exists (select 1 from ${r} x where x.id = ${recipient.id} and x.claim = ${recipient.claim} and x.status = 'sending')`,
       );
       const [, marked] = await db.batch([keep, mark]);
@@ -191,13 +191,15 @@ export function createCampaignDeliveryRepository(db: Database) {
           .update(r)
           .set({ status: "failed", lastError: error.slice(0, 500), lockedUntil: null, updatedAt: iso(now) })
           .where(and(eq(r.id, recipient.id), eq(r.claim, recipient.claim ?? ""))),
+        // The event first, while it can still see whether the mailbox was on the list (as repo.consent.suppress).
+        db.insert(subscriptionEvents).select(
+          sql`select null, ${mailboxKey}, ${reason}, 'transport', ${recipient.campaignId}, ${iso(now)}
+            where not exists (select 1 from ${suppressions} s where s.mailbox_key = ${mailboxKey})`,
+        ),
         db
           .insert(suppressions)
           .values({ mailboxKey, reason, source: "transport", campaignId: recipient.campaignId, createdAt: iso(now) })
           .onConflictDoNothing(),
-        db
-          .insert(subscriptionEvents)
-          .values({ mailboxKey, event: reason, source: "transport", campaignId: recipient.campaignId, createdAt: iso(now) }),
       ]);
     },
 
@@ -217,12 +219,6 @@ export function createCampaignDeliveryRepository(db: Database) {
       return rows.map((row) => row.id);
     },
   };
-}
-
-/** The rows a raw statement returned (D1 answers { results }, libSQL { rows }). */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  const value = result as { results?: Record<string, unknown>[]; rows?: Record<string, unknown>[] };
-  return value.results ?? value.rows ?? [];
 }
 
 export type CampaignDeliveryRepository = ReturnType<typeof createCampaignDeliveryRepository>;

@@ -1,10 +1,9 @@
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
-import type { CampaignAudience, CampaignCounts, RecipientStatus } from "../shared/campaigns";
-import { audienceWhere } from "./campaign-repository";
+import type { CampaignCounts, RecipientStatus } from "../shared/campaigns";
 import type { Database } from "./database";
 import { iso } from "./outbox-repository";
 import { campaignRecipients, campaigns, waitlist } from "./schema";
-import type { Campaign } from "./schema";
+import type { Campaign, CampaignRecipient } from "./schema";
 
 /**
  * A campaign as a whole (part of worker/db/campaign-delivery-repository.ts): its progress
@@ -137,17 +136,20 @@ export function createCampaignStateRepository(db: Database) {
         );
     },
 
+    /** A campaign's recipient rows by id, a page at a time (after `afterId`). */
+    async rowsOf(campaignId: number, afterId = 0, limit = 1_000): Promise<CampaignRecipient[]> {
+      return db
+        .select()
+        .from(r)
+        .where(and(eq(r.campaignId, campaignId), sql`${r.id} > ${afterId}`))
+        .orderBy(r.id)
+        .limit(limit);
+    },
+
     /** Every campaign now sending (the cron ends those with nothing left). */
     async sendingIds(): Promise<number[]> {
       const rows = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, "sending"));
       return rows.map((row) => row.id);
-    },
-
-    /** The audience's size now: what expansion would write (a wave at most its N). */
-    async audienceCount(audience: CampaignAudience): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(waitlist).where(audienceWhere(audience));
-      const n = row?.n ?? 0;
-      return audience.kind === "wave" ? Math.min(n, audience.size) : n;
     },
 
     /** Marks a stalled campaign as seen (updated_at), so the cron's next run waits for it to move again. */
