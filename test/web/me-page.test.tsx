@@ -97,6 +97,7 @@ function answer(overrides: Partial<MeAnswer> = {}): MeAnswer {
     confirmed_at: null,
     share: { text: "I'm on the Homework Helper waitlist. Join with my link:" },
     referral_boost: 5,
+    subscription: { subscribed: true, unsubscribed_at: null, reason: null },
     ...overrides,
   };
 }

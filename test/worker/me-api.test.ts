@@ -89,6 +89,7 @@ describe("GET /api/me and the waitlist actions", () => {
       confirmed_at: null,
       share: { text: JOURNEY_TEXT.shareText },
       referral_boost: 5,
+      subscription: { subscribed: true, unsubscribed_at: null, reason: null },
     } satisfies MeAnswer);
   });
 

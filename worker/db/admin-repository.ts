@@ -5,6 +5,7 @@ import { FORMS, type FormDefinition } from "../shared/forms";
 import { pagePlaces, placeColumn, type PlacedEntry, withPlaces } from "./admin-journey";
 import { adminStats, type StatsOptions } from "./admin-stats";
 import { ATTRIBUTION_COLUMNS } from "./waitlist-repository";
+import { eraseConsent } from "./consent-repository";
 import type { Database } from "./database";
 import { auditLog, authCodes, authRefreshTokens, authSessions, authUsers, formSubmissions, joinerMail, waitlist } from "./schema";
 import type { AuthSession, AuthUser, FormSubmission } from "./schema";
@@ -197,15 +198,17 @@ export function createAdminRepository(db: Database) {
 
     /**
      * Erases everything stored about one (normalised) address in one batch: its waitlist entry
-     * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code.
+     * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code,
+     * and its mailbox's suppression and consent trail (`mailboxKey`: the address's, which finds them after the entry left).
      * The batch's first statement writes the audit record, with the counts of what the rest
      * deletes, so an erasure is never done without its record nor recorded without being done.
      */
-    async erasePerson(email: string, audit: AuditOf) {
+    async erasePerson(email: string, audit: AuditOf, mailboxKey?: string) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const [, , entries, submissions, , , users] = await db.batch([
+      const [, , , , entries, submissions, , , users] = await db.batch([
         auditPerson("person.erased", email, audit),
+        ...eraseConsent(db, email, mailboxKey),
         db
           .delete(joinerMail)
           .where(inArray(joinerMail.entryId, db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email)))),

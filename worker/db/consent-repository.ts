@@ -1,7 +1,7 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { iso } from "./outbox-repository";
-import { subscriptionEvents, suppressions } from "./schema";
+import { subscriptionEvents, suppressions, waitlist } from "./schema";
 import type { Suppression } from "./schema";
 
 /**
@@ -21,6 +21,17 @@ export type RenewedConsent = { event: "resubscribed"; source: "me" } | { event: 
 
 export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
 
+/** The statement that finds the mailbox on the list. */
+const onList = (mailboxKey: string) => sql`select 1 from ${suppressions} where ${suppressions.mailboxKey} = ${mailboxKey}`;
+
+/**
+ * An event row written only `when` a condition holds (in the table's column order, id left to
+ * the database): an INSERT ... SELECT, so the change and its event are decided by one batch.
+ */
+function eventRow(mailboxKey: string, event: SubscriptionEvent["event"], source: string, campaignId: number | null, at: string, when: SQL) {
+  return sql`select null, ${mailboxKey}, ${event}, ${source}, ${campaignId}, ${at} where ${when}`;
+}
+
 export function createConsentRepository(db: Database) {
   return {
     /**
@@ -36,10 +47,12 @@ export function createConsentRepository(db: Database) {
     }): Promise<boolean> {
       const at = iso(input.now);
       const [, added] = await db.batch([
-        // The event first, while the statement can still see whether the row exists.
-        db.run(sql`insert into ${subscriptionEvents} (mailbox_key, event, source, campaign_id, created_at)
-          select ${input.mailboxKey}, ${input.reason}, ${input.source}, ${input.campaignId}, ${at}
-          where not exists (select 1 from ${suppressions} where ${suppressions.mailboxKey} = ${input.mailboxKey})`),
+        // The event first, while it can still see whether the row exists.
+        db
+          .insert(subscriptionEvents)
+          .select(
+            eventRow(input.mailboxKey, input.reason, input.source, input.campaignId, at, sql`not exists (${onList(input.mailboxKey)})`),
+          ),
         db
           .insert(suppressions)
           .values({ mailboxKey: input.mailboxKey, reason: input.reason, source: input.source, campaignId: input.campaignId, createdAt: at })
@@ -52,9 +65,9 @@ export function createConsentRepository(db: Database) {
     /** Takes the mailbox off the list and records why (consent renewed); true when it was on it. */
     async resubscribe(input: { mailboxKey: string; now: Date } & RenewedConsent): Promise<boolean> {
       const [, removed] = await db.batch([
-        db.run(sql`insert into ${subscriptionEvents} (mailbox_key, event, source, campaign_id, created_at)
-          select ${input.mailboxKey}, ${input.event}, ${input.source}, null, ${iso(input.now)}
-          where exists (select 1 from ${suppressions} where ${suppressions.mailboxKey} = ${input.mailboxKey})`),
+        db
+          .insert(subscriptionEvents)
+          .select(eventRow(input.mailboxKey, input.event, input.source, null, iso(input.now), sql`exists (${onList(input.mailboxKey)})`)),
         db.delete(suppressions).where(eq(suppressions.mailboxKey, input.mailboxKey)).returning({ mailboxKey: suppressions.mailboxKey }),
       ]);
       return removed.length > 0;
@@ -74,3 +87,19 @@ export function createConsentRepository(db: Database) {
 }
 
 export type ConsentRepository = ReturnType<typeof createConsentRepository>;
+
+/**
+ * An erasure's share (admin-repository.ts erasePerson, in its batch before the entry is
+ * deleted): the suppression row and the consent trail of the address's mailbox, found by its
+ * waitlist entry's key and by `mailboxKey` (the address's own, when the caller has it: it finds
+ * them after the entry left the list).
+ */
+export function eraseConsent(db: Database, email: string, mailboxKey?: string) {
+  const entryKeys = db.select({ key: waitlist.mailboxKey }).from(waitlist).where(eq(waitlist.email, email));
+  const keyed = (column: typeof suppressions.mailboxKey | typeof subscriptionEvents.mailboxKey) =>
+    or(inArray(column, entryKeys), mailboxKey ? eq(column, mailboxKey) : undefined);
+  return [
+    db.delete(suppressions).where(keyed(suppressions.mailboxKey)),
+    db.delete(subscriptionEvents).where(keyed(subscriptionEvents.mailboxKey)),
+  ] as const;
+}

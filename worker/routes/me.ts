@@ -21,7 +21,9 @@ import { normalizeEmail } from "../shared/text";
 import { clientAddress, clientKey } from "../http/client";
 import { WAITLIST_MESSAGES } from "../shared/waitlist";
 import { isDisposableAddress } from "../waitlist/disposable";
+import { mailboxKey } from "../waitlist/keys";
 import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../waitlist/journey";
+import { setSubscribed, subscriptionOf } from "../waitlist/subscription";
 
 /**
  * The signed-in joiner's own API, /api/me (README "My place API"), behind the "My place" page
@@ -43,8 +45,17 @@ const requestContext = (c: Context<MeEnv>) => ({
 async function meAnswer(c: Context<MeEnv>): Promise<MeAnswer> {
   const deps = c.get("deps");
   const email = c.get("user").email;
-  const journey = await journeyOf(deps, email, new URL(c.req.url).origin);
-  return { email, ...journey, share: { text: JOURNEY_TEXT.shareText }, referral_boost: deps.config.waitlist.referralBoost };
+  const [journey, subscription] = await Promise.all([journeyOf(deps, email, new URL(c.req.url).origin), subscriptionOf(deps, email)]);
+  const share = { text: JOURNEY_TEXT.shareText };
+  return { email, ...journey, share, referral_boost: deps.config.waitlist.referralBoost, subscription };
+}
+
+/** POST /api/me/subscription's `subscribed`: a boolean, or a 400 naming the field. */
+function wantsSubscribed(c: Context<MeEnv>): boolean {
+  const subscribed = c.get("requestBody")?.subscribed;
+  if (typeof subscribed === "boolean") return subscribed;
+  const message = "Say true to get campaign e-mail, false to stop it.";
+  throw new ApiError(400, "validation_failed", message, { field: "subscribed", fields: { subscribed: message } });
 }
 
 /** The audit record's who and whom for a person acting on their own data (never the address itself). */
@@ -104,6 +115,12 @@ export const meRoutes = new Hono<MeEnv>()
     return c.json({ sent: true } satisfies MeConfirmationSent);
   })
 
+  /** Unsubscribe from campaign e-mail (the suppression list, source "me"), or subscribe again. */
+  .post("/subscription", jsonBody(API_BODY_ERRORS), async (c) => {
+    await setSubscribed(c.get("deps"), c.get("user").email, wantsSubscribed(c));
+    return c.json(await meAnswer(c));
+  })
+
   /** Everything stored about the address, as the operator's data-access answer, as a download. */
   .get("/data", async (c) => {
     const deps = c.get("deps");
@@ -117,7 +134,8 @@ export const meRoutes = new Hono<MeEnv>()
   .delete("/", jsonBody(API_BODY_ERRORS), async (c) => {
     confirmedAddress(c);
     const deps = c.get("deps");
-    const counts = await deps.repo.admin.erasePerson(c.get("user").email, await selfAudit(c));
+    const email = c.get("user").email;
+    const counts = await deps.repo.admin.erasePerson(email, await selfAudit(c), await mailboxKey(deps.config.auth.jwtSecret, email));
     // The log names the user by id: log lines carry no address.
     log("info", "me.erased", { user: c.get("user").id, ...counts });
     return c.json(counts satisfies MeErasure);

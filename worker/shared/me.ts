@@ -19,7 +19,25 @@ export const ME_ROUTES = {
   confirmation: `${ME_API}/confirmation`,
   /** GET: everything stored about the address (MeData), as a JSON download. */
   data: `${ME_API}/data`,
+  /** POST {"subscribed": boolean}: unsubscribe from campaign e-mail, or subscribe again (MeAnswer). */
+  subscription: `${ME_API}/subscription`,
 } as const;
+
+/**
+ * Whether the address's mailbox gets campaign e-mail (launch news, invitations): not when it is
+ * on the suppression list (unsubscribed from an e-mail or here; or the mail transport reported
+ * it bounced or complained). Sign-in codes and confirmations come either way.
+ */
+export type MeSubscription = {
+  subscribed: boolean;
+  /** When it was put on the list (ISO); null while subscribed. */
+  unsubscribed_at: string | null;
+  /** Why; null while subscribed. */
+  reason: "unsubscribed" | "bounced" | "complained" | null;
+};
+
+/** POST /api/me/subscription's body. */
+export type MeSubscriptionRequest = { subscribed: boolean };
 
 /** Where the address stands: not on the list, joined but not confirmed, confirmed (with a place). */
 export type MeStatus = "none" | "pending" | "confirmed";
@@ -43,6 +61,8 @@ export type MeAnswer = {
   share: { text: string };
   /** How many places each confirmed referral moves its referrer up (REFERRAL_BOOST): for the rule's sentence (journey-text.ts referralRule). */
   referral_boost: number;
+  /** Campaign e-mail to this address's mailbox: on, or off since when and why. */
+  subscription: MeSubscription;
 };
 
 /** POST /api/me/confirmation: a confirmation e-mail is on its way. */

@@ -73,12 +73,15 @@ export async function joinWithJourney(
   const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
   const atOnce = options.confirmAtOnce ?? !deps.config.waitlist.doubleOptIn;
   const base = { mailboxKey: key, ref: input.ref ?? null, mail: queueMail(deps, options.origin) };
-  return withConfirmRetries(() => {
+  const result = await withConfirmRetries(() => {
     const journey: JoinJourney = atOnce
       ? { ...base, kind: "welcome", confirm: confirmWrite(deps, key, network) }
       : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
     return deps.repo.joinWaitlist(input, claim, journey);
   });
+  // Joining again is consent again (the 409 duplicate too): off the suppression list, with a "rejoined" event.
+  await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
+  return result;
 }
 
 /** After the response: the joiner mail the join queued (claimed by it), if any. */

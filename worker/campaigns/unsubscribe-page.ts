@@ -1,0 +1,97 @@
+import type { SitePage } from "../http/site-page";
+import { escapeHtml } from "../mail/content";
+import { BRAND_NAME } from "../shared/brand";
+
+/**
+ * The unsubscribe link's page (GET and the button's POST /unsubscribe, worker/routes/unsubscribe.ts)
+ * in the site's look (site-page.ts) and the confirmation page's classes: the button, the
+ * outcome, and a link that cannot be used. Every value is escaped; the page runs no script.
+ */
+
+export const UNSUBSCRIBE_TEXT = {
+  promptTitle: `Unsubscribe from ${BRAND_NAME} e-mails`,
+  promptIntro: `Press the button and this address gets no more ${BRAND_NAME} launch news or invitations.`,
+  button: "Unsubscribe",
+  doneTitle: "You're unsubscribed",
+  doneText: `We won't send ${BRAND_NAME} launch news or invitations to this address any more.`,
+  already: "This address was already unsubscribed: nothing changed.",
+  /** What still arrives: e-mails the person asks for are not campaigns. */
+  stillSent: "Sign-in codes and other e-mails you ask for still arrive.",
+  again: 'Changed your mind? Sign in and choose "Subscribe again" on My place, or join the waitlist again.',
+  myPlace: "Go to My place",
+  home: "Back to the home page",
+  /** The one-click POST's answer (RFC 8058: a mail provider reads it, not a person), as plain text. */
+  oneClickDone: "You're unsubscribed.",
+  oneClickInvalid: "This unsubscribe link is not valid: nothing changed.",
+  oneClickFailed: "Unsubscribing failed, so nothing changed. Please try again.",
+} as const;
+
+export const UNSUBSCRIBE_PROBLEMS = {
+  invalid: {
+    title: "This link doesn't work",
+    text: "The unsubscribe link is incomplete or was changed, so nothing changed. Open it again from the e-mail, or copy the whole address from it into your browser.",
+  },
+  otherSite: {
+    title: "Unsubscribe on our own page",
+    text: "Nothing changed: an address can only be unsubscribed from our own page. Open the link in the e-mail and press the button there.",
+  },
+  failed: {
+    title: "Something went wrong",
+    text: "You could not be unsubscribed just now. Nothing changed: please open the link again in a minute.",
+  },
+} as const;
+
+export type UnsubscribeProblem = keyof typeof UNSUBSCRIBE_PROBLEMS;
+
+const card = (content: string) => `<div class="login confirm-page"><div class="card">
+${content}
+</div></div>`;
+
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+
+const homeLink = (kind: "button--link" | "button--primary") =>
+  `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(UNSUBSCRIBE_TEXT.home)}</a></p>`;
+
+/** Where the link lands: nothing changes until the button is pressed (mail scanners open links). */
+export function unsubscribePromptPage(token: string): SitePage {
+  const t = UNSUBSCRIBE_TEXT;
+  return {
+    title: t.promptTitle,
+    main: card(`<h1>${escapeHtml(t.promptTitle)}</h1>
+${paragraph(t.promptIntro)}
+${paragraph(t.stillSent)}
+<form method="post" action="/unsubscribe">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button class="button button--primary" type="submit">${escapeHtml(t.button)}</button>
+</form>
+${homeLink("button--link")}`),
+  };
+}
+
+/** The outcome: unsubscribed now, or (`already`) before this press or visit. */
+export function unsubscribedPage(already: boolean): SitePage {
+  const t = UNSUBSCRIBE_TEXT;
+  const news = already
+    ? `<p class="message message--info" role="status">${escapeHtml(t.already)}</p>`
+    : `<p class="message message--success" role="status">${escapeHtml(t.doneText)}</p>`;
+  return {
+    title: t.doneTitle,
+    main: card(`<h1>${escapeHtml(t.doneTitle)}</h1>
+${news}
+${paragraph(t.stillSent)}
+${paragraph(t.again)}
+<p class="login__home"><a class="button button--primary" href="/#/me">${escapeHtml(t.myPlace)}</a></p>
+${homeLink("button--link")}`),
+  };
+}
+
+/** A link or request that cannot be used: what happened (nothing changed) and the way back. */
+export function unsubscribeProblemPage(problem: UnsubscribeProblem): SitePage {
+  const { title, text } = UNSUBSCRIBE_PROBLEMS[problem];
+  return {
+    title,
+    main: card(`<h1>${escapeHtml(title)}</h1>
+<p class="message message--error" role="alert">${escapeHtml(text)}</p>
+${homeLink("button--primary")}`),
+  };
+}

@@ -1,0 +1,105 @@
+import { Hono, type Context } from "hono";
+import type { ConsentSource } from "../db/consent-repository";
+import type { AppEnv, Deps } from "../deps";
+import { fromThisOrigin } from "../http/public-submission";
+import { sitePageResponse } from "../http/site-page";
+import { describeError, log } from "../log";
+import { ONE_CLICK_BODY, verifyUnsubscribe } from "../campaigns/unsubscribe";
+import { UNSUBSCRIBE_TEXT, unsubscribedPage, unsubscribeProblemPage, unsubscribePromptPage } from "../campaigns/unsubscribe-page";
+
+/**
+ * The unsubscribe link of every campaign e-mail, /unsubscribe?token=… (README "Campaign e-mail
+ * and unsubscribing"):
+ *
+ * - GET: a page with the "Unsubscribe" button (a form posting the token). Opening the link
+ *   changes nothing: mail scanners and link previews open links.
+ * - POST with the body `List-Unsubscribe=One-Click` (RFC 8058, as the List-Unsubscribe-Post
+ *   header offers it): unsubscribes at once and answers 200 in plain text. A mail provider posts
+ *   it from its own servers, so it needs no page, no sign-in and no origin: the signed token is
+ *   the proof.
+ * - POST from the page's own button (this site's origin only, like the public forms):
+ *   unsubscribes and shows "You're unsubscribed".
+ *
+ * A token that is not this server's (changed, cut short) is a 400 and changes nothing. The
+ * link never expires, and unsubscribing twice is the same as once. Nothing is cached.
+ */
+
+/** A one-click body is one short field; anything much longer is not one. */
+const MAX_BODY_BYTES = 4096;
+
+/** The posted fields (URL-encoded or multipart, both of which RFC 8058 allows); none when unreadable or too long. */
+async function postedFields(c: Context<AppEnv>): Promise<URLSearchParams> {
+  const fields = new URLSearchParams();
+  try {
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength === 0 || bytes.byteLength > MAX_BODY_BYTES) return fields;
+    const type = c.req.header("content-type") ?? "";
+    const form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
+    for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
+  } catch {
+    // Not a form this server can read: no fields, so neither a one-click nor a button press.
+  }
+  return fields;
+}
+
+/** Puts the token's mailbox on the suppression list; false when it was on it already. */
+async function unsubscribe(deps: Deps, token: { campaignId: number; mailboxKey: string }, source: ConsentSource): Promise<boolean> {
+  const added = await deps.repo.consent.suppress({
+    mailboxKey: token.mailboxKey,
+    reason: "unsubscribed",
+    source,
+    campaignId: token.campaignId,
+    now: deps.now(),
+  });
+  // The log names the campaign, never the mailbox.
+  log("info", "campaign.unsubscribed", { campaign_id: token.campaignId, source, changed: added });
+  return added;
+}
+
+const verify = (deps: Deps, token: string) => verifyUnsubscribe(deps.config.auth.jwtSecret, token);
+
+export const unsubscribeRoutes = new Hono<AppEnv>()
+  .use("*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  })
+
+  .get("/", async (c) => {
+    const deps = c.get("deps");
+    const token = c.req.query("token") ?? "";
+    try {
+      const valid = await verify(deps, token);
+      if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
+      // Already off the list: say so (still changing nothing).
+      if (await deps.repo.consent.statusOf(valid.mailboxKey)) return await sitePageResponse(c, unsubscribedPage(true), 200);
+      return await sitePageResponse(c, unsubscribePromptPage(token), 200);
+    } catch (error) {
+      log("error", "unsubscribe.failed", { method: "GET", error: describeError(error) });
+      return sitePageResponse(c, unsubscribeProblemPage("failed"), 500);
+    }
+  })
+
+  .post("/", async (c) => {
+    const deps = c.get("deps");
+    const fields = await postedFields(c);
+    const [name, value] = ONE_CLICK_BODY.split("=") as [string, string];
+    const oneClick = fields.get(name) === value;
+    const token = fields.get("token") ?? c.req.query("token") ?? "";
+    try {
+      if (oneClick) {
+        const valid = await verify(deps, token);
+        if (!valid) return c.text(UNSUBSCRIBE_TEXT.oneClickInvalid, 400);
+        await unsubscribe(deps, valid, "one-click");
+        return c.text(UNSUBSCRIBE_TEXT.oneClickDone, 200);
+      }
+      // The page's button: from this site's own page only (a cross-site form cannot press it).
+      if (!fromThisOrigin(c.req.raw)) return await sitePageResponse(c, unsubscribeProblemPage("otherSite"), 403);
+      const valid = await verify(deps, token);
+      if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
+      const added = await unsubscribe(deps, valid, "page");
+      return await sitePageResponse(c, unsubscribedPage(!added), 200);
+    } catch (error) {
+      log("error", "unsubscribe.failed", { method: "POST", one_click: oneClick, error: describeError(error) });
+      return oneClick ? c.text(UNSUBSCRIBE_TEXT.oneClickFailed, 500) : sitePageResponse(c, unsubscribeProblemPage("failed"), 500);
+    }
+  });
