@@ -10,12 +10,13 @@ import { apiRoutes, devRoutes } from "./routes/api";
 import { authElsewhere, authRoutes } from "./routes/auth";
 import { confirmRoutes } from "./routes/confirm";
 import { noSuchFile, pageRoutes } from "./routes/pages";
+import { unsubscribeRoutes } from "./routes/unsubscribe";
 
 /**
  * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
- * mailbox under /dev, the confirmation link's page (/confirm), and the built site (Workers
- * static assets) for everything else. Each part answers errors in its own format (its sub-app's
- * error handler; /confirm answers pages).
+ * mailbox under /dev, the confirmation and unsubscribe links' pages (/confirm, /unsubscribe), and
+ * the built site (Workers static assets) for everything else. Each part answers errors in its own
+ * format (its sub-app's error handler; /confirm and /unsubscribe answer pages).
  */
 const app = new Hono<AppEnv>();
 
@@ -27,6 +28,7 @@ app.route("/auth/v1", authRoutes);
 app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
 app.route("/confirm", confirmRoutes);
+app.route("/unsubscribe", unsubscribeRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);
 
