@@ -9,6 +9,7 @@ import { jsonBody } from "../http/body";
 import { API_BODY_ERRORS } from "../http/errors";
 import { log } from "../log";
 import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../shared/admin";
+import { mailboxKey } from "../waitlist/keys";
 import { campaignRoutes } from "./campaigns";
 
 /**
@@ -66,11 +67,10 @@ export const adminRoutes = new Hono<OperatorEnv>()
     const deps = c.get("deps");
     const email = await personEmail(c);
     const operator = c.get("operator");
-    const counts = await deps.repo.admin.erasePerson(email, {
-      operator: operator.name,
-      subjectHash: await subjectHash(jwtSecret(deps.config), email),
-      now: deps.now(),
-    });
+    const secret = jwtSecret(deps.config);
+    const audit = { operator: operator.name, subjectHash: await subjectHash(secret, email), now: deps.now() };
+    // The mailbox key finds its suppression and consent trail even after the entry left the list.
+    const counts = await deps.repo.admin.erasePerson(email, audit, await mailboxKey(secret, email));
     // The log names the operator by id (a user id, or "admin-key"): log lines carry no address.
     log("info", "admin.person_erased", { operator: operator.id, ...counts });
     return c.json(counts satisfies ErasureCounts);
