@@ -175,6 +175,56 @@ async function fillDraft(user: ReturnType<typeof userEvent.setup>, subject = "We
 
 // ---------------------------------------------------------------------------------------------
 
+describe("the waitlist's Invited column (issue 17)", () => {
+  it("shows when an invite wave drew the entry and which campaign, and a dash while not invited", async () => {
+    const entry = (id: number, email: string, invited: Partial<AdminWaitlistEntry>): AdminWaitlistEntry => ({
+      id,
+      email,
+      source: "hero",
+      created_at: "2026-01-30T10:00:00.000Z",
+      updated_at: "2026-01-30T10:00:00.000Z",
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      referrer_host: null,
+      status: "confirmed",
+      confirmed_at: "2026-01-30T10:05:00.000Z",
+      place: id,
+      referral_code: null,
+      referred_by: null,
+      referrals_confirmed: 0,
+      invited_at: null,
+      invited_campaign_id: null,
+      email_sent: true,
+      email_sent_at: null,
+      notify_attempts: 1,
+      notify_last_error: null,
+      notify_next_attempt_at: null,
+      ...invited,
+    });
+    routes["GET /api/admin/waitlist"] = () =>
+      jsonResponse(200, {
+        items: [
+          entry(1, "ada@example.com", { invited_at: "2026-02-01T10:00:30.000Z", invited_campaign_id: 3 }),
+          entry(2, "grace@example.com", {}),
+        ],
+        next_cursor: null,
+        total: 2,
+      });
+    await openConsole();
+    const table = await screen.findByRole("table", { name: admin.waitlist.caption });
+    const column = within(table)
+      .getAllByRole("columnheader")
+      .findIndex((header) => header.textContent === admin.waitlist.columns.invited);
+    expect(column).toBeGreaterThan(0);
+    const cells = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => row.children[column]!.textContent);
+    expect(cells).toEqual([`1 Feb 2026, 10:00 UTC${admin.waitlist.invitedBy(3)}`, `—${admin.none}`]);
+  });
+});
+
 describe("the list of campaigns", () => {
   it("is a section of the console, linked from its navigation, listing subject, status, audience, sent of total and creation", async () => {
     routes[`GET ${API}`] = () =>

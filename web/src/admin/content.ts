@@ -226,6 +226,7 @@ export const admin = {
       referrer: "Came from",
       status: "Status",
       place: "Place",
+      invited: "Invited",
       referralCode: "Referral code",
       referredBy: "Referred by",
       referrals: "Referrals",
@@ -234,6 +235,8 @@ export const admin = {
     /** The joiner's confirmation (the "Status" column). */
     status: { pending: "Pending", confirmed: "Confirmed" },
     place: (place: number) => `#${formatCount(place)}`,
+    /** The invite wave that drew the entry (the "Invited" column's note under the time). */
+    invitedBy: (campaignId: number) => `By campaign #${campaignId}`,
     csvName: "waitlist.csv",
   },
 

@@ -306,6 +306,17 @@ function Status({ entry }: { entry: AdminWaitlistEntry }) {
   return <span className="badge badge--pending">{text.pending}</span>;
 }
 
+/** When an invite wave drew the entry, and which campaign it was (issue 17); a dash while not invited. */
+function Invited({ entry }: { entry: AdminWaitlistEntry }) {
+  if (!entry.invited_at) return <Value>{null}</Value>;
+  return (
+    <>
+      {formatTime(entry.invited_at)}
+      {entry.invited_campaign_id !== null && <span className="cell-note">{admin.waitlist.invitedBy(entry.invited_campaign_id)}</span>}
+    </>
+  );
+}
+
 /** A submitted field as text. */
 function fieldText(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -333,6 +344,7 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
     cell: (entry) => <Value>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Value>,
     className: "numeric",
   },
+  { key: "invited", header: admin.waitlist.columns.invited, cell: (entry) => <Invited entry={entry} />, className: "cell-time" },
   {
     key: "code",
     header: admin.waitlist.columns.referralCode,
