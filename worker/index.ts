@@ -8,6 +8,7 @@ import { runJoinerOutbox } from "./mail/joiner";
 import { runOutbox } from "./mail/outbox";
 import { apiRoutes, devRoutes } from "./routes/api";
 import { authElsewhere, authRoutes } from "./routes/auth";
+import { campaignPreviewRoutes } from "./routes/campaign-preview";
 import { confirmRoutes } from "./routes/confirm";
 import { noSuchFile, pageRoutes } from "./routes/pages";
 import { unsubscribeRoutes } from "./routes/unsubscribe";
@@ -28,6 +29,8 @@ app.route("/auth/v1", authRoutes);
 app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
 app.route("/confirm", confirmRoutes);
+// The console's framed preview of a campaign's e-mail (a signed address; its own CSP).
+app.route("/campaign-preview", campaignPreviewRoutes);
 app.route("/unsubscribe", unsubscribeRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);
