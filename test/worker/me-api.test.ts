@@ -49,6 +49,7 @@ const ROUTES: { method: string; path: string; body?: unknown }[] = [
   { method: "DELETE", path: ME_ROUTES.waitlist },
   { method: "POST", path: ME_ROUTES.confirmation },
   { method: "GET", path: ME_ROUTES.data },
+  { method: "POST", path: ME_ROUTES.subscription, body: { subscribed: false } },
   { method: "DELETE", path: ME_ROUTES.me, body: { confirm: "someone@example.com" } },
 ];
 

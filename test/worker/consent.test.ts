@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { devMailboxTransport } from "../../worker/mail/transport";
+import { ME_ROUTES, type MeAnswer } from "../../worker/shared/me";
+import { mailboxKey } from "../../worker/waitlist/keys";
+import { ADMIN_KEY, JWT_SECRET, latestCode, requestCode, signIn } from "../support/auth";
+import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+
+/**
+ * Issue 17 §3: the suppression list as the person sees and changes it. /api/me shows whether
+ * the mailbox gets campaigns and can unsubscribe or subscribe again; joining the waitlist again
+ * (the 409 duplicate too) is consent again; an erasure takes the row and its trail; sign-in codes
+ * are not campaigns and still arrive. The dev mailbox keeps a message's headers.
+ */
+
+const repo = testRepository();
+const keyOf = (email: string) => mailboxKey(JWT_SECRET, email);
+const suppress = async (email: string, source: "one-click" | "page" = "one-click") =>
+  repo.consent.suppress({ mailboxKey: await keyOf(email), reason: "unsubscribed", source, campaignId: 3, now: new Date() });
+const eventsOf = async (email: string) => (await repo.consent.events(await keyOf(email))).map(({ event, source }) => ({ event, source }));
+
+function me(method: string, path: string, token: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+async function json<T>(response: Response, status = 200): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+async function join(email: string, status = 201): Promise<void> {
+  const response = await postJson("/api/waitlist", { email, source: "hero" });
+  expect(response.status, await response.clone().text()).toBe(status);
+}
+
+describe("/api/me: the subscription to campaign e-mail", () => {
+  it("GET says subscribed; POST {subscribed:false} unsubscribes (source me), POST {subscribed:true} subscribes again; each once", async () => {
+    const email = uniqueEmail("me-sub");
+    const { access_token: token } = await signIn(email);
+    expect((await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).subscription).toEqual({
+      subscribed: true,
+      unsubscribed_at: null,
+      reason: null,
+    });
+
+    const off = await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: false }));
+    expect(off.subscription).toMatchObject({ subscribed: false, reason: "unsubscribed" });
+    expect(Date.parse(off.subscription.unsubscribed_at!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await repo.consent.statusOf(await keyOf(email))).toMatchObject({ source: "me", campaignId: null });
+    await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: false }));
+
+    const on = await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: true }));
+    expect(on.subscription).toEqual({ subscribed: true, unsubscribed_at: null, reason: null });
+    await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: true }));
+    expect(await eventsOf(email)).toEqual([
+      { event: "unsubscribed", source: "me" },
+      { event: "resubscribed", source: "me" },
+    ]);
+  });
+
+  it("shows an unsubscribe from an e-mail's link, for every address of the same inbox (the key folds +tags)", async () => {
+    const email = uniqueEmail("me-link");
+    const { access_token: token } = await signIn(email);
+    await suppress(email.replace("@", "+news@"));
+    expect((await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).subscription).toMatchObject({
+      subscribed: false,
+      reason: "unsubscribed",
+    });
+  });
+
+  it("refuses a body without a boolean `subscribed`: 400 naming the field, nothing changes", async () => {
+    const email = uniqueEmail("me-bad");
+    const { access_token: token } = await signIn(email);
+    for (const body of [{}, { subscribed: "false" }, { subscribed: 0 }]) {
+      const answer = await json<{ error: { code: string; field: string } }>(await me("POST", ME_ROUTES.subscription, token, body), 400);
+      expect(answer.error).toMatchObject({ code: "validation_failed", field: "subscribed" });
+    }
+    expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+  });
+});
+
+describe("joining again is consent again", () => {
+  it("a join of an unsubscribed mailbox takes it off the list, with a rejoined event", async () => {
+    const email = uniqueEmail("rejoin");
+    await suppress(email);
+    await join(email);
+    expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    expect(await eventsOf(email)).toEqual([
+      { event: "unsubscribed", source: "one-click" },
+      { event: "rejoined", source: "join" },
+    ]);
+  });
+
+  it("the 409 duplicate too; a join of a subscribed mailbox writes no event", async () => {
+    const email = uniqueEmail("rejoin-dup");
+    await join(email);
+    expect(await eventsOf(email)).toEqual([]);
+    await suppress(email, "page");
+    await join(email, 409);
+    expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    expect(await eventsOf(email)).toEqual([
+      { event: "unsubscribed", source: "page" },
+      { event: "rejoined", source: "join" },
+    ]);
+  });
+});
+
+describe("erasure takes the suppression and the consent trail", () => {
+  it("DELETE /api/me (delete everything)", async () => {
+    const email = uniqueEmail("erase-me");
+    const { access_token: token } = await signIn(email);
+    await join(email);
+    await suppress(email);
+    expect(await eventsOf(email)).toHaveLength(1);
+    await json(await me("DELETE", ME_ROUTES.me, token, { confirm: email }));
+    expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    expect(await eventsOf(email)).toEqual([]);
+  });
+
+  it("the operator's erasure, also after the entry left the list (found by the address's own key)", async () => {
+    const email = uniqueEmail("erase-op");
+    const other = uniqueEmail("erase-other");
+    await suppress(email);
+    await suppress(other);
+    const response = await call("/api/admin/people/erase", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    expect(await eventsOf(email)).toEqual([]);
+    // Nobody else's.
+    expect(await repo.consent.statusOf(await keyOf(other))).not.toBeNull();
+  });
+});
+
+describe("what the suppression list does not stop", () => {
+  it("sign-in codes still go to an unsubscribed address", async () => {
+    const email = uniqueEmail("suppressed-code");
+    await suppress(email);
+    const code = await requestCode(email);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await latestCode(email)).toBe(code);
+  });
+});
+
+describe("the dev mailbox keeps each message's headers", () => {
+  it("in its JSON and on its page (escaped), with the message's idempotency key as X-Idempotency-Key", async () => {
+    const to = uniqueEmail("headers");
+    const url = "http://localhost/unsubscribe?token=1.abc.def&x=<y>";
+    const receipt = await devMailboxTransport().send({
+      receivers: [to],
+      title: "With headers",
+      bodyHtml: "<p>Hi</p>",
+      bodyText: "Hi",
+      headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      idempotencyKey: "campaign-1-recipient-2",
+    });
+    await repo.insertDevMail(receipt.devMail!, new Date());
+    const { messages } = await json<{ messages: { receivers: string[]; headers: Record<string, string> }[] }>(
+      await call("/dev/mailbox?format=json"),
+    );
+    expect(messages.find((message) => message.receivers[0] === to)?.headers).toEqual({
+      "List-Unsubscribe": `<${url}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      "X-Idempotency-Key": "campaign-1-recipient-2",
+    });
+    const page = await (await call("/dev/mailbox")).text();
+    expect(page).toContain(
+      "<dt>List-Unsubscribe:</dt><dd>&lt;http://localhost/unsubscribe?token=1.abc.def&amp;x=&lt;y&gt;&gt;</dd><dt>List-Unsubscribe-Post:</dt><dd>List-Unsubscribe=One-Click</dd>",
+    );
+  });
+
+  it("a message without headers stores none and answers {}", async () => {
+    const to = uniqueEmail("no-headers");
+    const receipt = await devMailboxTransport().send({ receivers: [to], title: "Plain", bodyHtml: "<p>Hi</p>" });
+    expect(receipt.devMail!.headers).toBeNull();
+    await repo.insertDevMail(receipt.devMail!, new Date());
+    const { messages } = await json<{ messages: { receivers: string[]; headers: Record<string, string> }[] }>(
+      await call("/dev/mailbox?format=json"),
+    );
+    expect(messages.find((message) => message.receivers[0] === to)?.headers).toEqual({});
+  });
+});

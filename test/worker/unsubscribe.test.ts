@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { UNSUBSCRIBE_PROBLEMS, UNSUBSCRIBE_TEXT } from "../../worker/campaigns/unsubscribe-page";
+import { signUnsubscribe } from "../../worker/campaigns/unsubscribe";
+import { FORM_MEDIA_TYPE } from "../../worker/http/body";
+import { escapeHtml } from "../../worker/mail/content";
+import { cspHash } from "../../worker/shared/hash";
+import { mailboxKey } from "../../worker/waitlist/keys";
+import { JWT_SECRET } from "../support/auth";
+import { call, testRepository, uniqueEmail } from "../support/worker";
+
+/**
+ * Issue 17 §3: the unsubscribe link as the mailbox providers require (RFC 8058). Opening it
+ * shows a button and changes nothing; a POST of `List-Unsubscribe=One-Click` unsubscribes at
+ * once, with no page, sign-in or origin; the page's button unsubscribes from this site only; a
+ * token that is not this server's is a 400 and changes nothing.
+ */
+
+const repo = testRepository();
+const BROWSER = { "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" };
+
+/** A recipient's mailbox key and the token of their e-mail's link (campaign 7). */
+async function recipient(tag = "unsub"): Promise<{ key: string; token: string }> {
+  const key = await mailboxKey(JWT_SECRET, uniqueEmail(tag));
+  return { key, token: await signUnsubscribe(JWT_SECRET, 7, key) };
+}
+
+const linkOf = (token: string) => `/unsubscribe?token=${encodeURIComponent(token)}`;
+const open = (token: string) => call(linkOf(token));
+/** What Gmail or Yahoo posts to the List-Unsubscribe address: server to server, no cookie, no Origin. */
+const oneClick = (token: string, init: RequestInit = {}) =>
+  call(linkOf(token), { method: "POST", headers: { "Content-Type": FORM_MEDIA_TYPE }, body: "List-Unsubscribe=One-Click", ...init });
+/** The page's button: its form posts the token. */
+const press = (token: string, headers: Record<string, string> = BROWSER) =>
+  call("/unsubscribe", {
+    method: "POST",
+    headers: { "Content-Type": FORM_MEDIA_TYPE, ...headers },
+    body: new URLSearchParams({ token }).toString(),
+  });
+
+const rowsOf = async (key: string) => ({ suppression: await repo.consent.statusOf(key), events: await repo.consent.events(key) });
+
+/** A page of the site with `status` and `title`: never stored, no script, every class styled, its stylesheet allowed by hash. */
+async function expectPage(response: Response, status: number, title: string): Promise<string> {
+  const html = await response.text();
+  expect(response.status, html).toBe(status);
+  expect(response.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  expect(html).toContain(`<title>${escapeHtml(`Homework Helper: ${title}`)}</title>`);
+  expect(html).toContain(`<h1>${escapeHtml(title)}</h1>`);
+  expect(html).not.toContain("<script");
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+  expect(response.headers.get("Content-Security-Policy")).toContain(`style-src 'self' '${await cspHash(style)}';`);
+  const classes = new Set([...html.matchAll(/class="([^"]+)"/g)].flatMap((match) => match[1]!.split(" ")));
+  for (const name of classes) expect(style.includes(`.${name}`), `the stylesheet styles .${name}`).toBe(true);
+  return html;
+}
+
+describe("GET /unsubscribe: the link's page", () => {
+  it("shows the Unsubscribe button, a form posting the token back, and changes nothing however often it is opened", async () => {
+    const { key, token } = await recipient();
+    const html = await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.promptTitle);
+    expect(html).toContain('<form method="post" action="/unsubscribe">');
+    expect(html).toContain(`<input type="hidden" name="token" value="${escapeHtml(token)}">`);
+    expect(html).toContain(`<button class="button button--primary" type="submit">${UNSUBSCRIBE_TEXT.button}</button>`);
+    await open(token);
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+
+  it("a changed, cut or missing token: 400 with its own page, and nothing changes", async () => {
+    const { key, token } = await recipient();
+    const other = await recipient();
+    const [cid, , sig] = token.split(".");
+    const bad = [`${cid}.${other.key}.${sig}`, `8.${key}.${sig}`, token.slice(0, -1), `${token}x`, ""];
+    for (const presented of bad) {
+      await expectPage(await open(presented), 400, UNSUBSCRIBE_PROBLEMS.invalid.title);
+      const posted = await oneClick(presented);
+      expect(posted.status, presented).toBe(400);
+      expect(await posted.text()).toBe(UNSUBSCRIBE_TEXT.oneClickInvalid);
+      await expectPage(await press(presented), 400, UNSUBSCRIBE_PROBLEMS.invalid.title);
+    }
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+    expect(await rowsOf(other.key)).toEqual({ suppression: null, events: [] });
+  });
+});
+
+describe("POST /unsubscribe with List-Unsubscribe=One-Click (RFC 8058)", () => {
+  it("unsubscribes at once: 200 in plain text, no cookie, no origin, no page; the row and its event name the campaign and the one-click", async () => {
+    const { key, token } = await recipient();
+    const response = await oneClick(token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    expect(response.headers.get("Set-Cookie")).toBeNull();
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await response.text()).toBe(UNSUBSCRIBE_TEXT.oneClickDone);
+    const { suppression, events } = await rowsOf(key);
+    expect(suppression).toMatchObject({ mailboxKey: key, reason: "unsubscribed", source: "one-click", campaignId: 7 });
+    expect(events).toMatchObject([{ mailboxKey: key, event: "unsubscribed", source: "one-click", campaignId: 7 }]);
+  });
+
+  it("works posted from another site too (the provider's servers) and as multipart; twice is the same as once", async () => {
+    const { key, token } = await recipient();
+    const form = new FormData();
+    form.append("List-Unsubscribe", "One-Click");
+    const response = await call(linkOf(token), {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site", Origin: "https://mail.example.net" },
+      body: form,
+    });
+    expect(response.status).toBe(200);
+    expect((await rowsOf(key)).suppression).toMatchObject({ reason: "unsubscribed", source: "one-click" });
+    expect((await oneClick(token)).status).toBe(200);
+    expect((await rowsOf(key)).events).toHaveLength(1);
+  });
+
+  it("a POST without the one-click body from another site is not a one-click: 403, nothing changes", async () => {
+    const { key, token } = await recipient();
+    const response = await call(linkOf(token), {
+      method: "POST",
+      headers: { "Content-Type": FORM_MEDIA_TYPE, "Sec-Fetch-Site": "cross-site" },
+      body: "List-Unsubscribe=Something-Else",
+    });
+    await expectPage(response, 403, UNSUBSCRIBE_PROBLEMS.otherSite.title);
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+});
+
+describe("POST /unsubscribe: the page's button", () => {
+  it("unsubscribes and says so; pressed again (or the link opened again) it says it was already done", async () => {
+    const { key, token } = await recipient();
+    const html = await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
+    expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.doneText));
+    expect(html).toContain('href="/#/me"');
+    expect(await rowsOf(key)).toMatchObject({
+      suppression: { reason: "unsubscribed", source: "page", campaignId: 7 },
+      events: [{ source: "page" }],
+    });
+    expect(await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
+    expect(await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
+    expect((await rowsOf(key)).events).toHaveLength(1);
+  });
+
+  it("from another site's form: 403, nothing changes", async () => {
+    const { key, token } = await recipient();
+    await expectPage(
+      await press(token, { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }),
+      403,
+      UNSUBSCRIBE_PROBLEMS.otherSite.title,
+    );
+    await expectPage(await press(token, { Origin: "https://evil.example" }), 403, UNSUBSCRIBE_PROBLEMS.otherSite.title);
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+});
