@@ -470,6 +470,78 @@ describe("My place: actions", () => {
   });
 });
 
+describe("My place: e-mail from us (issue 17)", () => {
+  const subscriptionHeading = () => main().getByRole("heading", { level: 2, name: "E-mail from us" });
+  const section = () => within(subscriptionHeading().closest("section")!);
+
+  it("subscribed: says so, and Unsubscribe posts {subscribed: false}, then shows since when and Subscribe again", async () => {
+    signIn();
+    const off = answer({
+      ...CONFIRMED,
+      subscription: { subscribed: false, unsubscribed_at: "2026-11-25T08:00:00.000Z", reason: "unsubscribed" },
+    });
+    const calls = serve({
+      "GET /api/me": () => jsonResponse(200, CONFIRMED),
+      "POST /api/me/subscription": () => jsonResponse(200, off),
+    });
+    const { user } = renderMe();
+
+    await main().findByRole("heading", { level: 2, name: "E-mail from us" });
+    expect(fact("Launch news and invitations")).toBe("Subscribed");
+    expect(section().getByText("Sign-in codes and other e-mails you ask for arrive either way.")).toBeTruthy();
+    await user.click(section().getByRole("button", { name: "Unsubscribe" }));
+
+    expect(await section().findByText("You're unsubscribed. You can subscribe again at any time.")).toBeTruthy();
+    expect(calls.at(-1)).toEqual({
+      method: "POST",
+      url: "/api/me/subscription",
+      authorization: `Bearer ${TOKEN}`,
+      body: { subscribed: false },
+    });
+    expect(fact("Launch news and invitations")).toBe("Unsubscribed");
+    expect(fact("Since")).toMatch(/Nov 25, 2026/);
+    expect(section().getByText("You unsubscribed, so we send you no launch news or invitations.")).toBeTruthy();
+    expect(section().getByRole("button", { name: "Subscribe again" })).toBeTruthy();
+  });
+
+  it("unsubscribed (or bounced): Subscribe again posts {subscribed: true}; the button waits while it runs", async () => {
+    signIn();
+    const bounced = answer({ subscription: { subscribed: false, unsubscribed_at: "2026-11-25T08:00:00.000Z", reason: "bounced" } });
+    const reply = deferred<Response>();
+    const calls = serve({
+      "GET /api/me": () => jsonResponse(200, bounced),
+      "POST /api/me/subscription": () => reply.promise,
+    });
+    const { user } = renderMe();
+
+    expect(await main().findByText(/could not be delivered, so we stopped sending/)).toBeTruthy();
+    await user.click(section().getByRole("button", { name: "Subscribe again" }));
+    const waiting = section().getByRole("button", { name: "Subscribing…" }) as HTMLButtonElement;
+    expect(waiting.disabled).toBe(true);
+    await act(async () => reply.resolve(jsonResponse(200, answer())));
+
+    expect(await section().findByText("You're subscribed again: your invitation will reach you.")).toBeTruthy();
+    expect(calls.at(-1)?.body).toEqual({ subscribed: true });
+    expect(fact("Launch news and invitations")).toBe("Subscribed");
+    expect(section().getByRole("button", { name: "Unsubscribe" })).toBeTruthy();
+  });
+
+  it("a failure is said in the block, and nothing changes on the page", async () => {
+    signIn();
+    serve({
+      "GET /api/me": () => jsonResponse(200, CONFIRMED),
+      "POST /api/me/subscription": () => apiError(500, "internal_error", "boom"),
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { user } = renderMe();
+
+    await main().findByRole("heading", { level: 2, name: "E-mail from us" });
+    await user.click(section().getByRole("button", { name: "Unsubscribe" }));
+    await waitFor(() => expect(section().getByRole("alert").textContent).toBe("Something went wrong on our side. Please try again."));
+    expect(fact("Launch news and invitations")).toBe("Subscribed");
+  });
+});
+
 describe("My place: errors", () => {
   it("a failed load says so, and Try again loads", async () => {
     signIn();

@@ -11,6 +11,7 @@ import { loginHref, ROUTES } from "../../routes";
 import { createMeApi, type MeApi, MeApiError } from "./api";
 import { ME_TEXT } from "./content";
 import { ShareBox } from "./ShareBox";
+import { SubscriptionSection } from "./SubscriptionSection";
 import "./me.css";
 
 /** What the page shows under its heading (the shell's, ../MyPlacePage.tsx). */
@@ -22,10 +23,10 @@ type View =
   | { kind: "sessionEnded" };
 
 /** A request in flight, by what it does (its button says so; the others wait). */
-type Busy = null | "join" | "resend" | "leave" | "data" | "erase";
+type Busy = null | "join" | "resend" | "leave" | "subscription" | "data" | "erase";
 
-/** Where a message goes: under the waitlist's actions, the data download, the deletion form. */
-type Area = "waitlist" | "data" | "erase";
+/** Where a message goes: under the waitlist's actions, the e-mail subscription, the data download, the deletion form. */
+type Area = "waitlist" | "subscription" | "data" | "erase";
 type Notice = { area: Area; kind: "success" | "error"; text: string };
 
 /**
@@ -169,6 +170,15 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
       if (!isMounted()) return;
       setLeaving(false);
       showAnswer(me, ME_TEXT.leave.left);
+    });
+
+  const setSubscribed = (subscribed: boolean) =>
+    run("subscription", "subscription", async () => {
+      const me = await api.setSubscribed(subscribed);
+      if (!isMounted()) return;
+      setView({ kind: "loaded", me });
+      const text = subscribed ? ME_TEXT.subscription.resubscribed : ME_TEXT.subscription.unsubscribed;
+      setNotice({ area: "subscription", kind: "success", text });
     });
 
   const download = () =>
@@ -338,6 +348,19 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
             </button>
           ))}
       </section>
+
+      {me.subscription && (
+        <SubscriptionSection
+          headingId={`${ids}subscription`}
+          subscription={me.subscription}
+          disabled={busy !== null}
+          pending={busy === "subscription"}
+          success={successIn("subscription")}
+          error={errorIn("subscription")}
+          onChange={(subscribed) => void setSubscribed(subscribed)}
+          time={(iso) => <Time iso={iso} />}
+        />
+      )}
 
       <section className="me__section" aria-labelledby={`${ids}data`}>
         <h2 id={`${ids}data`}>{ME_TEXT.data.heading}</h2>

@@ -1,4 +1,12 @@
-import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeErasure, type MeErasureRequest } from "@shared/me";
+import {
+  ME_DATA_FILENAME,
+  ME_ERRORS,
+  ME_ROUTES,
+  type MeAnswer,
+  type MeErasure,
+  type MeErasureRequest,
+  type MeSubscriptionRequest,
+} from "@shared/me";
 import { retryAfterSeconds, tooManyAttempts } from "@shared/public-forms";
 import type { TokenSource } from "../../admin/api";
 import { ME_TEXT } from "./content";
@@ -81,6 +89,8 @@ export function createMeApi(tokens: TokenSource) {
     me: () => answer(ME_ROUTES.me),
     join: () => answer(ME_ROUTES.waitlist, "POST"),
     leave: () => answer(ME_ROUTES.waitlist, "DELETE"),
+    /** Campaign e-mail on (subscribe again) or off (unsubscribe). */
+    setSubscribed: (subscribed: boolean) => answer(ME_ROUTES.subscription, "POST", { subscribed } satisfies MeSubscriptionRequest),
     resendConfirmation: async (): Promise<void> => {
       await send(ME_ROUTES.confirmation, "POST");
     },

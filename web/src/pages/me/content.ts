@@ -49,6 +49,27 @@ export const ME_TEXT = {
     leaving: "Leaving…",
     left: "You've left the waitlist. You can join again at any time.",
   },
+  subscription: {
+    heading: "E-mail from us",
+    statusLabel: "Launch news and invitations",
+    on: "Subscribed",
+    off: "Unsubscribed",
+    since: "Since",
+    subscribedText: "We e-mail you when Homework Helper opens, with your invitation, and the occasional launch news.",
+    /** Why the address gets no campaign e-mail, by the suppression list's reason. */
+    reasons: {
+      unsubscribed: "You unsubscribed, so we send you no launch news or invitations.",
+      bounced: "Our e-mails to this address could not be delivered, so we stopped sending launch news and invitations.",
+      complained: "This address reported our e-mail as spam, so we stopped sending launch news and invitations.",
+    },
+    stillSent: "Sign-in codes and other e-mails you ask for arrive either way.",
+    unsubscribe: "Unsubscribe",
+    unsubscribing: "Unsubscribing…",
+    subscribe: "Subscribe again",
+    subscribing: "Subscribing…",
+    unsubscribed: "You're unsubscribed. You can subscribe again at any time.",
+    resubscribed: "You're subscribed again: your invitation will reach you.",
+  },
   data: {
     heading: "Your data",
     text: "Download everything we store about your address (your waitlist entry, the messages you sent us, your sign-in record) as a JSON file.",
