@@ -102,9 +102,22 @@ export async function deliver(
     options.queue ?? CAMPAIGN_QUEUE_NAME,
     bodies.map((body, i) => ({ id: ids[i]!, timestamp: new Date(), attempts: options.attempts ?? 1, body })),
   );
+  // getQueueResult names the retried messages but not their delays: the delays are read here.
+  const delays = new Map<string, number | undefined>();
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    Object.defineProperty(message, "retry", {
+      value: (options?: QueueRetryOptions) => {
+        delays.set(message.id, options?.delaySeconds);
+        retry(options);
+      },
+    });
+  }
   const ctx = createExecutionContext();
   await worker.queue!(batch as MessageBatch, testEnv, ctx);
-  return { ...(await getQueueResult(batch, ctx)), ids };
+  const result = await getQueueResult(batch, ctx);
+  const retryMessages = result.retryMessages.map((retried) => ({ ...retried, delaySeconds: delays.get(retried.msgId) }));
+  return { ...result, retryMessages, ids };
 }
 
 export type DrainReport = { delivered: number; retried: { delaySeconds?: number }[]; deadLettered: number };
