@@ -16,7 +16,14 @@ import {
   campaignTestSchema,
   deadLetterRetrySchema,
 } from "../shared/campaign-requests";
-import { CAMPAIGN_ERRORS, CAMPAIGN_LIMITS, type AudienceSize, type CampaignList, type CampaignTestResult } from "../shared/campaigns";
+import {
+  CAMPAIGN_ERRORS,
+  CAMPAIGN_LIMITS,
+  type AudienceSize,
+  type CampaignList,
+  type CampaignTestResult,
+  type DeadLetterList,
+} from "../shared/campaigns";
 
 /**
  * Launch day's operator routes, /api/admin/campaigns (README "Operator API" and "Launch day"),
@@ -177,7 +184,7 @@ export const campaignRoutes = new Hono<OperatorEnv>()
   .get(`${ID}/dead-letters`, async (c) => {
     const campaign = await campaignOf(c);
     const rows = await c.get("deps").repo.campaigns.deadLetters(campaign.id, DEAD_LETTERS_MAX);
-    return c.json({ dead_letters: rows.map(deadLetterJson) });
+    return c.json({ dead_letters: rows.map(deadLetterJson) } satisfies DeadLetterList);
   })
 
   .post(`${ID}/dead-letters/retry`, optionalJsonBody, validJson(deadLetterRetrySchema, errors), async (c) => {
