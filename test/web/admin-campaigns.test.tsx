@@ -305,7 +305,7 @@ describe("composing a campaign", () => {
     await within(region()).findByText(text.audience.sizeNone);
     // Nothing to send: Send stays focusable but inert, and says why.
     const send = within(region()).getByRole("button", { name: `${text.send.now}…` });
-    expect(send.getAttribute("aria-disabled")).toBe("true");
+    await waitFor(() => expect(send.getAttribute("aria-disabled")).toBe("true"));
     expect(document.getElementById(send.getAttribute("aria-describedby")!)!.textContent).toBe(text.send.reasonEmpty);
     await user.click(screen.getByRole("radio", { name: text.audience.wave }));
     const size = screen.getByRole("textbox", { name: text.audience.waveSize });

@@ -374,6 +374,8 @@ export const admin = {
     },
     preview: {
       check: "Check it before sending",
+      /** The heading of the preview of a campaign past its draft. */
+      sent: "The e-mail",
       title: "Preview",
       show: "Preview the e-mail",
       again: "Preview again",

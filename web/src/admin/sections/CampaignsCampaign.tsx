@@ -189,7 +189,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
               </>
             )}
             {campaign.progress.dead_lettered > 0 && <CampaignsDeadLetters campaign={campaign} onCampaign={show} />}
-            <CampaignsPreview prepare={async () => campaign} />
+            <CampaignsPreview prepare={async () => campaign} heading={text.preview.sent} />
           </>
         )
       )}

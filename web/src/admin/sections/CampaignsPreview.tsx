@@ -1,5 +1,5 @@
 import type { CampaignJson } from "@shared/campaigns";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import type { CampaignPreviewAnswer } from "../api";
 import { admin } from "../content";
 import { useConsole } from "../context";
@@ -20,8 +20,11 @@ export function CampaignsPreview({
   prepare,
   actions,
   said,
+  heading = admin.campaigns.preview.check,
 }: {
   prepare: () => Promise<CampaignJson | null>;
+  /** The part's heading: "Check it before sending" for a draft; the e-mail's for a campaign past that. */
+  heading?: string;
   /** More buttons for the same row (a draft's "Send a test to me"), and what they said. */
   actions?: ReactNode;
   said?: { status: string | null; error: string | null };
@@ -34,6 +37,7 @@ export function CampaignsPreview({
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const id = useId();
 
   useEffect(() => {
     if (shown > 0) headingRef.current?.focus();
@@ -62,7 +66,7 @@ export function CampaignsPreview({
 
   return (
     <div className="campaign__part preview">
-      <h4>{text.check}</h4>
+      <h4>{heading}</h4>
       <div className="button-row">
         <BusyButton className="button" busy={loading} busyLabel={text.loading} onClick={show}>
           {preview ? text.again : text.show}
@@ -80,8 +84,15 @@ export function CampaignsPreview({
           <div className="preview__frames">
             {WIDTHS.map(({ width, label }) => (
               <figure key={width} className={`preview__frame preview__frame--${width}`}>
-                <figcaption>{label}</figcaption>
-                <div className="preview__scroll">
+                <figcaption id={`${id}-${width}`}>{label}</figcaption>
+                {/* biome-ignore lint/a11y/useSemanticElements: a box that scrolls a frame wider than a phone, named by its caption. */}
+                <div
+                  className="preview__scroll"
+                  role="region"
+                  aria-labelledby={`${id}-${width}`}
+                  // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
+                  tabIndex={0}
+                >
                   <iframe
                     src={preview.preview_url}
                     title={text.frameTitle(width)}
@@ -97,8 +108,17 @@ export function CampaignsPreview({
           </div>
           <div className="preview__more">
             <div>
-              <h5>{text.text}</h5>
-              <pre className="preview__text">{preview.text}</pre>
+              <h5 id={`${id}-text`}>{text.text}</h5>
+              {/* biome-ignore lint/a11y/useSemanticElements: the text scrolls in a box of its own, named by its heading. */}
+              <div
+                className="preview__text"
+                role="region"
+                aria-labelledby={`${id}-text`}
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
+                tabIndex={0}
+              >
+                <pre>{preview.text}</pre>
+              </div>
             </div>
             <div>
               <h5>{text.headers}</h5>
