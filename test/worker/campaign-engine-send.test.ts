@@ -5,6 +5,7 @@ import type { CampaignMessage } from "../../worker/campaigns/queue";
 import { testRepository } from "../support/worker";
 import {
   PROVIDER_ENV,
+  campaignNow,
   deliver,
   depsOf,
   draft,
@@ -39,14 +40,19 @@ const emailOf = (tag: string, i: number) => `${tag}-${i}@example.com`;
 describe("campaign sends", () => {
   it("a redelivered send message does not send again (the row is sent: acked, no provider call)", async () => {
     const requests = stubProvider();
-    const { testEnv, campaign, sends } = await expanded(1, PROVIDER_ENV);
-    const first = await deliver(testEnv, sends);
-    const again = await deliver(testEnv, sends, { attempts: 2 });
+    // Two recipients: the second is still queued, so the campaign is still sending when the first's message comes again.
+    const { testEnv, campaign, sends } = await expanded(2, PROVIDER_ENV);
+    const first = await deliver(testEnv, sends.slice(0, 1));
+    const again = await deliver(testEnv, sends.slice(0, 1), { attempts: 2 });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.idempotencyKey).toBe(`campaign-${campaign.id}-recipient-${sends[0]!.recipient_id}`);
     expect(first.explicitAcks).toEqual(first.ids);
     expect(again.explicitAcks).toEqual(again.ids);
-    expect(await rowsOf(campaign.id)).toMatchObject([{ status: "sent", attempts: 1 }]);
+    expect((await campaignNow(campaign.id)).status).toBe("sending");
+    expect(await rowsOf(campaign.id)).toMatchObject([
+      { status: "sent", attempts: 1 },
+      { status: "queued", attempts: 0 },
+    ]);
   });
 
   it("two consumers racing on one row send once (the claim is one conditional update)", async () => {
