@@ -116,6 +116,10 @@ describe("campaign lifecycle", () => {
     expect(await rowsOf(campaign.id)).toMatchObject([{ status: "sent", deadLetteredAt: null }]);
     expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent" });
     expect(requests).toHaveLength(7);
+    // Nothing left to retry: the campaign stays ended, as it was.
+    const finished = await campaignNow(campaign.id);
+    expect(await retryDeadLetters(deps, testEnv, campaign.id)).toMatchObject({ status: "sent", finishedAt: finished.finishedAt });
+    expect(queue.pending).toEqual([]);
   });
 
   it("the cron re-enqueues a stalled campaign's stuck rows (queued, or sending with a lapsed lease), and leaves a moving one alone", async () => {

@@ -161,4 +161,11 @@ describe("campaign sends", () => {
       await sql("delete from hwh_rate_limits where key = 'campaign-send'");
     }
   });
+
+  it("a message that is not a campaign message is acked and logged (a retry cannot mend it)", async () => {
+    const queue = recordingQueue();
+    const result = await deliver(engineEnv(queue), [{ type: "send", campaign_id: "1" } as unknown as CampaignMessage]);
+    expect(result.explicitAcks).toEqual(result.ids);
+    expect(result.retryMessages).toEqual([]);
+  });
 });

@@ -142,15 +142,16 @@ export async function campaignProgress(deps: Deps, campaign: Campaign, now: Date
  * on resume.
  */
 export async function retryDeadLetters(deps: Deps, env: Env, id: number, recipientIds?: number[]): Promise<Campaign> {
-  let campaign = await existing(deps, id);
+  const campaign = await existing(deps, id);
   if (!["sending", "paused", "sent"].includes(campaign.status)) throw wrongStatus(campaign, "retried");
-  if (campaign.status === "sent")
-    campaign = (await deps.repo.campaignDelivery.transition(id, ["sent"], "sending", deps.now(), { finishedAt: null })) ?? campaign;
-  const ids = await deps.repo.campaignDelivery.requeueDeadLetters(id, recipientIds, deps.now());
-  if (campaign.status === "sending") await handOver(env, sendsFor(id, ids));
-  await deps.repo.campaignDelivery.finishIfDone(id, deps.now());
+  const repo = deps.repo.campaignDelivery;
+  const ids = await repo.requeueDeadLetters(id, recipientIds, deps.now());
+  // A campaign that ended with them sends again (only then: with nothing to retry it stays ended).
+  if (ids.length > 0 && campaign.status === "sent") await repo.transition(id, ["sent"], "sending", deps.now(), { finishedAt: null });
+  const now = (await repo.campaign(id)) ?? campaign;
+  if (now.status === "sending") await handOver(env, sendsFor(id, ids));
   log("info", "campaign.dead_letters_retried", { campaign_id: id, count: ids.length });
-  return (await deps.repo.campaignDelivery.campaign(id)) ?? campaign;
+  return now;
 }
 
 /** Ends every campaign among `ids` that has nothing left to send. */
