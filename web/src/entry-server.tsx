@@ -9,10 +9,10 @@ import { Site } from "./Site";
 await preloadAllRoutes();
 
 /**
- * What the build (web/build.ts) puts into index.html: every route rendered to HTML, so a page
- * shows before any script runs. The home page goes into #root (every visitor without
- * JavaScript sees it, whatever the address), the others into inert templates that the start
- * script moves into #root when the address asks for them; main.tsx then hydrates that route.
+ * What the build (web/build.ts) writes: every route rendered to HTML, so a page shows before any
+ * script runs. The home page goes into index.html's #root (every visitor without JavaScript sees
+ * it, whatever the address), the others into files of their own that the start script fetches
+ * and puts into #root when the address asks for them; main.tsx then hydrates that route.
  */
 
 /** The routes prerendered at build time: every route of the site. */

@@ -10,11 +10,13 @@ import { ROUTES, routeOfHash } from "./routes";
  *   marked data-route-pending at once, and styles.css hides everything of the prerendered home
  *   page but its header until the route's page is in: the header shows with the first paint, the
  *   wrong page never does (and costs no layout while the HTML streams in).
- * - When the document is parsed (DOMContentLoaded), #root and the templates are all there. When
- *   #root does not hold the route, the route's template is moved in and named in
- *   data-prerendered, so a deep link (/#/login) shows its page with the HTML, not after the app's
- *   script; an address with no template leaves #root empty for the app to render. The templates
- *   are dropped then.
+ * - index.html holds only the home page (web/build.ts keeps it small enough for one round trip);
+ *   each other route's prerendered page is a file of its own (`pages`: route -> address). The
+ *   address's page is fetched at once, from <head>, while the rest of the HTML still arrives.
+ *   When the document is parsed (DOMContentLoaded) and that page is in, it is put into #root and
+ *   named in data-prerendered, so a deep link (/#/login) shows its page before the app's script.
+ *   An address with no page (or one that could not be fetched) leaves #root empty for the app
+ *   to render.
  * - Until the app runs, a form without an action (sign-in, which only the app can do) must not
  *   be submitted: the browser would load this page with the fields in its address, an e-mail in
  *   the history and the logs. Such a submit is held instead (the form is marked
@@ -29,24 +31,17 @@ import { ROUTES, routeOfHash } from "./routes";
  *
  * `loadApp` imports the app (web/src/main.tsx, built): main.tsx marks #root data-started when it runs.
  */
-export function startSite(loadApp: () => Promise<unknown>): void {
+export function startSite(loadApp: () => Promise<unknown>, pages: Readonly<Record<string, string>> = {}): void {
   const route = routeOfHash(location.hash);
   const html = document.documentElement;
   const start = () => loadApp().catch((error: unknown) => console.error("Could not start the site's script.", error));
   if (route !== ROUTES.home) html.dataset.routePending = "";
+  const pageUrl = route === ROUTES.home ? undefined : pages[route];
+  const page = pageUrl === undefined ? undefined : fetchPage(pageUrl);
 
   document.addEventListener("DOMContentLoaded", () => {
     const root = document.getElementById("root");
     if (!root) return;
-    const templates = [...document.querySelectorAll<HTMLTemplateElement>("template[data-route]")];
-    if (root.dataset.prerendered !== route) {
-      const page = templates.find((template) => template.dataset.route === route);
-      root.replaceChildren(...(page ? [page.content] : []));
-      if (page) root.dataset.prerendered = route;
-      else delete root.dataset.prerendered;
-    }
-    for (const template of templates) template.remove();
-    delete html.dataset.routePending;
 
     const appStarted = () => root.dataset.started !== undefined;
     document.addEventListener("click", (event) => {
@@ -65,12 +60,38 @@ export function startSite(loadApp: () => Promise<unknown>): void {
       true,
     );
 
-    if (root.dataset.prerendered && document.visibilityState === "visible") {
-      afterContentfulPaint(start);
-    } else {
-      void start();
-    }
+    const show = (pageHtml: string | null) => {
+      if (root.dataset.prerendered !== route) {
+        if (pageHtml === null) {
+          root.replaceChildren();
+          delete root.dataset.prerendered;
+        } else {
+          // Parsed inert (a template's content): nothing in it runs or loads until it is in #root.
+          const template = document.createElement("template");
+          template.innerHTML = pageHtml;
+          root.replaceChildren(template.content);
+          root.dataset.prerendered = route;
+        }
+      }
+      delete html.dataset.routePending;
+      if (root.dataset.prerendered && document.visibilityState === "visible") {
+        afterContentfulPaint(start);
+      } else {
+        void start();
+      }
+    };
+    // The home page (and an address with no page of its own) at once, in this task.
+    if (page) void page.then(show);
+    else show(null);
   });
+}
+
+/** A prerendered page's HTML, or null when it cannot be had (offline, a deploy replaced it): the app then renders the route. */
+function fetchPage(url: string): Promise<string | null> {
+  return fetch(url).then(
+    (response) => (response.ok ? response.text() : null),
+    () => null,
+  );
 }
 
 /** How long to wait for a paint of the main content the browser does not report before starting anyway. */
