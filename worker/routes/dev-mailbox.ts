@@ -51,9 +51,10 @@ export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
 article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}.meta{color:#555}
-iframe{width:100%;min-height:26rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}
+iframe{width:100%;height:42rem;border:1px solid #eee}pre{white-space:pre-wrap;overflow-wrap:anywhere}
 dl.headers{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .75rem;margin:0 0 1rem;font-size:.875rem}
-dl.headers dt{font-weight:600}dl.headers dd{margin:0;overflow-wrap:anywhere;font-family:ui-monospace,monospace}</style></head>
+dl.headers dt{font-weight:600}dl.headers dd{margin:0;overflow-wrap:anywhere;font-family:ui-monospace,monospace}
+@media (max-width:36rem){dl.headers{grid-template-columns:1fr}dl.headers dd{margin-bottom:.5rem}}</style></head>
 <body><h1>Dev mailbox</h1><p>${mails.length} message(s), newest first. Nothing here leaves this machine.</p>
 ${items || "<p>No e-mail yet.</p>"}
 </body></html>`);
