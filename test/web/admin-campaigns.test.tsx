@@ -443,6 +443,8 @@ describe("sending", () => {
     await user.click(within(region()).getByRole("button", { name: `${text.send.now}…` }));
     await user.click(await within(region()).findByRole("button", { name: text.send.yes }));
     await within(region()).findByText(text.send.started);
+    // The composer and its confirmation are gone: focus is on the screen's heading, above the progress.
+    await waitFor(() => expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: "Campaign 4" })));
     expect(callsTo("POST", `${API}/4/send`).map((call) => call.body)).toEqual([{ send_at: null }]);
     // The screen is the running campaign's now: its progress, and Pause.
     expect(within(region()).getByRole("heading", { level: 4, name: text.progress.title })).toBeTruthy();
@@ -583,9 +585,14 @@ describe("while it sends, and after", () => {
     routes[`POST ${API}/11/resume`] = to("sending");
     routes[`POST ${API}/11/cancel`] = to("cancelled");
     const user = await openCampaign(() => current);
-    await user.click(await within(region()).findByRole("button", { name: text.controls.pause }));
+    const pause = await within(region()).findByRole("button", { name: text.controls.pause });
+    await user.click(pause);
     await within(region()).findByText(text.progress.pausedNote);
-    await user.click(within(region()).getByRole("button", { name: text.controls.resume }));
+    // Pause turned into Resume in place: the same button, still focused.
+    const resume = within(region()).getByRole("button", { name: text.controls.resume });
+    expect(resume).toBe(pause);
+    expect(document.activeElement).toBe(resume);
+    await user.click(resume);
     await within(region()).findByRole("button", { name: text.controls.pause });
 
     await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
@@ -598,6 +605,7 @@ describe("while it sends, and after", () => {
     await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
     await user.click(within(region()).getByRole("button", { name: text.controls.yesCancel }));
     await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    await waitFor(() => expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: "Campaign 11" })));
     expect(calls.filter((call) => call.method === "POST").map((call) => call.path)).toEqual([
       `${API}/11/pause`,
       `${API}/11/resume`,

@@ -38,6 +38,8 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   // What the test send said, shown under the preview's row of buttons (where it was pressed).
   const [tested, setTested] = useState<{ status: string | null; error: string | null }>({ status: null, error: null });
   const previousStatus = useRef(initial?.status ?? null);
+  // Bumped when an action replaced the part that had focus (sent, cancelled): the heading takes it.
+  const [refocus, setRefocus] = useState(0);
   const id = campaign?.id ?? null;
 
   // The list's copy may be a few seconds old: the screen reads the campaign once when it opens.
@@ -122,7 +124,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   return (
     <div className="campaign" data-campaign-id={id ?? undefined}>
       <div className="campaign__head">
-        <ScreenHeading focus={focus}>{heading}</ScreenHeading>
+        <ScreenHeading focus={focus + refocus}>{heading}</ScreenHeading>
         {campaign && <StatusBadge status={campaign.status} />}
       </div>
       {(missing.length > 0 || warnings.length > 0) && editing && (
@@ -166,6 +168,8 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
             onSent={(sent, said) => {
               show(sent);
               setStatus(said);
+              // The composer and the confirmation go: focus goes to the screen's heading, above the progress.
+              setRefocus((n) => n + 1);
             }}
           />
         </>
@@ -185,7 +189,14 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
             ) : (
               <>
                 <CampaignsProgress campaign={campaign} error={pollError} />
-                <CampaignsControls campaign={campaign} onCampaign={show} />
+                <CampaignsControls
+                  campaign={campaign}
+                  onCampaign={(next, action) => {
+                    show(next);
+                    // The controls go with a cancel: focus goes to the screen's heading, above the report.
+                    if (action === "cancel") setRefocus((n) => n + 1);
+                  }}
+                />
               </>
             )}
             {campaign.progress.dead_lettered > 0 && <CampaignsDeadLetters campaign={campaign} onCampaign={show} />}

@@ -11,7 +11,14 @@ type Action = "pause" | "resume" | "cancel";
  * question takes focus and says who will not get it; "Keep it" gives focus back); each answer
  * is the campaign as it is now, which the screen shows.
  */
-export function CampaignsControls({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign: (campaign: CampaignJson) => void }) {
+export function CampaignsControls({
+  campaign,
+  onCampaign,
+}: {
+  campaign: CampaignJson;
+  /** The campaign as the action left it, and the action (a cancel ends the screen's controls). */
+  onCampaign: (campaign: CampaignJson, action: Action) => void;
+}) {
   const { api, report } = useConsole();
   const text = admin.campaigns.controls;
   const [busy, setBusy] = useState<Action | null>(null);
@@ -42,7 +49,7 @@ export function CampaignsControls({ campaign, onCampaign }: { campaign: Campaign
       const next = await call(campaign.id);
       setAsking(false);
       setStatus({ pause: text.paused, resume: text.resumed, cancel: text.cancelled }[action]);
-      onCampaign(next);
+      onCampaign(next, action);
     } catch (failure) {
       setError(report(failure));
     } finally {
@@ -55,16 +62,23 @@ export function CampaignsControls({ campaign, onCampaign }: { campaign: Campaign
   return (
     <div className="campaign__part controls">
       <div className="button-row">
-        {campaign.status === "sending" && (
-          <BusyButton className="button" busy={busy === "pause"} busyLabel={text.pausing} onClick={() => run("pause")}>
-            {text.pause}
-          </BusyButton>
-        )}
-        {campaign.status === "paused" && (
-          <BusyButton className="button button--primary" busy={busy === "resume"} busyLabel={text.resuming} onClick={() => run("resume")}>
-            {text.resume}
-          </BusyButton>
-        )}
+        {/* One button that turns from Pause into Resume and back: the same element, so it keeps focus. */}
+        {(campaign.status === "sending" || campaign.status === "paused") &&
+          (campaign.status === "sending" ? (
+            <BusyButton key="toggle" className="button" busy={busy === "pause"} busyLabel={text.pausing} onClick={() => run("pause")}>
+              {text.pause}
+            </BusyButton>
+          ) : (
+            <BusyButton
+              key="toggle"
+              className="button button--primary"
+              busy={busy === "resume"}
+              busyLabel={text.resuming}
+              onClick={() => run("resume")}
+            >
+              {text.resume}
+            </BusyButton>
+          ))}
         {!asking && (
           <button
             ref={cancelRef}
