@@ -547,6 +547,7 @@ describe("while it sends, and after", () => {
     const report = await within(region()).findByRole("heading", { level: 4, name: text.report.title });
     expect(report).toBeTruthy();
     expect(within(region()).getByText(text.statusChanged("Sent"))).toBeTruthy();
+    expect(within(region()).getByText("1,000 of 1,000 done (100%).")).toBeTruthy();
     expect(figure(text.progress.sent)).toBe("940");
     expect(within(region()).queryByRole("button", { name: text.controls.pause })).toBeNull();
     // Done: no more reads, however long the screen stays open.

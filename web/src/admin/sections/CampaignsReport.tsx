@@ -38,6 +38,7 @@ export function CampaignsReport({ campaign }: { campaign: CampaignJson }) {
   return (
     <div className="campaign__part report">
       <h4>{text.title}</h4>
+      <p className="progress__summary">{progress.summary(counts.sent + counts.failed + counts.skipped, campaign.audience_size)}</p>
       <dl className="figures figures--compact">
         <Figure label={text.audience} value={formatCount(campaign.audience_size)} />
         <Figure label={progress.sent} value={formatCount(counts.sent)} />
