@@ -51,11 +51,15 @@ describe("libSQL migrations", () => {
       "hwh_auth_refresh_tokens",
       "hwh_auth_sessions",
       "hwh_auth_users",
+      "hwh_campaign_recipients",
+      "hwh_campaigns",
       "hwh_dev_mailbox",
       "hwh_form_submissions",
       "hwh_joiner_mail",
       "hwh_rate_limits",
       "hwh_referral_credits",
+      "hwh_subscription_events",
+      "hwh_suppressions",
       "hwh_waitlist",
     ]);
   });
