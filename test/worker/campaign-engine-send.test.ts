@@ -20,13 +20,13 @@ import {
 } from "../support/campaign-engine";
 
 /** A sending campaign of `count` fresh entries, expanded: its send messages, not yet delivered. */
-async function expanded(count: number, overrides: Partial<Record<keyof Env, unknown>> = {}) {
+async function expanded(count: number, overrides: Partial<Record<keyof Env, unknown>> = {}, origin?: string) {
   const tag = uniqueTag("send");
   await seedConfirmed(tag, count);
   const queue = recordingQueue();
   const testEnv = engineEnv(queue, overrides);
   const campaign = await draft({ kind: "all", utm_source: tag });
-  await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+  await startCampaign(depsOf(testEnv), testEnv, campaign.id, null, origin);
   await deliver(
     testEnv,
     queue.take().map((m) => m.body),
@@ -125,8 +125,9 @@ describe("campaign sends", () => {
     });
   });
 
-  it("keeps the campaign e-mail in the dev mailbox with its List-Unsubscribe headers, footer and link", async () => {
-    const { tag, testEnv, sends } = await expanded(1);
+  it("keeps the campaign e-mail in the dev mailbox with its List-Unsubscribe headers, footer and link (on the operator's origin without SITE_URL)", async () => {
+    const { tag, testEnv, sends } = await expanded(1, {}, "http://127.0.0.1:8899");
+    expect(sends[0]!.origin).toBe("http://127.0.0.1:8899");
     await deliver(testEnv, sends);
     const mail = await env.DB.prepare("select title, body_text, headers from hwh_dev_mailbox where receivers = ?1")
       .bind(JSON.stringify([emailOf(tag, 1)]))
@@ -135,7 +136,7 @@ describe("campaign sends", () => {
     const headers = JSON.parse(mail!.headers) as Record<string, string>;
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     const link = /^<(.+)>$/.exec(headers["List-Unsubscribe"]!)![1]!;
-    expect(link).toMatch(/\/unsubscribe\?token=/);
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:8899\/unsubscribe\?token=/);
     expect(mail!.body_text).toContain(link);
     expect(mail!.body_text).toContain("Homework Helper Test Ltd");
   });

@@ -1,6 +1,16 @@
 import type { Deps } from "../deps";
 import { log } from "../log";
-import { ACK, EXPAND_CHUNK, MAX_DELAY_SECONDS, REQUEUE_CHUNK, enqueue, sendsFor, type CampaignMessage, type Outcome } from "./queue";
+import {
+  ACK,
+  EXPAND_CHUNK,
+  MAX_DELAY_SECONDS,
+  REQUEUE_CHUNK,
+  enqueue,
+  sendsFor,
+  withOrigin,
+  type CampaignMessage,
+  type Outcome,
+} from "./queue";
 
 /**
  * The queue's steps that fan a campaign out (README "Launch day"): expansion into recipient
@@ -20,20 +30,21 @@ export async function handleExpand(deps: Deps, env: Env, message: Extract<Campai
   const step = await repo.expandChunk(campaign, EXPAND_CHUNK, deps.now());
   // The rows exist before their messages: if enqueueing fails, the retry expands the next
   // chunk and the cron's requeue reaches these (they stay queued, never lost).
-  await enqueue(env, sendsFor(campaign.id, step.recipientIds));
-  if (!step.done && step.recipientIds.length > 0) await enqueue(env, [{ type: "expand", campaign_id: campaign.id }]);
+  await enqueue(env, sendsFor(campaign.id, step.recipientIds, message.origin));
+  if (!step.done && step.recipientIds.length > 0)
+    await enqueue(env, [{ type: "expand", campaign_id: campaign.id, ...withOrigin(message.origin) }]);
   if (step.done) log("info", "campaign.expanded", { campaign_id: campaign.id });
   return ACK;
 }
 
 /** Starts a scheduled campaign whose time has come: sending, then its expansion. Null when it was not due (or not scheduled). */
-export async function startDue(deps: Deps, env: Env, campaignId: number): Promise<boolean> {
+export async function startDue(deps: Deps, env: Env, campaignId: number, origin?: string): Promise<boolean> {
   const now = deps.now();
   const campaign = await deps.repo.campaignDelivery.campaign(campaignId);
   if (campaign?.status !== "scheduled" || !campaign.sendAt || campaign.sendAt > now.toISOString()) return false;
   const started = await deps.repo.campaignDelivery.transition(campaignId, ["scheduled"], "sending", now, { startedAt: now.toISOString() });
   if (!started) return false;
-  await enqueue(env, [{ type: "expand", campaign_id: campaignId }]);
+  await enqueue(env, [{ type: "expand", campaign_id: campaignId, ...withOrigin(origin) }]);
   log("info", "campaign.started", { campaign_id: campaignId, scheduled: true });
   return true;
 }
@@ -50,7 +61,7 @@ export async function handleStart(deps: Deps, env: Env, message: Extract<Campaig
     await enqueue(env, [message], Math.min(left, MAX_DELAY_SECONDS));
     return ACK;
   }
-  await startDue(deps, env, campaign.id);
+  await startDue(deps, env, campaign.id, message.origin);
   return ACK;
 }
 
@@ -60,8 +71,10 @@ export async function handleRequeue(deps: Deps, env: Env, message: Extract<Campa
   const campaign = await repo.campaign(message.campaign_id);
   if (campaign?.status !== "sending") return ACK;
   const ids = await repo.unsettledAfter(campaign.id, message.after, REQUEUE_CHUNK, deps.now());
-  await enqueue(env, sendsFor(campaign.id, ids));
+  await enqueue(env, sendsFor(campaign.id, ids, message.origin));
   const last = ids.at(-1);
-  if (ids.length === REQUEUE_CHUNK && last !== undefined) await enqueue(env, [{ type: "requeue", campaign_id: campaign.id, after: last }]);
+  if (ids.length === REQUEUE_CHUNK && last !== undefined) {
+    await enqueue(env, [{ type: "requeue", campaign_id: campaign.id, after: last, ...withOrigin(message.origin) }]);
+  }
   return ACK;
 }

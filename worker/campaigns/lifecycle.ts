@@ -12,6 +12,7 @@ import {
   consumeCampaignBatch,
   enqueue,
   sendsFor,
+  withOrigin,
   type CampaignMessage,
   type Outcome,
 } from "./queue";
@@ -68,8 +69,9 @@ async function handOver(env: Env, messages: CampaignMessage[], delaySeconds?: nu
 /**
  * Sends a draft (or a scheduled campaign) now, or at `sendAt` when that is in the future. The
  * sender settings must be set (409 naming them) and the audience must not be empty (400).
+ * `origin` (the operator's request's) is where the e-mails' links point when SITE_URL is unset.
  */
-export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Date | null): Promise<Campaign> {
+export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Date | null, origin?: string): Promise<Campaign> {
   const campaign = await existing(deps, id);
   if (campaign.status !== "draft" && campaign.status !== "scheduled") throw wrongStatus(campaign, "sent");
   const missing = missingSenderSettings(deps.config.campaigns);
@@ -83,11 +85,11 @@ export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Da
   if (sendAt && sendAt.getTime() > now.getTime()) {
     const scheduled = await move(deps, id, ["draft", "scheduled"], "scheduled", "scheduled", { sendAt: sendAt.toISOString() });
     const delay = Math.min(MAX_DELAY_SECONDS, Math.ceil((sendAt.getTime() - now.getTime()) / 1000));
-    await handOver(env, [{ type: "start", campaign_id: id }], delay);
+    await handOver(env, [{ type: "start", campaign_id: id, ...withOrigin(origin) }], delay);
     return scheduled;
   }
   const started = await move(deps, id, ["draft", "scheduled"], "sending", "sent", { startedAt: now.toISOString(), sendAt: null });
-  await handOver(env, [{ type: "expand", campaign_id: id }]);
+  await handOver(env, [{ type: "expand", campaign_id: id, ...withOrigin(origin) }]);
   log("info", "campaign.started", { campaign_id: id, scheduled: false });
   return started;
 }
@@ -98,16 +100,16 @@ export function pauseCampaign(deps: Deps, id: number): Promise<Campaign> {
 }
 
 /** Resumes a paused campaign: every row not yet sent is enqueued again, and an unfinished expansion goes on. */
-export async function resumeCampaign(deps: Deps, env: Env, id: number): Promise<Campaign> {
+export async function resumeCampaign(deps: Deps, env: Env, id: number, origin?: string): Promise<Campaign> {
   const resumed = await move(deps, id, ["paused"], "sending", "resumed");
-  await handOver(env, continuation(resumed));
+  await handOver(env, continuation(resumed, origin));
   return resumed;
 }
 
 /** What a campaign going on needs enqueued: the walk over its unsettled rows, and its expansion when unfinished. */
-function continuation(campaign: Campaign): CampaignMessage[] {
-  const messages: CampaignMessage[] = [{ type: "requeue", campaign_id: campaign.id, after: 0 }];
-  if (campaign.expandedAt === null) messages.push({ type: "expand", campaign_id: campaign.id });
+function continuation(campaign: Campaign, origin?: string): CampaignMessage[] {
+  const messages: CampaignMessage[] = [{ type: "requeue", campaign_id: campaign.id, after: 0, ...withOrigin(origin) }];
+  if (campaign.expandedAt === null) messages.push({ type: "expand", campaign_id: campaign.id, ...withOrigin(origin) });
   return messages;
 }
 
@@ -141,7 +143,7 @@ export async function campaignProgress(deps: Deps, campaign: Campaign, now: Date
  * campaign that ended "sent" with them sends again until they settle; a paused one sends them
  * on resume.
  */
-export async function retryDeadLetters(deps: Deps, env: Env, id: number, recipientIds?: number[]): Promise<Campaign> {
+export async function retryDeadLetters(deps: Deps, env: Env, id: number, recipientIds?: number[], origin?: string): Promise<Campaign> {
   const campaign = await existing(deps, id);
   if (!["sending", "paused", "sent"].includes(campaign.status)) throw wrongStatus(campaign, "retried");
   const repo = deps.repo.campaignDelivery;
@@ -149,7 +151,7 @@ export async function retryDeadLetters(deps: Deps, env: Env, id: number, recipie
   // A campaign that ended with them sends again (only then: with nothing to retry it stays ended).
   if (ids.length > 0 && campaign.status === "sent") await repo.transition(id, ["sent"], "sending", deps.now(), { finishedAt: null });
   const now = (await repo.campaign(id)) ?? campaign;
-  if (now.status === "sending") await handOver(env, sendsFor(id, ids));
+  if (now.status === "sending") await handOver(env, sendsFor(id, ids, origin));
   log("info", "campaign.dead_letters_retried", { campaign_id: id, count: ids.length });
   return now;
 }

@@ -10,11 +10,19 @@ import { describeError, log } from "../log";
  * - requeue: walk the rows not yet settled after `after` (by id) in chunks, enqueueing a send
  *   for each: how resume, the cron's backstop and the dead letters' retry reach everyone.
  */
-export type CampaignMessage =
+export type CampaignMessage = (
   | { type: "expand"; campaign_id: number }
   | { type: "send"; campaign_id: number; recipient_id: number }
   | { type: "start"; campaign_id: number }
-  | { type: "requeue"; campaign_id: number; after: number };
+  | { type: "requeue"; campaign_id: number; after: number }
+) & {
+  /**
+   * The origin of the operator's request that set the campaign going, for the e-mails' links
+   * when SITE_URL is unset (development only: production requires SITE_URL); passed on by
+   * every step it leads to. Steps the cron starts have none (then worker/campaigns/send.ts LOCAL_ORIGIN).
+   */
+  origin?: string;
+};
 
 /** The dead-letter queue's name (wrangler.toml): its batches are handled as dead letters. */
 export const DEAD_LETTER_QUEUE = "homework-helper-campaigns-dlq";
@@ -39,10 +47,13 @@ export async function enqueue(env: Env, messages: CampaignMessage[], delaySecond
   }
 }
 
-/** One send message per recipient row. */
-export function sendsFor(campaignId: number, recipientIds: readonly number[]): CampaignMessage[] {
-  return recipientIds.map((id) => ({ type: "send", campaign_id: campaignId, recipient_id: id }));
+/** One send message per recipient row (with the origin of the step that wrote or found it). */
+export function sendsFor(campaignId: number, recipientIds: readonly number[], origin?: string): CampaignMessage[] {
+  return recipientIds.map((id) => ({ type: "send", campaign_id: campaignId, recipient_id: id, ...withOrigin(origin) }));
 }
+
+/** The origin field, only when there is one (a message never says `"origin": null`). */
+export const withOrigin = (origin: string | undefined) => (origin ? { origin } : {});
 
 /** A message body as the consumer trusts it: anything else is acked and logged (a retry cannot mend it). */
 export function readMessage(body: unknown): CampaignMessage | null {
@@ -50,6 +61,7 @@ export function readMessage(body: unknown): CampaignMessage | null {
   const b = body as Record<string, unknown>;
   const id = (value: unknown) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
   if (!id(b.campaign_id)) return null;
+  if (b.origin !== undefined && (typeof b.origin !== "string" || !/^https?:\/\/[^\s/?#]+$/.test(b.origin))) return null;
   if (b.type === "send") return id(b.recipient_id) ? (b as CampaignMessage) : null;
   if (b.type === "requeue") return id(b.after) ? (b as CampaignMessage) : null;
   return b.type === "expand" || b.type === "start" ? (b as CampaignMessage) : null;

@@ -42,15 +42,21 @@ export async function rateWait(deps: Deps): Promise<number | null> {
 }
 
 /**
- * Where the e-mail's links point without SITE_URL: a queue consumer has no request to take an
- * origin from, and only development runs without SITE_URL (health refuses production without
- * it), where `npm start` listens here. A local server on another port sets SITE_URL.
+ * Where the e-mail's links point without SITE_URL (only development runs without it: health
+ * refuses production) when the message carries no origin either (a step the cron started):
+ * where `npm start` listens.
  */
 export const LOCAL_ORIGIN = "http://localhost:8787";
 
 /** The campaign's e-mail to one entry: content, footer and unsubscribe link and headers, and the row's idempotency key. */
-async function messageFor(deps: Deps, campaign: Campaign, entry: WaitlistEntry, recipient: CampaignRecipient): Promise<MailMessage> {
-  const url = await unsubscribeUrl(deps, { campaignId: campaign.id, mailboxKey: entry.mailboxKey, origin: LOCAL_ORIGIN });
+async function messageFor(
+  deps: Deps,
+  campaign: Campaign,
+  entry: WaitlistEntry,
+  recipient: CampaignRecipient,
+  origin?: string,
+): Promise<MailMessage> {
+  const url = await unsubscribeUrl(deps, { campaignId: campaign.id, mailboxKey: entry.mailboxKey, origin: origin ?? LOCAL_ORIGIN });
   const { senderName, senderPostalAddress } = deps.config.campaigns;
   const email = renderCampaignEmail({
     subject: campaign.subject,
@@ -98,7 +104,7 @@ export async function handleSend(deps: Deps, env: Env, message: Extract<Campaign
   const campaign = await repo.campaign(recipient.campaignId);
   const context = { campaign_id: recipient.campaignId, recipient_id: recipient.id, attempt: recipient.attempts };
   try {
-    const receipt = await deps.visitorTransport.send(await messageFor(deps, campaign!, entry, recipient));
+    const receipt = await deps.visitorTransport.send(await messageFor(deps, campaign!, entry, recipient, message.origin));
     if (!(await repo.markSent(recipient, deps.now(), receipt.devMail))) log("warn", "campaign.claim_lost", context);
     return ACK;
   } catch (error) {
