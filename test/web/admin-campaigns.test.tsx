@@ -566,7 +566,7 @@ describe("while it sends, and after", () => {
     const reads = callsTo("GET", `${API}/10`).length;
     expect(reads).toBeGreaterThanOrEqual(2);
     await user.click(within(region()).getByRole("button", { name: text.back }));
-    expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: text.title }));
+    expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: text.list.title }));
     await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS * 3));
     expect(callsTo("GET", `${API}/10`)).toHaveLength(reads);
   });

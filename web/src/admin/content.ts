@@ -319,6 +319,7 @@ export const admin = {
     newCampaign: "New campaign",
     back: "Back to the campaigns",
     list: {
+      title: "All campaigns",
       caption: "Campaigns, newest first",
       empty: "No campaigns yet. “New campaign” starts one.",
       loaded: (count: number) => (count === 0 ? "No campaigns yet." : `${plural(count, "campaign")}.`),

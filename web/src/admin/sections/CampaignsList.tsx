@@ -31,7 +31,7 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
 
   return (
     <div className="campaign">
-      <ScreenHeading focus={focus}>{admin.campaigns.title}</ScreenHeading>
+      <ScreenHeading focus={focus}>{text.title}</ScreenHeading>
       <p>{admin.campaigns.intro}</p>
       <Messages status={campaigns ? text.loaded(campaigns.length) : error ? null : admin.loading} error={error} />
       {error && (
@@ -43,11 +43,17 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
       )}
       {campaigns && campaigns.length === 0 && <p className="empty">{text.empty}</p>}
       {campaigns && campaigns.length > 0 && (
+        <p className="scroll-hint" id="campaigns-hint">
+          {admin.table.scrollHint}
+        </p>
+      )}
+      {campaigns && campaigns.length > 0 && (
         // biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption.
         <div
           className="table-scroll"
           role="region"
           aria-labelledby="campaigns-caption"
+          aria-describedby="campaigns-hint"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
           tabIndex={0}
         >
