@@ -9,6 +9,7 @@ import { migrateLibsql } from "../../worker/db/migrate-libsql";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
+import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -36,6 +37,7 @@ async function freshDatabase() {
 repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 

@@ -3,6 +3,7 @@ import { testRepository } from "../support/worker";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
+import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -28,5 +29,6 @@ async function fresh() {
 repositorySuite("D1", fresh);
 authRepositorySuite("D1", fresh);
 journeyRepositorySuite("D1", fresh);
+consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
