@@ -169,13 +169,15 @@ export const campaignRoutes = new Hono<OperatorEnv>()
   .post(`${ID}/send`, optionalJsonBody, validJson(campaignSendSchema, errors), async (c) => {
     const deps = c.get("deps");
     const sendAt = sendTime(c.req.valid("json").send_at, deps.now());
-    const campaign = await startCampaign(deps, c.env, Number(c.req.param("id")), sendAt);
+    const campaign = await startCampaign(deps, c.env, Number(c.req.param("id")), sendAt, originOf(c));
     return recorded(c, campaign.status === "scheduled" ? "scheduled" : "started", campaign, { send_at: campaign.sendAt });
   })
 
   .post(`${ID}/pause`, async (c) => recorded(c, "paused", await pauseCampaign(c.get("deps"), Number(c.req.param("id")))))
 
-  .post(`${ID}/resume`, async (c) => recorded(c, "resumed", await resumeCampaign(c.get("deps"), c.env, Number(c.req.param("id")))))
+  .post(`${ID}/resume`, async (c) =>
+    recorded(c, "resumed", await resumeCampaign(c.get("deps"), c.env, Number(c.req.param("id")), originOf(c))),
+  )
 
   .post(`${ID}/cancel`, async (c) => recorded(c, "cancelled", await cancelCampaign(c.get("deps"), Number(c.req.param("id")))))
 
@@ -189,6 +191,6 @@ export const campaignRoutes = new Hono<OperatorEnv>()
 
   .post(`${ID}/dead-letters/retry`, optionalJsonBody, validJson(deadLetterRetrySchema, errors), async (c) => {
     const ids = c.req.valid("json").recipient_ids;
-    const campaign = await retryDeadLetters(c.get("deps"), c.env, Number(c.req.param("id")), ids);
+    const campaign = await retryDeadLetters(c.get("deps"), c.env, Number(c.req.param("id")), ids, originOf(c));
     return recorded(c, "dead_letters_retried", campaign, { recipients: ids ?? "all" });
   });
