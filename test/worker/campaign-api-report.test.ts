@@ -243,7 +243,9 @@ describe("dead letters", () => {
     expect(invalid.field).toBe("recipient_ids");
     const retried = await json<CampaignJson>(await retry({ recipient_ids: [rowIds[1]] }));
     expect(retried.status).toBe("sending");
-    expect(sent.map((message) => message.body)).toEqual([{ type: "send", campaign_id: id, recipient_id: rowIds[1] }]);
+    expect(sent.map((message) => message.body)).toEqual([
+      { type: "send", campaign_id: id, recipient_id: rowIds[1], origin: "http://localhost" },
+    ]);
     const status = async (rowId: number) =>
       (await env.DB.prepare("select status from hwh_campaign_recipients where id = ?").bind(rowId).first<{ status: string }>())!.status;
     expect([await status(rowIds[0]!), await status(rowIds[1]!), await status(rowIds[2]!)]).toEqual(["failed", "queued", "failed"]);

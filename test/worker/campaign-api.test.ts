@@ -241,7 +241,7 @@ describe("sending, pausing, resuming, cancelling", () => {
     const started = await json<CampaignJson>(await act("send", {}));
     expect(started).toMatchObject({ id, status: "sending", send_at: null });
     expect(started.started_at).not.toBeNull();
-    expect(sent.map((message) => message.body)).toEqual([{ type: "expand", campaign_id: id }]);
+    expect(sent.map((message) => message.body)).toEqual([{ type: "expand", campaign_id: id, origin: "http://localhost" }]);
     expect((await auditOf("campaign.started"))[0]).toEqual({ operator: "admin-key", details: { campaign_id: id, send_at: null } });
 
     // A started campaign is not a draft any more: not sent again, not edited.
@@ -273,7 +273,7 @@ describe("sending, pausing, resuming, cancelling", () => {
     );
     expect(scheduled).toMatchObject({ status: "scheduled", send_at: at, audience_size: 1 });
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toEqual({ type: "start", campaign_id: id });
+    expect(sent[0]!.body).toEqual({ type: "start", campaign_id: id, origin: "http://localhost" });
     expect(sent[0]!.delaySeconds).toBeGreaterThan(3500);
     expect((await auditOf("campaign.scheduled"))[0]?.details).toEqual({ campaign_id: id, send_at: at });
     const patched = await campaignCall(`/${id}`, ADMIN_KEY, { method: "PATCH", body: draft({ kind: "wave", size: 2, utm_source: tag }) });
