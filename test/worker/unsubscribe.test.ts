@@ -112,6 +112,17 @@ describe("POST /unsubscribe with List-Unsubscribe=One-Click (RFC 8058)", () => {
     expect((await rowsOf(key)).events).toHaveLength(1);
   });
 
+  it("a body longer than a one-click could be is not read as one: nothing changes", async () => {
+    const { key, token } = await recipient();
+    // From another site, where a short one-click is accepted (above): a long one is not read.
+    const response = await oneClick(token, {
+      headers: { "Content-Type": FORM_MEDIA_TYPE, "Sec-Fetch-Site": "cross-site" },
+      body: `List-Unsubscribe=One-Click&pad=${"x".repeat(8_000)}`,
+    });
+    expect(response.status).toBe(403);
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+
   it("a POST without the one-click body from another site is not a one-click: 403, nothing changes", async () => {
     const { key, token } = await recipient();
     const response = await call(linkOf(token), {

@@ -31,8 +31,8 @@ const MAX_BODY_BYTES = 4096;
 async function postedFields(c: Context<AppEnv>): Promise<URLSearchParams> {
   const fields = new URLSearchParams();
   try {
-    const bytes = await c.req.arrayBuffer();
-    if (bytes.byteLength === 0 || bytes.byteLength > MAX_BODY_BYTES) return fields;
+    const bytes = await bodyUpTo(c.req.raw, MAX_BODY_BYTES);
+    if (!bytes || bytes.byteLength === 0) return fields;
     const type = c.req.header("content-type") ?? "";
     const form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
     for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
@@ -40,6 +40,31 @@ async function postedFields(c: Context<AppEnv>): Promise<URLSearchParams> {
     // Not a form this server can read: no fields, so neither a one-click nor a button press.
   }
   return fields;
+}
+
+/** The body's bytes, read no further than `max` (a longer body is no form of ours: null, the rest never read). */
+async function bodyUpTo(request: Request, max: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** Puts the token's mailbox on the suppression list; false when it was on it already. */
