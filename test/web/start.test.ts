@@ -107,6 +107,17 @@ describe("the start script", () => {
   it.each([
     ["answered with an error", async () => new Response("gone", { status: 404 })],
     ["not answered (offline)", async () => Promise.reject(new TypeError("Failed to fetch"))],
+    [
+      "cut off mid-way",
+      async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.error(new TypeError("network error"));
+            },
+          }),
+        ),
+    ],
   ])("leaves #root empty for the app to render a deep link whose page was %s", async (_, answer) => {
     const { root, loadApp } = startAt("#/privacy-policy", undefined, stubFetch(answer));
     await waitFor(() => expect(loadApp).toHaveBeenCalledTimes(1));

@@ -88,10 +88,10 @@ export function startSite(loadApp: () => Promise<unknown>, pages: Readonly<Recor
 
 /** A prerendered page's HTML, or null when it cannot be had (offline, a deploy replaced it): the app then renders the route. */
 function fetchPage(url: string): Promise<string | null> {
-  return fetch(url).then(
-    (response) => (response.ok ? response.text() : null),
-    () => null,
-  );
+  // A failure of the request or of its body (the connection cut mid-way) alike.
+  return fetch(url)
+    .then((response) => (response.ok ? response.text() : null))
+    .catch(() => null);
 }
 
 /** How long to wait for a paint of the main content the browser does not report before starting anyway. */
