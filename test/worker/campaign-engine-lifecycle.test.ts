@@ -193,15 +193,19 @@ describe("campaign lifecycle", () => {
         .map((m) => m.body)
         .slice(0, 3),
     );
-    const progress = await campaignProgress(deps, await campaignNow(campaign.id), new Date());
-    expect(progress).toEqual({
+    const sending = await campaignNow(campaign.id);
+    const started = Date.parse(sending.startedAt ?? "");
+    // 30 s after the start: 3 sent over those 30 s (not over a minute that had not begun).
+    expect(await campaignProgress(deps, sending, new Date(started + 30_000))).toEqual({
       counts: { queued: 3, sending: 0, sent: 3, failed: 0, skipped: 0 },
       expanded: 6,
       expansion_done: true,
-      rate_per_second: 0.05,
-      seconds_left: 60,
+      rate_per_second: 0.1,
+      seconds_left: 30,
       dead_lettered: 0,
     });
+    // Later the window is the last minute: the 3 sent at the start still count while within it.
+    expect(await campaignProgress(deps, sending, new Date(started + 50_000))).toMatchObject({ rate_per_second: 0.06, seconds_left: 50 });
     expect((await campaignNow(campaign.id)).status).toBe("sending");
   });
 
