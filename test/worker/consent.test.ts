@@ -1,15 +1,21 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDeps } from "../../worker/deps";
+import { FORM_MEDIA_TYPE } from "../../worker/http/body";
 import { devMailboxTransport } from "../../worker/mail/transport";
 import { ME_ROUTES, type MeAnswer } from "../../worker/shared/me";
+import { confirmationToken, leaveWaitlist } from "../../worker/waitlist/journey";
 import { mailboxKey } from "../../worker/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, latestCode, requestCode, signIn } from "../support/auth";
-import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { call, type EnvOverrides, postJson, testRepository, uniqueEmail } from "../support/worker";
 
 /**
  * Issue 17 §3: the suppression list as the person sees and changes it. /api/me shows whether
  * the mailbox gets campaigns and can unsubscribe or subscribe again; joining the waitlist again
- * (the 409 duplicate too) is consent again; an erasure takes the row and its trail; sign-in codes
- * are not campaigns and still arrive. The dev mailbox keeps a message's headers.
+ * is consent again only when the mailbox's owner confirms it (the link's button, a signed-in
+ * join; or any new join with double opt-in off), never a 409 duplicate; an erasure takes the
+ * row and its trail; sign-in codes are not campaigns and still arrive. The dev mailbox keeps a
+ * message's headers.
  */
 
 const repo = testRepository();
@@ -30,9 +36,27 @@ async function json<T>(response: Response, status = 200): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function join(email: string, status = 201): Promise<void> {
-  const response = await postJson("/api/waitlist", { email, source: "hero" });
+async function join(email: string, status = 201, overrides: EnvOverrides = {}): Promise<void> {
+  const response = await postJson("/api/waitlist", { email, source: "hero" }, overrides);
   expect(response.status, await response.clone().text()).toBe(status);
+}
+
+const AT_ONCE: EnvOverrides = { WAITLIST_DOUBLE_OPT_IN: "false" };
+const deps = () => createDeps(env);
+
+/** The token of the address's confirmation link, as its e-mail carries it. */
+async function confirmLink(email: string): Promise<string> {
+  return confirmationToken(deps(), (await repo.findWaitlistEntry(email))!.id);
+}
+
+/** Presses the confirmation page's button, as a browser submits the site's own form. */
+async function expectPressed(token: string): Promise<void> {
+  const response = await call("/confirm", {
+    method: "POST",
+    headers: { "Content-Type": FORM_MEDIA_TYPE, "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" },
+    body: new URLSearchParams({ token }).toString(),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
 }
 
 describe("/api/me: the subscription to campaign e-mail", () => {
@@ -81,27 +105,65 @@ describe("/api/me: the subscription to campaign e-mail", () => {
   });
 });
 
-describe("joining again is consent again", () => {
-  it("a join of an unsubscribed mailbox takes it off the list, with a rejoined event", async () => {
+describe("consent comes back only from the mailbox's owner (anyone can type an address into the join form)", () => {
+  it("unsubscribed, left, joined again: still suppressed until the confirmation link's button is pressed, then rejoined (confirm)", async () => {
     const email = uniqueEmail("rejoin");
-    await suppress(email);
     await join(email);
+    await expectPressed(await confirmLink(email));
+    await suppress(email);
+    expect(await leaveWaitlist(deps(), email)).toBe(true);
+
+    await join(email);
+    expect(await repo.consent.statusOf(await keyOf(email))).toMatchObject({ reason: "unsubscribed", source: "one-click" });
+    const link = await confirmLink(email);
+    // Opening the link (a mail scanner, a preview) is no consent either.
+    expect((await call(`/confirm?token=${encodeURIComponent(link)}`)).status).toBe(200);
+    expect(await repo.consent.statusOf(await keyOf(email))).not.toBeNull();
+    expect(await eventsOf(email)).toEqual([{ event: "unsubscribed", source: "one-click" }]);
+
+    await expectPressed(link);
     expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    // Pressed again: already confirmed, nothing more written.
+    await expectPressed(link);
     expect(await eventsOf(email)).toEqual([
       { event: "unsubscribed", source: "one-click" },
-      { event: "rejoined", source: "join" },
+      { event: "rejoined", source: "confirm" },
     ]);
   });
 
-  it("the 409 duplicate too; a join of a subscribed mailbox writes no event", async () => {
+  it("a stranger's 409 duplicate of a confirmed, unsubscribed address changes nothing and writes no event", async () => {
     const email = uniqueEmail("rejoin-dup");
     await join(email);
-    expect(await eventsOf(email)).toEqual([]);
+    await expectPressed(await confirmLink(email));
     await suppress(email, "page");
     await join(email, 409);
+    expect(await repo.consent.statusOf(await keyOf(email))).toMatchObject({ reason: "unsubscribed", source: "page" });
+    expect(await eventsOf(email)).toEqual([{ event: "unsubscribed", source: "page" }]);
+  });
+
+  it("with WAITLIST_DOUBLE_OPT_IN=false a new join (confirmed at once) clears it; its 409 duplicate later does not", async () => {
+    const email = uniqueEmail("rejoin-at-once");
+    await suppress(email);
+    await join(email, 201, AT_ONCE);
     expect(await repo.consent.statusOf(await keyOf(email))).toBeNull();
+    await suppress(email, "page");
+    await join(email, 409, AT_ONCE);
+    expect(await repo.consent.statusOf(await keyOf(email))).toMatchObject({ source: "page" });
     expect(await eventsOf(email)).toEqual([
+      { event: "unsubscribed", source: "one-click" },
+      { event: "rejoined", source: "join" },
       { event: "unsubscribed", source: "page" },
+    ]);
+  });
+
+  it("a signed-in one-click join clears it (signing in proved the address)", async () => {
+    const email = uniqueEmail("rejoin-me");
+    const { access_token: token } = await signIn(email);
+    await suppress(email);
+    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    expect(answer).toMatchObject({ status: "confirmed", subscription: { subscribed: true, unsubscribed_at: null, reason: null } });
+    expect(await eventsOf(email)).toEqual([
+      { event: "unsubscribed", source: "one-click" },
       { event: "rejoined", source: "join" },
     ]);
   });

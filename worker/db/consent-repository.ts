@@ -16,8 +16,11 @@ import type { Suppression } from "./schema";
 export type SuppressionReason = Suppression["reason"];
 /** How an unsubscribe arrived: one-click (RFC 8058 POST), page (the link's button), me (the person's page), transport (a bounce or complaint). */
 export type ConsentSource = "one-click" | "page" | "me" | "transport";
-/** How consent came back: "Subscribe again" on /#/me, or a join of the waitlist (any join of the mailbox). */
-export type RenewedConsent = { event: "resubscribed"; source: "me" } | { event: "rejoined"; source: "join" };
+/**
+ * How consent came back, always from the mailbox's owner: "Subscribe again" on /#/me; a join
+ * confirmed at once (signed in, or double opt-in off); or the confirmation link's button.
+ */
+export type RenewedConsent = { event: "resubscribed"; source: "me" } | { event: "rejoined"; source: "join" | "confirm" };
 
 export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
 

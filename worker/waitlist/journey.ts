@@ -73,14 +73,17 @@ export async function joinWithJourney(
   const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
   const atOnce = options.confirmAtOnce ?? !deps.config.waitlist.doubleOptIn;
   const base = { mailboxKey: key, ref: input.ref ?? null, mail: queueMail(deps, options.origin) };
-  const result = await withConfirmRetries(() => {
-    const journey: JoinJourney = atOnce
-      ? { ...base, kind: "welcome", confirm: confirmWrite(deps, key, network) }
-      : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
-    return deps.repo.joinWaitlist(input, claim, journey);
+  const { result, confirm } = await withConfirmRetries(async () => {
+    const confirm = atOnce ? confirmWrite(deps, key, network) : null;
+    const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
+    return { result: await deps.repo.joinWaitlist(input, claim, journey), confirm };
   });
-  // Joining again is consent again (the 409 duplicate too): off the suppression list, with a "rejoined" event.
-  await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
+  // Joining again is consent again only when this join confirmed the entry itself (signing in
+  // proved the address, or the operator turned double opt-in off): anyone can type a stranger's
+  // address into the form, so a 409 duplicate or a join still waiting for its confirmation
+  // leaves the suppression list alone (the confirmation, confirmEntry, renews it).
+  if (confirm && result.current?.confirmClaim === confirm.claim)
+    await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
   return result;
 }
 
@@ -114,6 +117,8 @@ export async function confirmEntry(
   });
   if (!after) throw new ConfirmTokenError("unknown");
   const won = after.confirmClaim === write.claim;
+  // Pressing the link's button proves the mailbox is the joiner's: consent renewed, off the suppression list.
+  if (won) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "confirm", now: deps.now() });
   if (won && after.referredBy && after.referralNetwork) await flagNetwork(deps, after.referredBy, after.referralNetwork);
   return { outcome: won ? "confirmed" : "already", entryId };
 }
