@@ -10,8 +10,12 @@ export const CAMPAIGNS_API = "/api/admin/campaigns";
 /** What a campaign may hold (characters): a subject line, a body of paragraphs and links. */
 export const CAMPAIGN_LIMITS = { subjectMax: 150, bodyMax: 20_000, waveMax: 1_000_000 } as const;
 
-/** How often the console reads a running campaign's progress (ms). */
-export const CAMPAIGN_POLL_MS = 2_000;
+/**
+ * How often the console reads a running campaign's progress (ms). Every read counts against the
+ * operator's OPERATOR_RATE_LIMIT (300 per 5 minutes unless set): one read each 5 s is 60 of
+ * them, leaving the rest of the console its room on launch day.
+ */
+export const CAMPAIGN_POLL_MS = 5_000;
 
 export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent";
 
