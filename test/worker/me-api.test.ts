@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { subjectHash } from "../../worker/auth/secrets";
 import type { PersonRecord } from "../../worker/shared/admin";
 import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
-import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeErasure } from "../../worker/shared/me";
+import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeData, type MeErasure } from "../../worker/shared/me";
+import { mailboxKey } from "../../worker/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
 
@@ -198,7 +199,7 @@ describe("GET /api/me/data: my data", () => {
 
     const response = await me("GET", ME_ROUTES.data, token);
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${ME_DATA_FILENAME}"`);
-    const mine = await json<PersonRecord>(response);
+    const { consent, ...mine } = await json<MeData>(response);
     const operator = await json<PersonRecord>(
       await call("/api/admin/people/lookup", {
         method: "POST",
@@ -207,6 +208,7 @@ describe("GET /api/me/data: my data", () => {
       }),
     );
     expect(mine).toEqual(operator);
+    expect(consent).toEqual({ subscription: { subscribed: true, unsubscribed_at: null, reason: null }, events: [] });
     expect(mine.email).toBe(email);
     expect(mine.waitlist?.email).toBe(email);
     expect(mine.submissions).toHaveLength(1);
@@ -216,6 +218,30 @@ describe("GET /api/me/data: my data", () => {
     const hash = await subjectHash(JWT_SECRET, email);
     const records = (await testRepository().admin.auditTrail(50)).filter((record) => record.subjectHash === hash);
     expect(records.map((record) => [record.action, record.operator])).toContainEqual(["person.looked_up", "self"]);
+  });
+
+  it("includes the consent trail of the address's mailbox: whether it is suppressed, and every event with its source and campaign", async () => {
+    const { email, token } = await signedIn("data-consent");
+    const key = await mailboxKey(JWT_SECRET, email);
+    const consent = testRepository().consent;
+    // A one-click unsubscribe from campaign 7's e-mail, "Subscribe again", then "Unsubscribe" on /#/me.
+    await consent.suppress({ mailboxKey: key, reason: "unsubscribed", source: "one-click", campaignId: 7, now: new Date() });
+    await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: true }));
+    const off = await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: false }));
+
+    const data = await json<MeData>(await me("GET", ME_ROUTES.data, token));
+    expect(data.consent.subscription).toEqual(off.subscription);
+    expect(data.consent.subscription).toMatchObject({ subscribed: false, reason: "unsubscribed" });
+    const stored = await consent.events(key);
+    expect(data.consent.events).toEqual([
+      { event: "unsubscribed", source: "one-click", campaign_id: 7, created_at: stored[0]!.createdAt },
+      { event: "resubscribed", source: "me", campaign_id: null, created_at: stored[1]!.createdAt },
+      { event: "unsubscribed", source: "me", campaign_id: null, created_at: stored[2]!.createdAt },
+    ]);
+    // Only this mailbox's trail: someone else's unsubscribe is not in it.
+    const other = await mailboxKey(JWT_SECRET, uniqueEmail("data-other"));
+    await consent.suppress({ mailboxKey: other, reason: "unsubscribed", source: "page", campaignId: 7, now: new Date() });
+    expect((await json<MeData>(await me("GET", ME_ROUTES.data, token))).consent.events).toHaveLength(3);
   });
 });
 

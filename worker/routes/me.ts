@@ -23,7 +23,7 @@ import { WAITLIST_MESSAGES } from "../shared/waitlist";
 import { isDisposableAddress } from "../waitlist/disposable";
 import { mailboxKey } from "../waitlist/keys";
 import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../waitlist/journey";
-import { setSubscribed, subscriptionOf } from "../waitlist/subscription";
+import { consentTrailOf, setSubscribed, subscriptionOf } from "../waitlist/subscription";
 
 /**
  * The signed-in joiner's own API, /api/me (README "My place API"), behind the "My place" page
@@ -121,13 +121,13 @@ export const meRoutes = new Hono<MeEnv>()
     return c.json(await meAnswer(c));
   })
 
-  /** Everything stored about the address, as the operator's data-access answer, as a download. */
+  /** Everything stored about the address, as the operator's data-access answer plus the consent trail, as a download. */
   .get("/data", async (c) => {
     const deps = c.get("deps");
     const email = c.get("user").email;
-    const found = await deps.repo.admin.person(email, await selfAudit(c));
+    const [found, consent] = await Promise.all([deps.repo.admin.person(email, await selfAudit(c)), consentTrailOf(deps, email)]);
     c.header("Content-Disposition", `attachment; filename="${ME_DATA_FILENAME}"`);
-    return c.json(personJson(email, found, deps.now()) satisfies MeData);
+    return c.json({ ...personJson(email, found, deps.now()), consent } satisfies MeData);
   })
 
   /** Erase everything (the operator's erasure, audited as "self"): the session ends with the user. */

@@ -74,8 +74,22 @@ export const ME_DATA_FILENAME = "homework-helper-my-data.json";
 /** What the audit trail names as the operator when a person reads or erases their own data. */
 export const SELF_OPERATOR = "self";
 
-/** GET /api/me/data: the operator's data-access answer for the signed-in address. */
-export type MeData = PersonRecord;
+/** One step of the consent trail: an unsubscribe, a bounce or complaint, or consent renewed. */
+export type MeConsentEvent = {
+  event: "unsubscribed" | "resubscribed" | "rejoined" | "bounced" | "complained";
+  /** How it arrived: one-click, page, me, transport (unsubscribes); me, join, confirm (renewals). */
+  source: string;
+  /** The campaign whose e-mail it came from; null when it did not come from one. */
+  campaign_id: number | null;
+  created_at: string;
+};
+
+/**
+ * GET /api/me/data: the operator's data-access answer for the signed-in address, with the
+ * consent trail of its mailbox (the suppression list and its events are kept by the mailbox's
+ * key, so the operator's lookup by address does not list them).
+ */
+export type MeData = PersonRecord & { consent: { subscription: MeSubscription; events: MeConsentEvent[] } };
 
 /** DELETE /api/me: what was erased (the session ends with the user). */
 export type MeErasure = ErasureCounts;

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps";
-import type { MeSubscription } from "../shared/me";
+import type { MeData, MeSubscription } from "../shared/me";
 import { mailboxKey } from "./keys";
 
 /**
@@ -23,4 +23,13 @@ export async function setSubscribed(deps: Deps, email: string, subscribed: boole
   const now = deps.now();
   if (subscribed) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "resubscribed", source: "me", now });
   else await deps.repo.consent.suppress({ mailboxKey: key, reason: "unsubscribed", source: "me", campaignId: null, now });
+}
+
+/** The mailbox's consent for the person's data download: where it stands and every event behind it, oldest first. */
+export async function consentTrailOf(deps: Deps, email: string): Promise<MeData["consent"]> {
+  const [subscription, events] = await Promise.all([subscriptionOf(deps, email), deps.repo.consent.events(await keyOf(deps, email))]);
+  return {
+    subscription,
+    events: events.map(({ event, source, campaignId, createdAt }) => ({ event, source, campaign_id: campaignId, created_at: createdAt })),
+  };
 }
