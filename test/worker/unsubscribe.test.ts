@@ -141,6 +141,9 @@ describe("POST /unsubscribe: the page's button", () => {
     const html = await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
     expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.doneText));
     expect(html).toContain('href="/#/me"');
+    // How to subscribe again: My place; not joining again, whose 409 duplicate renews nothing.
+    expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.again));
+    expect(html).not.toContain("join the waitlist again");
     expect(await rowsOf(key)).toMatchObject({
       suppression: { reason: "unsubscribed", source: "page", campaignId: 7 },
       events: [{ source: "page" }],

@@ -17,7 +17,8 @@ export const UNSUBSCRIBE_TEXT = {
   already: "This address was already unsubscribed: nothing changed.",
   /** What still arrives: e-mails the person asks for are not campaigns. */
   stillSent: "Sign-in codes and other e-mails you ask for still arrive.",
-  again: 'Changed your mind? Sign in and choose "Subscribe again" on My place, or join the waitlist again.',
+  // Not "join again": a join only renews consent once the mailbox confirms it (a 409 duplicate never does).
+  again: 'Changed your mind? Sign in and choose "Subscribe again" on My place.',
   myPlace: "Go to My place",
   home: "Back to the home page",
   /** The one-click POST's answer (RFC 8058: a mail provider reads it, not a person), as plain text. */

@@ -214,7 +214,8 @@ export const campaignRecipients = table(
  * Who receives no campaign e-mail: one row per mailbox key (the waitlist's keyed hash of the
  * folded address, never the address), with why (unsubscribed, bounced, complained) and how.
  * Checked before every campaign send; sign-in codes and confirmations are not campaigns and
- * still go. Joining the waitlist again, or "Subscribe again" on /#/me, removes the row.
+ * still go. "Subscribe again" on /#/me, or a join of the waitlist the mailbox's owner confirms
+ * (the link's button, a signed-in join; README "Campaign e-mail and unsubscribing"), removes it.
  */
 export const suppressions = table("suppressions", {
   mailboxKey: text("mailbox_key").primaryKey(),
