@@ -8,7 +8,8 @@ import { PROVIDER_ENV } from "../support/fake-provider";
 
 /**
  * Issue 17 §3: the transports of visitor e-mail. Cloudflare Email Service (the EMAIL send_email
- * binding) takes a message's own headers and its idempotency key, and says which refusals are
+ * binding) takes a message's own headers (never its idempotency key: it deduplicates by no
+ * header, and recipients see headers), and says which refusals are
  * the recipient's for good; the spec's provider takes no headers but is sent the idempotency key
  * as the HTTP header Idempotency-Key. Deps picks Email Service for visitors once EMAIL_FROM is set.
  */
@@ -42,7 +43,7 @@ function fakeBinding(error?: unknown) {
 const bindingError = (code: string) => Object.assign(new Error(`refused student@example.com: ${code}`), { code });
 
 describe("Email Service (the EMAIL send_email binding)", () => {
-  it("sends the structured message: from, to, subject, html, text, the headers and X-Idempotency-Key", async () => {
+  it("sends the structured message: from, to, subject, html, text and the headers, never the idempotency key (recipients see headers)", async () => {
     const { binding, sent } = fakeBinding();
     const transport = emailServiceTransport(binding, "Homework Helper <hello@homeworkhelper.app>");
     expect(transport).toMatchObject({ name: "email-service", canSetHeaders: true });
@@ -54,7 +55,7 @@ describe("Email Service (the EMAIL send_email binding)", () => {
         subject: "We're open",
         html: "<p>Hi</p>",
         text: "Hi",
-        headers: { ...MESSAGE.headers, "X-Idempotency-Key": "campaign-4-recipient-9" },
+        headers: MESSAGE.headers,
       },
     ]);
   });
@@ -67,6 +68,14 @@ describe("Email Service (the EMAIL send_email binding)", () => {
       bodyHtml: "<p>1</p>",
     });
     expect(sent).toEqual([{ from: "hello@homeworkhelper.app", to: ["a@example.com"], subject: "Code", html: "<p>1</p>" }]);
+  });
+
+  it("a campaign message's idempotency key alone adds no header: no X-Idempotency-Key reaches the recipient", async () => {
+    const { binding, sent } = fakeBinding();
+    await emailServiceTransport(binding, "hello@homeworkhelper.app").send({ ...MESSAGE, headers: undefined });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toHaveProperty("headers");
+    expect(JSON.stringify(sent[0])).not.toContain("campaign-4-recipient-9");
   });
 
   it("EMAIL_FROM as the binding takes it", () => {

@@ -1,4 +1,4 @@
-import { errorCode, IDEMPOTENCY_HEADER, MailDeliveryError, type MailTransport, rejectionOf } from "./transport";
+import { errorCode, MailDeliveryError, type MailTransport, rejectionOf } from "./transport";
 
 /**
  * Cloudflare Email Service through the worker's `send_email` binding (EMAIL in wrangler.toml):
@@ -18,9 +18,9 @@ export function emailServiceTransport(binding: SendEmail, from: string): MailTra
     name: "email-service",
     canSetHeaders: true,
     async send(message) {
+      // The message's own headers only. Its idempotencyKey is not one of them: Email Service
+      // deduplicates by no header, and a header would show the recipient internal ids.
       const headers: Record<string, string> = { ...message.headers };
-      // Email Service accepts custom headers only from its list or prefixed X-.
-      if (message.idempotencyKey) headers[IDEMPOTENCY_HEADER] = message.idempotencyKey;
       try {
         await binding.send({
           from: sender,

@@ -19,7 +19,8 @@ export type MailMessage = {
   /**
    * Names this message once, however often it is handed over ("campaign-<cid>-recipient-<rid>"):
    * a provider that honours it delivers a message sent twice (the worker died between the
-   * provider's acceptance and writing "sent") only once.
+   * provider's acceptance and writing "sent") only once. Only the provider's HTTP request
+   * carries it (Idempotency-Key); it is never a header of the message, which recipients see.
    */
   idempotencyKey?: string;
 };
@@ -154,7 +155,8 @@ export function devMailboxTransport(): MailTransport {
     canSetHeaders: true,
     async send(message) {
       log("info", "mail.dev_mailbox", { receivers: message.receivers.length, see: "/dev/mailbox" });
-      const headers = { ...message.headers, ...(message.idempotencyKey ? { [IDEMPOTENCY_HEADER]: message.idempotencyKey } : {}) };
+      // What Email Service would deliver: the message's headers, never its idempotencyKey.
+      const headers = { ...message.headers };
       return {
         devMail: {
           receivers: message.receivers,
@@ -178,9 +180,6 @@ export function unconfiguredTransport(): MailTransport {
     },
   };
 }
-
-/** The message header that carries a message's idempotencyKey where headers can be set (Email Service, the dev mailbox). */
-export const IDEMPOTENCY_HEADER = "X-Idempotency-Key";
 
 /** The company's transport: notifications to COMPANY_EMAIL (README "Configuration"). */
 export function selectTransport(config: AppConfig): MailTransport {
