@@ -9,6 +9,7 @@ import type { Database } from "./database";
 import { createHealthRepository } from "./health-repository";
 import { createJourneyRepository } from "./journey-repository";
 import { type DevMailInput, createOutboxRepository, iso } from "./outbox-repository";
+import { createRecipientRepository } from "./recipient-repository";
 import { devMailbox } from "./schema";
 import type { DevMail } from "./schema";
 import { createSubmissionRepository } from "./submission-repository";
@@ -52,6 +53,9 @@ export function createRepository(db: Database) {
 
     /** The suppression list and the consent trail (unsubscribes, renewed consent) by mailbox key. */
     consent: createConsentRepository(db),
+
+    /** What a campaign's recipient sees of themselves: the invitation sent, the address behind an unsubscribe link. */
+    recipients: createRecipientRepository(db),
 
     ...createHealthRepository(db),
     ...createWaitlistRepository(db),
