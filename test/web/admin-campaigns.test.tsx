@@ -51,6 +51,9 @@ function progress(
     rate_per_second: 0,
     seconds_left: null,
     dead_lettered: 0,
+    target: null,
+    unsent: counts ? (counts.queued ?? 0) + (counts.sending ?? 0) : 0,
+    cancelled: 0,
     ...rest,
   };
 }

@@ -203,6 +203,9 @@ describe("campaign lifecycle", () => {
       rate_per_second: 0.1,
       seconds_left: 30,
       dead_lettered: 0,
+      target: 6,
+      unsent: 3,
+      cancelled: 0,
     });
     // Later the window is the last minute: the 3 sent at the start still count while within it.
     expect(await campaignProgress(deps, sending, new Date(started + 50_000))).toMatchObject({ rate_per_second: 0.06, seconds_left: 50 });

@@ -20,6 +20,9 @@ const NOT_STARTED: CampaignProgress = {
   rate_per_second: 0,
   seconds_left: null,
   dead_lettered: 0,
+  target: null,
+  unsent: 0,
+  cancelled: 0,
 };
 
 /** What the visitors' transport cannot do for a campaign, in words for the operator. */

@@ -1,3 +1,4 @@
+import { audienceOf } from "../db/campaign-repository";
 import type { Deps } from "../deps";
 import { log } from "../log";
 import {
@@ -42,7 +43,12 @@ export async function startDue(deps: Deps, env: Env, campaignId: number, origin?
   const now = deps.now();
   const campaign = await deps.repo.campaignDelivery.campaign(campaignId);
   if (campaign?.status !== "scheduled" || !campaign.sendAt || campaign.sendAt > now.toISOString()) return false;
-  const started = await deps.repo.campaignDelivery.transition(campaignId, ["scheduled"], "sending", now, { startedAt: now.toISOString() });
+  const target = await deps.repo.campaigns.audienceSize(audienceOf(campaign));
+  const started = await deps.repo.campaignDelivery.transition(campaignId, ["scheduled"], "sending", now, {
+    startedAt: now.toISOString(),
+    // The audience as it starts: the progress's total until every row exists (lifecycle.ts campaignProgress).
+    targetSize: target,
+  });
   if (!started) return false;
   await enqueue(env, [{ type: "expand", campaign_id: campaignId, ...withOrigin(origin) }]);
   log("info", "campaign.started", { campaign_id: campaignId, scheduled: true });

@@ -78,7 +78,8 @@ export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Da
   if (missing.length > 0) {
     throw new ApiError(409, CAMPAIGN_ERRORS.senderMissing, `Set ${missing.join(" and ")} before sending a campaign.`, { missing });
   }
-  if ((await deps.repo.campaigns.audienceSize(audienceOf(campaign))) === 0) {
+  const target = await deps.repo.campaigns.audienceSize(audienceOf(campaign));
+  if (target === 0) {
     throw new ApiError(400, CAMPAIGN_ERRORS.emptyAudience, "Nobody is in this campaign's audience.");
   }
   const now = deps.now();
@@ -88,7 +89,12 @@ export async function startCampaign(deps: Deps, env: Env, id: number, sendAt: Da
     await handOver(env, [{ type: "start", campaign_id: id, ...withOrigin(origin) }], delay);
     return scheduled;
   }
-  const started = await move(deps, id, ["draft", "scheduled"], "sending", "sent", { startedAt: now.toISOString(), sendAt: null });
+  const started = await move(deps, id, ["draft", "scheduled"], "sending", "sent", {
+    startedAt: now.toISOString(),
+    // The audience the operator confirmed: the progress's total until every row exists (campaignProgress).
+    targetSize: target,
+    sendAt: null,
+  });
   await handOver(env, [{ type: "expand", campaign_id: id, ...withOrigin(origin) }]);
   log("info", "campaign.started", { campaign_id: id, scheduled: false });
   return started;
@@ -128,8 +134,13 @@ export async function cancelCampaign(deps: Deps, id: number): Promise<Campaign> 
  * at that rate.
  */
 export async function campaignProgress(deps: Deps, campaign: Campaign, now: Date): Promise<CampaignProgress> {
-  const { counts, sentLastMinute, deadLettered } = await deps.repo.campaignDelivery.progressCounts(campaign.id, now);
+  const progress = await deps.repo.campaignDelivery.progressCounts(campaign.id, now);
+  const { counts, sentLastMinute, deadLettered } = progress;
   const expanded = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  // While rows are still being prepared, the target's people without a row are not sent yet
+  // (or, once cancelled, not sent at all); after expansion the rows are the whole audience.
+  const unexpanded = campaign.expandedAt === null && campaign.targetSize !== null ? Math.max(0, campaign.targetSize - expanded) : 0;
+  const cancelled = campaign.status === "cancelled";
   const started = campaign.startedAt ? Date.parse(campaign.startedAt) : Number.NaN;
   const window = Number.isNaN(started) ? 60 : Math.min(60, Math.max(1, (now.getTime() - started) / 1000));
   const rate = sentLastMinute / window;
@@ -141,6 +152,9 @@ export async function campaignProgress(deps: Deps, campaign: Campaign, now: Date
     rate_per_second: Math.round(rate * 100) / 100,
     seconds_left: campaign.status === "sending" && rate > 0 ? Math.ceil(left / rate) : null,
     dead_lettered: deadLettered,
+    target: campaign.targetSize,
+    unsent: left + (cancelled ? 0 : unexpanded),
+    cancelled: progress.cancelled + (cancelled ? unexpanded : 0),
   };
 }
 

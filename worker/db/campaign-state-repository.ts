@@ -14,13 +14,13 @@ import type { Campaign, CampaignRecipient } from "./schema";
 const r = campaignRecipients;
 
 /** What the progress figures are made of (worker/campaigns/lifecycle.ts campaignProgress). */
-export type ProgressCounts = { counts: CampaignCounts; sentLastMinute: number; deadLettered: number };
+export type ProgressCounts = { counts: CampaignCounts; sentLastMinute: number; deadLettered: number; cancelled: number };
 
 export function createCampaignStateRepository(db: Database) {
   return {
-    /** Rows by status (the (campaign_id, status, id) index), sent in the minute before `now`, and dead letters. */
+    /** Rows by status (the (campaign_id, status, id) index), sent in the minute before `now`, dead letters, and skipped "cancelled". */
     async progressCounts(campaignId: number, now: Date): Promise<ProgressCounts> {
-      const [byStatus, [recent], [dead]] = await db.batch([
+      const [byStatus, [recent], [dead], [cancelled]] = await db.batch([
         db.select({ status: r.status, n: count() }).from(r).where(eq(r.campaignId, campaignId)).groupBy(r.status),
         db
           .select({ n: count() })
@@ -30,10 +30,14 @@ export function createCampaignStateRepository(db: Database) {
           .select({ n: count() })
           .from(r)
           .where(and(eq(r.campaignId, campaignId), eq(r.status, "failed"), sql`${r.deadLetteredAt} is not null`)),
+        db
+          .select({ n: count() })
+          .from(r)
+          .where(and(eq(r.campaignId, campaignId), eq(r.status, "skipped"), eq(r.skipReason, "cancelled"))),
       ]);
       const counts: CampaignCounts = { queued: 0, sending: 0, sent: 0, failed: 0, skipped: 0 };
       for (const row of byStatus) counts[row.status as RecipientStatus] = row.n;
-      return { counts, sentLastMinute: recent?.n ?? 0, deadLettered: dead?.n ?? 0 };
+      return { counts, sentLastMinute: recent?.n ?? 0, deadLettered: dead?.n ?? 0, cancelled: cancelled?.n ?? 0 };
     },
 
     /** Sending -> sent once expansion is done and no row is queued or sending: the row when this call ended it. */

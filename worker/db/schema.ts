@@ -157,6 +157,12 @@ export const campaigns = table(
     sendAt: text("send_at"),
     /** Recipients expanded so far: the audience's size once expanded_at is set. */
     audienceSize: integer("audience_size").notNull().default(0),
+    /**
+     * The audience the operator confirmed ("Send to N people?"), counted when sending started:
+     * the progress's total and "not yet sent" while the rows are still being expanded, and what a
+     * campaign cancelled before its expansion finished did not send. Null before sending.
+     */
+    targetSize: integer("target_size"),
     /** Where the expansion stopped (the last entry's position it wrote), so it resumes after a crash. */
     expandCursor: text("expand_cursor"),
     /** When the expansion finished: every recipient row exists. */

@@ -49,6 +49,21 @@ export type CampaignProgress = {
   seconds_left: number | null;
   /** Recipients whose queue message reached the dead-letter queue (failed for good until retried). */
   dead_lettered: number;
+  /**
+   * The audience confirmed when sending started ("Send to N people?"), known before any row
+   * exists; null before sending (and for campaigns started before it was stored).
+   */
+  target: number | null;
+  /**
+   * Not yet sent to and still to be: the rows queued or sending, plus, while the list is still
+   * being prepared, the target's people who have no row yet. 0 once cancelled or sent.
+   */
+  unsent: number;
+  /**
+   * Not sent because the campaign was cancelled: rows skipped "cancelled" plus the target's
+   * people whose rows were never prepared (a cancel before expansion finished).
+   */
+  cancelled: number;
 };
 
 export type CampaignJson = {

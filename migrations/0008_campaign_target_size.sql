@@ -1,0 +1,1 @@
+ALTER TABLE `hwh_campaigns` ADD `target_size` integer;
