@@ -91,6 +91,8 @@ describe("GET /api/me and the waitlist actions", () => {
       confirmed_at: null,
       share: { text: JOURNEY_TEXT.shareText },
       referral_boost: 5,
+      invited_at: null,
+      invited_by: null,
       subscription: { subscribed: true, unsubscribed_at: null, reason: null },
     } satisfies MeAnswer);
   });
@@ -149,6 +151,53 @@ describe("GET /api/me and the waitlist actions", () => {
     expect(mails!.n).toBe(0);
     // Still signed in; leaving again is no error.
     expect((await json<MeAnswer>(await me("DELETE", ME_ROUTES.waitlist, token))).status).toBe("none");
+  });
+});
+
+describe("GET /api/me for an entry an invite wave drew (issue 17)", () => {
+  /** What a wave's expansion and its send leave: the entry invited by `campaign`, its recipient row `status`. */
+  async function invite(email: string, status: "queued" | "sent" | "skipped", subject: string) {
+    const campaign = await testRepository().campaigns.create(
+      { subject, body: "Come in.", audience: { kind: "wave", size: 1 } },
+      "ops@example.com",
+      new Date(),
+    );
+    const entry = (await entryOf(email))!;
+    const invitedAt = "2026-11-25T04:10:00.000Z";
+    const sentAt = status === "sent" ? "2026-11-25T04:12:09.000Z" : null;
+    await env.DB.batch([
+      env.DB.prepare("update hwh_waitlist set invited_at = ?1, invited_campaign_id = ?2 where id = ?3").bind(
+        invitedAt,
+        campaign.id,
+        entry.id,
+      ),
+      env.DB.prepare(
+        "insert into hwh_campaign_recipients (campaign_id, entry_id, place, status, sent_at, updated_at) values (?1, ?2, 1, ?3, ?4, ?5)",
+      ).bind(campaign.id, entry.id, status, sentAt, invitedAt),
+    ]);
+    return { invitedAt, sentAt };
+  }
+
+  it("says when it was invited, and the wave's e-mail (subject, sent_at) once it was sent to this address", async () => {
+    const { token } = await signedIn("invited-sent");
+    const joined = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    expect(joined).toMatchObject({ invited_at: null, invited_by: null });
+    const { email } = joined;
+    const { invitedAt, sentAt } = await invite(email, "sent", "You're in: Homework Helper is open");
+    expect(await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).toMatchObject({
+      status: "confirmed",
+      invited_at: invitedAt,
+      invited_by: { subject: "You're in: Homework Helper is open", sent_at: sentAt },
+    });
+  });
+
+  it("invited but its e-mail not sent (still queued, or skipped): invited_at only, no e-mail to look for", async () => {
+    for (const status of ["queued", "skipped"] as const) {
+      const { token } = await signedIn(`invited-${status}`);
+      const { email } = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+      const { invitedAt } = await invite(email, status, "Not this one");
+      expect(await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).toMatchObject({ invited_at: invitedAt, invited_by: null });
+    }
   });
 });
 

@@ -61,9 +61,16 @@ export type MeAnswer = {
   share: { text: string };
   /** How many places each confirmed referral moves its referrer up (REFERRAL_BOOST): for the rule's sentence (journey-text.ts referralRule). */
   referral_boost: number;
+  /** When an invite wave drew the entry (ISO); null: not invited (yet). An invited entry's place no longer matters. */
+  invited_at: string | null;
+  /** The wave's e-mail, once it was sent to this address: its subject and when; null otherwise (not yet, or skipped). */
+  invited_by: MeInvitation | null;
   /** Campaign e-mail to this address's mailbox: on, or off since when and why. */
   subscription: MeSubscription;
 };
+
+/** The invitation e-mail that reached the address: what to look for in the inbox. */
+export type MeInvitation = { subject: string; sent_at: string };
 
 /** POST /api/me/confirmation: a confirmation e-mail is on its way. */
 export type MeConfirmationSent = { sent: true };

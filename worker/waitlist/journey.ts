@@ -136,9 +136,15 @@ export type Journey = Pick<
   "status" | "position" | "referral_code" | "referral_link" | "referrals_pending" | "referrals_confirmed" | "joined_at" | "confirmed_at"
 >;
 
-/** Where an address stands: status, place, referral code and link, friends pending and confirmed, times. */
-export async function journeyOf(deps: Deps, email: string, origin = ""): Promise<Journey> {
-  return journeyOfRecord(deps, await deps.repo.journey.entryByEmail(email), origin);
+/** Where an address stands: status, place, referral code and link, friends pending and confirmed, times, and its invitation. */
+export async function journeyOf(deps: Deps, email: string, origin = ""): Promise<Journey & Pick<MeAnswer, "invited_at" | "invited_by">> {
+  const entry = await deps.repo.journey.entryByEmail(email);
+  const [journey, sent] = await Promise.all([
+    journeyOfRecord(deps, entry, origin),
+    entry?.invitedAt ? deps.repo.recipients.invitationOf(entry) : null,
+  ]);
+  const invited_by = sent ? { subject: sent.subject, sent_at: sent.sentAt } : null;
+  return { ...journey, invited_at: entry?.invitedAt ?? null, invited_by };
 }
 
 /** The same for the entry of a confirmation token (the confirm page); status "none" once it is gone. */
