@@ -333,9 +333,9 @@ async function main(): Promise<void> {
     recovering = false;
 
     // Per address: the wave's recipients as the database says, against what the stand-in got.
-    const recipients = await querySql<{ email: string; status: string }>(
+    const recipients = await querySql<{ email: string; status: string; attempts: number }>(
       persistDir,
-      `select w.email, r.status from hwh_campaign_recipients r join hwh_waitlist w on w.id = r.entry_id where r.campaign_id = ${wave.id}`,
+      `select w.email, r.status, r.attempts from hwh_campaign_recipients r join hwh_waitlist w on w.id = r.entry_id where r.campaign_id = ${wave.id}`,
     );
     const prefix = `campaign-${wave.id}-recipient-`;
     const waveCalls = standIn.calls.filter((call) => call.key?.startsWith(prefix));
@@ -349,6 +349,8 @@ async function main(): Promise<void> {
     const strangers = [...deliveries.keys()].filter((email) => !expected.has(email)).length;
     const repeatedCalls = waveCalls.length - new Set(waveCalls.map((call) => call.key)).size;
     const notSent = recipients.filter((row) => row.status !== "sent").length;
+    // Claimed more than once: the crash's claims, and any send retried after an error or a timeout.
+    const claimedAgain = recipients.filter((row) => row.attempts > 1).length;
 
     console.log("");
     console.log("Launch day on local wrangler dev (workerd + SQLite-backed D1 + the local queue)");
@@ -386,6 +388,7 @@ async function main(): Promise<void> {
     console.log(
       `    provider calls for the wave: ${n(waveCalls.length)}, distinct Idempotency-Keys: ${n(new Set(waveCalls.map((call) => call.key)).size)} (${n(repeatedCalls)} repeated)`,
     );
+    console.log(`    rows claimed more than once (the crash's claims, retries after an error or a timeout): ${n(claimedAgain)}`);
     console.log(
       `    per address: ${n(once)} of ${n(expected.size)} delivered exactly once, ${n(missed)} missed, ${n(twice)} twice or more, ${n(strangers)} not in the wave; rows not "sent": ${n(notSent)}`,
     );
