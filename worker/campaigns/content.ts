@@ -1,5 +1,6 @@
 import { escapeHtml } from "../mail/content";
 import { BRAND_NAME } from "../shared/brand";
+import { longDate } from "../shared/dates";
 
 /**
  * A campaign's e-mail (README "Campaign e-mail and unsubscribing"): the operator's subject and
@@ -91,9 +92,8 @@ export function campaignBodyProblem(body: string): string | null {
 
 /** The recipient's join date in words, e.g. "24 November 2026" (UTC, as stored). */
 export function joinedOn(joinedAt: string): string {
-  const date = new Date(joinedAt);
-  if (Number.isNaN(date.getTime())) return joinedAt;
-  return date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  // The style /#/me and the unsubscribe page show dates in too (shared/dates.ts).
+  return longDate(joinedAt);
 }
 
 const FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
