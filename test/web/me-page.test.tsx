@@ -97,6 +97,8 @@ function answer(overrides: Partial<MeAnswer> = {}): MeAnswer {
     confirmed_at: null,
     share: { text: "I'm on the Homework Helper waitlist. Join with my link:" },
     referral_boost: 5,
+    invited_at: null,
+    invited_by: null,
     subscription: { subscribed: true, unsubscribed_at: null, reason: null },
     ...overrides,
   };
@@ -224,9 +226,7 @@ describe("My place: each status", () => {
     expect(main().getByText(/We sent a confirmation e-mail to ada@example.com/)).toBeTruthy();
     const joined = main().getByText((_, element) => element?.tagName === "TIME");
     expect(joined.getAttribute("datetime")).toBe(PENDING.joined_at);
-    expect(joined.textContent).toBe(
-      new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(PENDING.joined_at!)),
-    );
+    expect(joined.textContent).toBe("20 November 2026, 09:30 UTC");
     expect(fact("Confirmed")).toBeNull();
     expect(main().queryByText(/^You're #/)).toBeNull();
 
@@ -254,6 +254,9 @@ describe("My place: each status", () => {
         .getAllByText((_, element) => element?.tagName === "TIME")
         .map((time) => time.getAttribute("datetime")),
     ).toEqual([CONFIRMED.joined_at, CONFIRMED.confirmed_at]);
+    // The e-mails' date style, in UTC and said so (not the browser's "Nov 20, 2026, 9:30 AM").
+    expect(fact("Joined")).toBe("20 November 2026, 09:30 UTC");
+    expect(fact("Confirmed")).toBe("20 November 2026, 09:45 UTC");
     expect(main().getByText("Each friend who joins with your link and confirms moves you up 5 places.")).toBeTruthy();
     expect(fact("Friends waiting to confirm")).toBe("2");
     expect(fact("Friends confirmed")).toBe("3");
@@ -492,6 +495,8 @@ describe("My place: e-mail from us (issue 17)", () => {
     await user.click(section().getByRole("button", { name: "Unsubscribe" }));
 
     expect(await section().findByText("You're unsubscribed. You can subscribe again at any time.")).toBeTruthy();
+    // Focus is not dropped to the page when the button is disabled and changes: it is on what was done.
+    expect(document.activeElement).toBe(section().getByRole("status"));
     expect(calls.at(-1)).toEqual({
       method: "POST",
       url: "/api/me/subscription",
@@ -499,7 +504,7 @@ describe("My place: e-mail from us (issue 17)", () => {
       body: { subscribed: false },
     });
     expect(fact("Launch news and invitations")).toBe("Unsubscribed");
-    expect(fact("Since")).toMatch(/Nov 25, 2026/);
+    expect(fact("Since")).toBe("25 November 2026, 08:00 UTC");
     expect(section().getByText("You unsubscribed, so we send you no launch news or invitations.")).toBeTruthy();
     expect(section().getByRole("button", { name: "Subscribe again" })).toBeTruthy();
   });
@@ -524,9 +529,10 @@ describe("My place: e-mail from us (issue 17)", () => {
     expect(calls.at(-1)?.body).toEqual({ subscribed: true });
     expect(fact("Launch news and invitations")).toBe("Subscribed");
     expect(section().getByRole("button", { name: "Unsubscribe" })).toBeTruthy();
+    expect(document.activeElement).toBe(section().getByRole("status"));
   });
 
-  it("a failure is said in the block, and nothing changes on the page", async () => {
+  it("a failure is said in the block, with focus back on its button, and nothing changes on the page", async () => {
     signIn();
     serve({
       "GET /api/me": () => jsonResponse(200, CONFIRMED),
@@ -539,6 +545,57 @@ describe("My place: e-mail from us (issue 17)", () => {
     await user.click(section().getByRole("button", { name: "Unsubscribe" }));
     await waitFor(() => expect(section().getByRole("alert").textContent).toBe("Something went wrong on our side. Please try again."));
     expect(fact("Launch news and invitations")).toBe("Subscribed");
+    await waitFor(() => expect(document.activeElement).toBe(section().getByRole("button", { name: "Unsubscribe" })));
+  });
+});
+
+describe("My place: invited by an invite wave (issue 17)", () => {
+  const INVITED = answer({
+    ...CONFIRMED,
+    invited_at: "2026-11-25T04:10:00.000Z",
+    invited_by: { subject: "You're in: Homework Helper is open", sent_at: "2026-11-25T04:12:09.000Z" },
+  });
+  const subscription = () => within(main().getByRole("heading", { level: 2, name: "E-mail from us" }).closest("section")!);
+
+  it('says "You\'re invited" with the date and the e-mail to look for, instead of the place and the line-jumping pitch; the link stays', async () => {
+    signIn();
+    serve({ "GET /api/me": () => jsonResponse(200, INVITED) });
+    renderMe();
+
+    expect(await main().findByText("You're invited")).toBeTruthy();
+    expect(fact("Status")).toBe("Invited");
+    expect(fact("Invited")).toBe("25 November 2026, 04:10 UTC");
+    expect(main().getByText("Homework Helper is open to you.")).toBeTruthy();
+    expect(
+      main().getByText('Look for our e-mail "You\'re in: Homework Helper is open", sent on 25 November 2026, 04:12 UTC.'),
+    ).toBeTruthy();
+    expect(main().queryByText(/in line/)).toBeNull();
+    expect(main().queryByText(/Move up|moves you up/)).toBeNull();
+    // The referral link is still there, to bring friends.
+    expect(main().getByRole("heading", { level: 3, name: "Bring your friends" })).toBeTruthy();
+    expect(main().getByRole<HTMLTextAreaElement>("textbox", { name: "Your referral link" }).value).toBe(CONFIRMED.referral_link);
+    // No invitation promised to someone who has it.
+    expect(fact("Launch news and updates")).toBe("Subscribed");
+    expect(subscription().getByText("We'll send you launch news and updates.")).toBeTruthy();
+    expect(subscription().queryByText(/invitation/)).toBeNull();
+  });
+
+  it("invited, the e-mail not sent to this address: no e-mail to look for; unsubscribed and back, no invitation promised", async () => {
+    signIn();
+    const notSent = answer({ ...INVITED, invited_by: null });
+    const off = answer({
+      ...notSent,
+      subscription: { subscribed: false, unsubscribed_at: "2026-11-25T08:00:00.000Z", reason: "unsubscribed" },
+    });
+    serve({ "GET /api/me": () => jsonResponse(200, off), "POST /api/me/subscription": () => jsonResponse(200, notSent) });
+    const { user } = renderMe();
+
+    expect(await main().findByText("You're invited")).toBeTruthy();
+    expect(main().queryByText(/Look for our e-mail/)).toBeNull();
+    expect(subscription().getByText("You unsubscribed, so we send you no launch news or updates.")).toBeTruthy();
+    await user.click(subscription().getByRole("button", { name: "Subscribe again" }));
+    expect(await subscription().findByText("You're subscribed again: we'll send you launch news and updates.")).toBeTruthy();
+    expect(subscription().queryByText(/invitation/)).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { type FormEvent, type RefObject, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
+import { longDateTime } from "@shared/dates";
 import { placeLine } from "@shared/journey-text";
 import type { MeAnswer } from "@shared/me";
 import { saveFile } from "../../admin/download";
@@ -92,6 +93,8 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
   const leaveQuestion = useRef<HTMLParagraphElement>(null);
   const eraseButton = useRef<HTMLButtonElement>(null);
   const eraseField = useRef<HTMLInputElement>(null);
+  const subscriptionButton = useRef<HTMLButtonElement>(null);
+  const subscriptionSaid = useRef<HTMLParagraphElement>(null);
   /** Where focus goes after the next render (an element that render brings). */
   const pendingFocus = useRef<RefObject<HTMLElement | null> | null>(null);
 
@@ -172,14 +175,20 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
       showAnswer(me, ME_TEXT.leave.left);
     });
 
-  const setSubscribed = (subscribed: boolean) =>
-    run("subscription", "subscription", async () => {
+  const setSubscribed = (subscribed: boolean) => {
+    // The button is disabled while the request runs, which drops focus to the page: it comes
+    // back to the button (a failure: its alert is read), or to what was done (below).
+    focusAfterRender(subscriptionButton);
+    return run("subscription", "subscription", async () => {
       const me = await api.setSubscribed(subscribed);
       if (!isMounted()) return;
       setView({ kind: "loaded", me });
-      const text = subscribed ? ME_TEXT.subscription.resubscribed : ME_TEXT.subscription.unsubscribed;
+      const t = ME_TEXT.subscription;
+      const text = !subscribed ? t.unsubscribed : me.invited_at ? t.invited.resubscribed : t.resubscribed;
       setNotice({ area: "subscription", kind: "success", text });
+      focusAfterRender(subscriptionSaid);
     });
+  };
 
   const download = () =>
     run("data", "data", async () => {
@@ -243,6 +252,8 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
   const errorIn = (area: Area) => (noticeIn(area)?.kind === "error" ? noticeIn(area)!.text : "");
   const successIn = (area: Area) => (noticeIn(area)?.kind === "success" ? noticeIn(area)!.text : "");
   const eraseErrorId = `${ids}erase-error`;
+  /** When an invite wave drew the entry: its place and the line-jumping pitch are over. */
+  const invited = me.status === "confirmed" ? me.invited_at : null;
 
   return (
     <div className="me__body">
@@ -253,7 +264,7 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
         <dl className="me__facts">
           <div>
             <dt>{ME_TEXT.statusLabel}</dt>
-            <dd className={`me__status me__status--${me.status}`}>{ME_TEXT.status[me.status]}</dd>
+            <dd className={`me__status me__status--${me.status}`}>{invited ? ME_TEXT.invited.status : ME_TEXT.status[me.status]}</dd>
           </div>
           {me.joined_at && (
             <div>
@@ -271,9 +282,25 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
               </dd>
             </div>
           )}
+          {invited && (
+            <div>
+              <dt>{ME_TEXT.invitedAt}</dt>
+              <dd>
+                <Time iso={invited} />
+              </dd>
+            </div>
+          )}
         </dl>
 
-        {me.status === "confirmed" && me.position !== null && <p className="me__place">{placeLine(me.position)}</p>}
+        {invited ? (
+          <>
+            <p className="me__place">{ME_TEXT.invited.headline}</p>
+            <p>{ME_TEXT.invited.text}</p>
+            {me.invited_by && <p>{ME_TEXT.invited.lookFor(me.invited_by.subject, longDateTime(me.invited_by.sent_at))}</p>}
+          </>
+        ) : (
+          me.status === "confirmed" && me.position !== null && <p className="me__place">{placeLine(me.position)}</p>
+        )}
         {me.status === "none" && (
           <>
             <p>{ME_TEXT.none.text(me.email)}</p>
@@ -305,6 +332,7 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
             boost={me.referral_boost}
             pending={me.referrals_pending}
             confirmed={me.referrals_confirmed}
+            {...(invited ? { heading: ME_TEXT.invited.shareHeading, rule: ME_TEXT.invited.shareRule } : {})}
           />
         )}
 
@@ -353,12 +381,15 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
         <SubscriptionSection
           headingId={`${ids}subscription`}
           subscription={me.subscription}
+          invited={invited !== null}
           disabled={busy !== null}
           pending={busy === "subscription"}
           success={successIn("subscription")}
           error={errorIn("subscription")}
           onChange={(subscribed) => void setSubscribed(subscribed)}
           time={(iso) => <Time iso={iso} />}
+          buttonRef={subscriptionButton}
+          successRef={subscriptionSaid}
         />
       )}
 
@@ -440,14 +471,11 @@ function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
   );
 }
 
-/** An ISO time in the visitor's own time zone, in words ("Nov 25, 2026, 10:04 AM"). */
+/** An ISO time in words, in the e-mails' style ("25 November 2026, 04:12 UTC"). */
 function Time({ iso }: { iso: string }) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return <>{iso}</>;
-  return <time dateTime={iso}>{TIME_FORMAT.format(date)}</time>;
+  if (Number.isNaN(new Date(iso).getTime())) return <>{iso}</>;
+  return <time dateTime={iso}>{longDateTime(iso)}</time>;
 }
-
-const TIME_FORMAT = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 /** The message of a failed call: the API error's, or `fallback` for anything unexpected. */
 function messageOf(error: unknown, fallback: string): string {

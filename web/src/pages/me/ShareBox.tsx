@@ -8,6 +8,9 @@ type Props = {
   boost: number;
   pending: number;
   confirmed: number;
+  /** Words in place of "Move up the line" and its rule (someone invited has no line to move up in). */
+  heading?: string;
+  rule?: string;
 };
 
 /**
@@ -17,7 +20,7 @@ type Props = {
  * Telegram, X and e-mail links are there always, for every other browser and for those who
  * prefer them.
  */
-export function ShareBox({ link, text, boost, pending, confirmed }: Props) {
+export function ShareBox({ link, text, boost, pending, confirmed, heading, rule }: Props) {
   const ids = useId();
   const input = useRef<HTMLTextAreaElement>(null);
   const [copyStatus, setCopyStatus] = useState("");
@@ -49,8 +52,8 @@ export function ShareBox({ link, text, boost, pending, confirmed }: Props) {
 
   return (
     <section className="share" aria-labelledby={`${ids}heading`}>
-      <h3 id={`${ids}heading`}>{JOURNEY_TEXT.shareHeading}</h3>
-      <p>{referralRule(boost)}</p>
+      <h3 id={`${ids}heading`}>{heading ?? JOURNEY_TEXT.shareHeading}</h3>
+      <p>{rule ?? referralRule(boost)}</p>
       <label htmlFor={`${ids}link`} className="share__label">
         {JOURNEY_TEXT.linkLabel}
       </label>

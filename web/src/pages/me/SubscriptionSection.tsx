@@ -1,23 +1,30 @@
 import type { MeSubscription } from "@shared/me";
+import type { Ref } from "react";
 import { ME_TEXT } from "./content";
 
 /**
  * "My place"'s campaign e-mail block: whether the address gets launch news and invitations,
  * since when and why not, and the one button that changes it ("Unsubscribe", "Subscribe again").
- * The page runs the request (its busy state and messages); this only shows them.
+ * Someone invited already is promised no invitation: launch news and updates. The page runs the
+ * request (its busy state, messages and focus); this only shows them.
  */
 export function SubscriptionSection({
   headingId,
   subscription,
+  invited,
   disabled,
   pending,
   success,
   error,
   onChange,
   time,
+  buttonRef,
+  successRef,
 }: {
   headingId: string;
   subscription: MeSubscription;
+  /** An invite wave drew the entry: its invitation went out already. */
+  invited: boolean;
   /** Another request is in flight: the button waits. */
   disabled: boolean;
   /** This block's own request is in flight: the button says so. */
@@ -27,15 +34,20 @@ export function SubscriptionSection({
   onChange: (subscribed: boolean) => void;
   /** How the page shows a time. */
   time: (iso: string) => React.ReactNode;
+  /** The button and the success message, where the page puts focus once a change is done. */
+  buttonRef?: Ref<HTMLButtonElement>;
+  successRef?: Ref<HTMLParagraphElement>;
 }) {
   const t = ME_TEXT.subscription;
   const { subscribed } = subscription;
+  const reason = subscription.reason ?? "unsubscribed";
+  const offText = invited && reason === "unsubscribed" ? t.invited.reason : t.reasons[reason];
   return (
     <section className="me__section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       <dl className="me__facts">
         <div>
-          <dt>{t.statusLabel}</dt>
+          <dt>{invited ? t.invited.statusLabel : t.statusLabel}</dt>
           <dd className={subscribed ? "me__status--confirmed" : undefined}>{subscribed ? t.on : t.off}</dd>
         </div>
         {!subscribed && subscription.unsubscribed_at && (
@@ -45,9 +57,10 @@ export function SubscriptionSection({
           </div>
         )}
       </dl>
-      <p>{subscribed ? t.subscribedText : t.reasons[subscription.reason ?? "unsubscribed"]}</p>
+      <p>{subscribed ? (invited ? t.invited.subscribedText : t.subscribedText) : offText}</p>
       <p>{t.stillSent}</p>
       <button
+        ref={buttonRef}
         type="button"
         className={subscribed ? "button" : "button button--primary"}
         onClick={() => onChange(!subscribed)}
@@ -55,7 +68,8 @@ export function SubscriptionSection({
       >
         {subscribed ? (pending ? t.unsubscribing : t.unsubscribe) : pending ? t.subscribing : t.subscribe}
       </button>
-      <p className="message message--success" role="status">
+      {/* Focused when a change is done, so it is read and the keyboard stays in this block. */}
+      <p ref={successRef} tabIndex={-1} className="message message--success" role="status">
         {success}
       </p>
       <p className="message message--error" role="alert">

@@ -40,6 +40,21 @@ export const ME_TEXT = {
   share: JOURNEY_TEXT,
   joinedAt: "Joined",
   confirmedAt: "Confirmed",
+  invitedAt: "Invited",
+  /**
+   * Once an invite wave drew the entry (issue 17): no place in line, no line to move up in. The
+   * invitation e-mail is named so it can be found again in the inbox.
+   */
+  invited: {
+    status: "Invited",
+    headline: "You're invited",
+    text: "Homework Helper is open to you.",
+    /** The wave's e-mail was sent to this address. */
+    lookFor: (subject: string, sentOn: string) => `Look for our e-mail "${subject}", sent on ${sentOn}.`,
+    /** The referral link stays, as a way to bring friends, not to jump the line. */
+    shareHeading: "Bring your friends",
+    shareRule: "Friends who join with your link get on the waitlist for their own invitation.",
+  },
   friendsHeading: "Friends who joined with your link",
   leave: {
     button: "Leave the waitlist",
@@ -56,6 +71,13 @@ export const ME_TEXT = {
     off: "Unsubscribed",
     since: "Since",
     subscribedText: "We e-mail you when Homework Helper opens, with your invitation, and the occasional launch news.",
+    /** The same block for someone invited already: no invitation to promise. */
+    invited: {
+      statusLabel: "Launch news and updates",
+      subscribedText: "We'll send you launch news and updates.",
+      reason: "You unsubscribed, so we send you no launch news or updates.",
+      resubscribed: "You're subscribed again: we'll send you launch news and updates.",
+    },
     /** Why the address gets no campaign e-mail, by the suppression list's reason. */
     reasons: {
       unsubscribed: "You unsubscribed, so we send you no launch news or invitations.",
