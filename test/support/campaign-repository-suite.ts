@@ -17,9 +17,14 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
   let keys = 0;
 
   /** A confirmed entry (joined and confirmed at once), with a mailbox key of its own. */
-  async function confirmed(repo: TestRepository, tag: string, utmSource: string | null = null): Promise<WaitlistEntry> {
+  async function confirmed(
+    repo: TestRepository,
+    tag: string,
+    utmSource: string | null = null,
+    mailboxKey?: string,
+  ): Promise<WaitlistEntry> {
     keys += 1;
-    const key = `${driver}-${tag}-${keys}-${crypto.randomUUID()}`;
+    const key = mailboxKey ?? `${driver}-${tag}-${keys}-${crypto.randomUUID()}`;
     const journey: JoinJourney = {
       kind: "welcome",
       mailboxKey: key,
@@ -140,16 +145,81 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       expect((await repo.campaignDelivery.rowsOf(d.id))[0]).toMatchObject({ status: "queued" });
     });
 
-    it("reads the entry's suppression in the claim, and an erased entry as none", async () => {
+    it("reads the entry's suppression in the claim (it left after the expansion), and an erased entry as none", async () => {
       const repo = await fresh();
       const kept = await confirmed(repo, "supp");
       const gone = await confirmed(repo, "gone");
-      await repo.consent.suppress({ mailboxKey: kept.mailboxKey, reason: "unsubscribed", source: "one-click", campaignId: null, now: t0 });
-      await repo.journey.leave(gone.email);
       const c = await sending(repo, { kind: "all" });
       const ids = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
-      expect(ids).toHaveLength(1);
+      expect(ids).toHaveLength(2);
+      await repo.consent.suppress({ mailboxKey: kept.mailboxKey, reason: "unsubscribed", source: "one-click", campaignId: null, now: t0 });
+      await repo.journey.leave(gone.email);
       expect(await claim(repo, c, ids[0]!)).toMatchObject({ suppressed: "unsubscribed", entry: { id: kept.id } });
+      expect(await claim(repo, c, ids[1]!)).toMatchObject({ entry: null });
+    });
+
+    it("the audience draws no suppressed mailbox and one entry per inbox (its first by place); entries without a key are each their own", async () => {
+      const repo = await fresh();
+      const tag = `inbox-${crypto.randomUUID().slice(0, 8)}`;
+      const inbox = `${driver}-${tag}-shared`;
+      const first = await confirmed(repo, tag, tag, inbox);
+      const left = await confirmed(repo, tag, tag);
+      await confirmed(repo, tag, tag, inbox);
+      const old1 = await confirmed(repo, tag, tag, "");
+      const old2 = await confirmed(repo, tag, tag, "");
+      await repo.consent.suppress({ mailboxKey: left.mailboxKey, reason: "unsubscribed", source: "page", campaignId: null, now: t0 });
+      const expected = [first.id, old1.id, old2.id];
+      for (const audience of [
+        { kind: "all", utm_source: tag },
+        { kind: "wave", size: 10, utm_source: tag },
+      ] as const) {
+        expect(await repo.campaigns.audienceSize(audience)).toBe(3);
+        const c = await sending(repo, audience);
+        await expandAll(repo, c.id, 2);
+        expect((await repo.campaignDelivery.rowsOf(c.id)).map((row) => row.entryId)).toEqual(expected);
+        expect((await repo.campaignDelivery.campaign(c.id))!.audienceSize).toBe(3);
+      }
+      // A wave of one takes the first sendable entry, not a suppressed one ahead of it.
+      await repo.consent.suppress({ mailboxKey: inbox, reason: "unsubscribed", source: "page", campaignId: null, now: t0 });
+      expect(await repo.campaigns.audienceSize({ kind: "all", utm_source: tag })).toBe(2);
+    });
+
+    it("a row skipped as unsubscribed takes back its wave's invitation, so the next wave draws the entry after Subscribe again", async () => {
+      const repo = await fresh();
+      const tag = `uninvite-${crypto.randomUUID().slice(0, 8)}`;
+      const entry = await confirmed(repo, tag, tag);
+      const c = await sending(repo, { kind: "wave", size: 1, utm_source: tag });
+      const [id] = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
+      expect((await repo.journey.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
+      await repo.consent.suppress({ mailboxKey: entry.mailboxKey, reason: "unsubscribed", source: "page", campaignId: null, now: t0 });
+      const held = await claim(repo, c, id!);
+      expect(held).toMatchObject({ suppressed: "unsubscribed" });
+      // Another holder's skip (a lost claim) changes nothing.
+      await repo.campaignDelivery.markSkipped({ ...held!.recipient, claim: "not-mine" }, "unsubscribed", at(1_000));
+      expect((await repo.journey.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
+      await repo.campaignDelivery.markSkipped(held!.recipient, "unsubscribed", at(1_000));
+      expect(await repo.journey.entryById(entry.id)).toMatchObject({ invitedAt: null, invitedCampaignId: null });
+      await repo.consent.resubscribe({ mailboxKey: entry.mailboxKey, now: at(2_000), event: "resubscribed", source: "me" });
+      const next = await sending(repo, { kind: "wave", size: 5, utm_source: tag });
+      await expandAll(repo, next.id, 10);
+      expect((await repo.campaignDelivery.rowsOf(next.id)).map((row) => row.entryId)).toEqual([entry.id]);
+    });
+
+    it("a dead letter leaves a row held by a live claim alone (its send goes on, Retry finds nothing); a lapsed claim's row fails", async () => {
+      const repo = await fresh();
+      for (let i = 0; i < 2; i += 1) await confirmed(repo, "dlq");
+      const c = await sending(repo, { kind: "all" });
+      const [a, b] = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
+      const live = await claim(repo, c, a!);
+      await repo.campaignDelivery.markDeadLettered(c.id, a!, at(1_000));
+      expect((await repo.campaignDelivery.rowsOf(c.id))[0]).toMatchObject({ status: "sending", deadLetteredAt: null });
+      expect(await repo.campaignDelivery.markSent(live!.recipient, at(2_000))).toBe(true);
+      await repo.campaignDelivery.markDeadLettered(c.id, a!, at(3_000));
+      expect(await repo.campaignDelivery.requeueDeadLetters(c.id, undefined, at(4_000))).toEqual([]);
+      expect((await repo.campaignDelivery.rowsOf(c.id))[0]).toMatchObject({ status: "sent", deadLetteredAt: null });
+      await claim(repo, c, b!);
+      await repo.campaignDelivery.markDeadLettered(c.id, b!, at(61_000));
+      expect((await repo.campaignDelivery.rowsOf(c.id))[1]).toMatchObject({ status: "failed" });
     });
 
     it("counts progress by status, the sent of the last minute and dead letters; ends the campaign once nothing is left", async () => {
@@ -160,11 +230,13 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       const [a, b, d] = await Promise.all(ids.slice(0, 3).map((id) => claim(repo, c, id)));
       await repo.campaignDelivery.markSent(a!.recipient, at(1_000));
       await repo.campaignDelivery.markSkipped(b!.recipient, "unsubscribed", at(1_000));
-      await repo.campaignDelivery.markDeadLettered(c.id, d!.recipient.id, at(1_000));
+      // The dead letter arrives after the claim's lease lapsed (a live claim is left alone).
+      await repo.campaignDelivery.markDeadLettered(c.id, d!.recipient.id, at(61_000));
       expect(await repo.campaignDelivery.progressCounts(c.id, at(30_000))).toEqual({
         counts: { queued: 1, sending: 0, sent: 1, failed: 1, skipped: 1 },
         sentLastMinute: 1,
         deadLettered: 1,
+        cancelled: 0,
       });
       expect((await repo.campaignDelivery.progressCounts(c.id, at(90_000))).sentLastMinute).toBe(0);
       expect(await repo.campaignDelivery.finishIfDone(c.id, at(2_000))).toBeNull();

@@ -155,12 +155,29 @@ export function createCampaignDeliveryRepository(db: Database) {
       return marked.length > 0;
     },
 
-    /** Not sent, for good: skipped with its reason, by the claim's holder. */
+    /**
+     * Not sent, for good: skipped with its reason, by the claim's holder. A mailbox on the list
+     * (it left between the audience's count and its send) also takes back this wave's invitation,
+     * in the same batch, as cancel does: after "Subscribe again" the next wave draws the entry.
+     */
     async markSkipped(recipient: CampaignRecipient, reason: SkipReason, now: Date): Promise<void> {
-      await db
+      const held = and(eq(r.id, recipient.id), eq(r.claim, recipient.claim ?? ""), eq(r.status, "sending"));
+      const uninvite = db
+        .update(waitlist)
+        .set({ invitedAt: null, invitedCampaignId: null })
+        .where(
+          and(
+            eq(waitlist.id, recipient.entryId),
+            eq(waitlist.invitedCampaignId, recipient.campaignId),
+            sql`exists (select 1 from ${r} x where x.id = ${recipient.id} and x.claim = ${recipient.claim ?? ""} and x.status = 'sending')`,
+          ),
+        );
+      const mark = db
         .update(r)
         .set({ status: "skipped", skipReason: reason, lockedUntil: null, updatedAt: iso(now) })
-        .where(and(eq(r.id, recipient.id), eq(r.claim, recipient.claim ?? ""), eq(r.status, "sending")));
+        .where(held);
+      if (reason === "unsubscribed" || reason === "bounced" || reason === "complained") await db.batch([uninvite, mark]);
+      else await mark;
     },
 
     /** The provider failed: back to queued for the retry (skipped "cancelled" when the campaign was cancelled meanwhile). */

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { CampaignAudience, CampaignDraftInput } from "../shared/campaigns";
 import type { Database } from "./database";
-import { campaignRecipients, campaigns, waitlist } from "./schema";
+import { campaignRecipients, campaigns, suppressions, waitlist } from "./schema";
 import type { Campaign, CampaignRecipient } from "./schema";
 
 /**
@@ -13,11 +13,17 @@ import type { Campaign, CampaignRecipient } from "./schema";
  */
 
 /**
- * Who is in an audience (README "Launch day"), as a WHERE clause on hwh_waitlist: confirmed
- * entries only, a wave's only those not invited yet, either narrowed to one utm_source (given
- * as stored: lower-cased). A wave is the first N of these in line order (AUDIENCE_ORDER); the
- * clause names rank_key (set exactly when confirmed) so SQLite walks the partial rank indexes
- * (the uninvited one for a wave) rather than the table.
+ * Who is in an audience (README "Launch day"), as a WHERE clause on hwh_waitlist: only entries
+ * that can receive it. Confirmed entries only; a mailbox on the suppression list is not drawn
+ * (so the size the operator confirms is the number of e-mails, and a wave never marks invited
+ * someone it will not write to); and one e-mail per inbox: of the confirmed entries sharing a
+ * mailbox key (m0@, m0+x@, M0@ are one mailbox) only the first by place, whether or not it is
+ * in this audience, so a second entry never brings a second invitation. Entries from before
+ * mailbox keys (key '') are each their own. A wave's only those not invited yet, either narrowed
+ * to one utm_source (given as stored: lower-cased). A wave is the first N of these in line order
+ * (AUDIENCE_ORDER); the clause names rank_key (set exactly when confirmed) so SQLite walks the
+ * partial rank indexes (the uninvited one for a wave) rather than the table, and the inbox test
+ * searches hwh_waitlist_mailbox_rank_idx (test/node/campaign-audience-plan.test.ts).
  */
 export function audienceWhere(audience: CampaignAudience): SQL {
   const utmSource = audience.utm_source ?? null;
@@ -26,6 +32,10 @@ export function audienceWhere(audience: CampaignAudience): SQL {
     isNotNull(waitlist.rankKey),
     audience.kind === "wave" ? isNull(waitlist.invitedAt) : undefined,
     utmSource === null ? undefined : eq(waitlist.utmSource, utmSource),
+    sql`not exists (select 1 from ${suppressions} s where s.mailbox_key = ${waitlist.mailboxKey})`,
+    sql`(${waitlist.mailboxKey} = '' or not exists (select 1 from ${waitlist} o
+      where o.mailbox_key = ${waitlist.mailboxKey} and o.rank_key is not null
+        and (o.rank_key, o.confirm_seq) < (${waitlist.rankKey}, ${waitlist.confirmSeq})))`,
   )!;
 }
 

@@ -87,12 +87,24 @@ export function createCampaignStateRepository(db: Database) {
       return updated[0] ?? null;
     },
 
-    /** A send message reached the dead-letter queue: its row failed for good (a sent or skipped row stays as it is). */
+    /**
+     * A send message reached the dead-letter queue: its row failed for good, but only when no
+     * other copy of the message (a requeue, a redelivery) is at work on it: a row that is queued,
+     * or sending with a lapsed lease. A live claim may be sending it right now (its markSent
+     * would then find the row failed, and "Retry" would send it twice); a sent, skipped or
+     * already failed row stays as it is.
+     */
     async markDeadLettered(campaignId: number, recipientId: number, now: Date): Promise<void> {
       await db
         .update(r)
         .set({ status: "failed", deadLetteredAt: iso(now), lockedUntil: null, updatedAt: iso(now) })
-        .where(and(eq(r.id, recipientId), eq(r.campaignId, campaignId), inArray(r.status, ["queued", "sending", "failed"])));
+        .where(
+          and(
+            eq(r.id, recipientId),
+            eq(r.campaignId, campaignId),
+            sql`(${r.status} = 'queued' or (${r.status} = 'sending' and ${r.lockedUntil} < ${iso(now)}))`,
+          ),
+        );
     },
 
     /** Puts dead letters (all of the campaign's, or those named) back to queued: the rows to enqueue again. */

@@ -80,6 +80,9 @@ export const waitlist = table(
     index(`${TABLE_PREFIX}_waitlist_uninvited_rank_idx`)
       .on(t.rankKey, t.confirmSeq)
       .where(sql`${t.rankKey} is not null and ${t.invitedAt} is null`),
+    // One e-mail per inbox (worker/db/campaign-repository.ts audienceWhere): is a confirmed entry
+    // of the same mailbox ahead of this one? One search of this index per entry drawn.
+    index(`${TABLE_PREFIX}_waitlist_mailbox_rank_idx`).on(t.mailboxKey, t.rankKey, t.confirmSeq).where(sql`${t.rankKey} is not null`),
     // A referrer's friends (pending and confirmed).
     index(`${TABLE_PREFIX}_waitlist_referred_by_idx`).on(t.referredBy, t.confirmedAt).where(sql`${t.referredBy} is not null`),
   ],

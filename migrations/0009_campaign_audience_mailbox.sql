@@ -1,0 +1,1 @@
+CREATE INDEX `hwh_waitlist_mailbox_rank_idx` ON `hwh_waitlist` (`mailbox_key`,`rank_key`,`confirm_seq`) WHERE "hwh_waitlist"."rank_key" is not null;
