@@ -1,6 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { UNSUBSCRIBE_PROBLEMS, UNSUBSCRIBE_TEXT } from "../../worker/campaigns/unsubscribe-page";
-import { signUnsubscribe } from "../../worker/campaigns/unsubscribe";
+import { maskAddress, signUnsubscribe } from "../../worker/campaigns/unsubscribe";
 import { FORM_MEDIA_TYPE } from "../../worker/http/body";
 import { escapeHtml } from "../../worker/mail/content";
 import { cspHash } from "../../worker/shared/hash";
@@ -153,6 +154,16 @@ describe("POST /unsubscribe: the page's button", () => {
     expect((await rowsOf(key)).events).toHaveLength(1);
   });
 
+  it("a mailbox no waitlist entry has (a test e-mail to an operator): the pages name no address", async () => {
+    const { token } = await recipient("operator");
+    const pages = [await open(token), await press(token), await press(token), await open(token)];
+    const [before, after, already, reopened] = await Promise.all(pages.map((page) => page.text()));
+    expect(before).toContain(escapeHtml(UNSUBSCRIBE_TEXT.promptIntro));
+    expect(after).toContain(escapeHtml(UNSUBSCRIBE_TEXT.doneText));
+    for (const html of [already, reopened]) expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
+    for (const html of [before, after, already, reopened]) expect(html).not.toContain("•");
+  });
+
   it("from another site's form: 403, nothing changes", async () => {
     const { key, token } = await recipient();
     await expectPage(
@@ -162,5 +173,45 @@ describe("POST /unsubscribe: the page's button", () => {
     );
     await expectPage(await press(token, { Origin: "https://evil.example" }), 403, UNSUBSCRIBE_PROBLEMS.otherSite.title);
     expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+});
+
+describe("which address: the pages name the link's mailbox, masked (the link may be forwarded)", () => {
+  it("masks as s•••••01@example.org: the first letter, five bullets, the last two of the local part, the domain", () => {
+    expect(maskAddress("student01@example.org")).toBe("s•••••01@example.org");
+    expect(maskAddress("ab@example.org")).toBe("a•••••@example.org");
+    expect(maskAddress("abcd@example.org")).toBe("a•••••@example.org");
+    expect(maskAddress("abcde@example.org")).toBe("a•••••de@example.org");
+  });
+
+  /** A confirmed waitlist entry (a campaign's recipient), with the mailbox key the join writes. */
+  async function onTheList(): Promise<{ email: string; key: string; token: string }> {
+    const email = `s${crypto.randomUUID().slice(0, 8)}01@example.org`;
+    const key = await mailboxKey(JWT_SECRET, email);
+    const at = new Date().toISOString();
+    await env.DB.prepare(
+      `insert into hwh_waitlist (email, mailbox_key, confirmed_at, confirm_seq, rank_key, referral_code, email_sent, created_at, updated_at)
+       select ?1, ?2, ?3, coalesce(max(confirm_seq), 0) + 1, 2 * (coalesce(max(confirm_seq), 0) + 1), ?4, 1, ?3, ?3 from hwh_waitlist`,
+    )
+      .bind(email, key, at, crypto.randomUUID().slice(0, 8))
+      .run();
+    return { email, key, token: await signUnsubscribe(JWT_SECRET, 7, key) };
+  }
+
+  it("before, after and already: the masked address, never the whole one", async () => {
+    const { email, token } = await onTheList();
+    const masked = maskAddress(email);
+    expect(masked).toMatch(/^s•••••01@example\.org$/);
+
+    const before = await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.promptTitle);
+    expect(before).toContain(escapeHtml(UNSUBSCRIBE_TEXT.named.promptIntro(masked)));
+    const after = await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
+    expect(after).toContain(escapeHtml(UNSUBSCRIBE_TEXT.named.doneText(masked)));
+    const again = await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
+    expect(again).toContain(escapeHtml(UNSUBSCRIBE_TEXT.named.already(masked)));
+    for (const html of [before, after, again]) expect(html).not.toContain(email);
+    // The one-click answer is for a mail provider: it names nobody.
+    const posted = await oneClick(token);
+    expect(await posted.text()).toBe(UNSUBSCRIBE_TEXT.oneClickDone);
   });
 });

@@ -15,6 +15,12 @@ export const UNSUBSCRIBE_TEXT = {
   doneTitle: "You're unsubscribed",
   doneText: `We won't send ${BRAND_NAME} launch news or invitations to this address any more.`,
   already: "This address was already unsubscribed: nothing changed.",
+  /** The same with the address named (masked: maskAddress), when the link's mailbox is on the waitlist. */
+  named: {
+    promptIntro: (address: string) => `Press the button and ${address} gets no more ${BRAND_NAME} launch news or invitations.`,
+    doneText: (address: string) => `We won't send ${BRAND_NAME} launch news or invitations to ${address} any more.`,
+    already: (address: string) => `${address} was already unsubscribed: nothing changed.`,
+  },
   /** What still arrives: e-mails the person asks for are not campaigns. */
   stillSent: "Sign-in codes and other e-mails you ask for still arrive.",
   // Not "join again": a join only renews consent once the mailbox confirms it (a 409 duplicate never does).
@@ -53,13 +59,17 @@ const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 const homeLink = (kind: "button--link" | "button--primary") =>
   `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(UNSUBSCRIBE_TEXT.home)}</a></p>`;
 
-/** Where the link lands: nothing changes until the button is pressed (mail scanners open links). */
-export function unsubscribePromptPage(token: string): SitePage {
+/**
+ * Where the link lands: nothing changes until the button is pressed (mail scanners open links).
+ * `address`: the link's mailbox, masked (maskAddress); null when no waitlist entry has it (a
+ * test e-mail to an operator), and then the page names no address.
+ */
+export function unsubscribePromptPage(token: string, address: string | null = null): SitePage {
   const t = UNSUBSCRIBE_TEXT;
   return {
     title: t.promptTitle,
     main: card(`<h1>${escapeHtml(t.promptTitle)}</h1>
-${paragraph(t.promptIntro)}
+${paragraph(address ? t.named.promptIntro(address) : t.promptIntro)}
 ${paragraph(t.stillSent)}
 <form method="post" action="/unsubscribe">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
@@ -69,12 +79,12 @@ ${homeLink("button--link")}`),
   };
 }
 
-/** The outcome: unsubscribed now, or (`already`) before this press or visit. */
-export function unsubscribedPage(already: boolean): SitePage {
+/** The outcome: unsubscribed now, or (`already`) before this press or visit; `address` as on the prompt. */
+export function unsubscribedPage(already: boolean, address: string | null = null): SitePage {
   const t = UNSUBSCRIBE_TEXT;
   const news = already
-    ? `<p class="message message--info" role="status">${escapeHtml(t.already)}</p>`
-    : `<p class="message message--success" role="status">${escapeHtml(t.doneText)}</p>`;
+    ? `<p class="message message--info" role="status">${escapeHtml(address ? t.named.already(address) : t.already)}</p>`
+    : `<p class="message message--success" role="status">${escapeHtml(address ? t.named.doneText(address) : t.doneText)}</p>`;
   return {
     title: t.doneTitle,
     main: card(`<h1>${escapeHtml(t.doneTitle)}</h1>

@@ -53,3 +53,18 @@ export async function unsubscribeUrl(deps: Deps, input: { campaignId: number; ma
 export function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": ONE_CLICK_BODY };
 }
+
+/**
+ * An address as the unsubscribe page names it: "s•••••01@example.org" (the local part's first
+ * letter, five bullets whatever its length, its last two characters when it is long enough to
+ * keep some hidden, and the domain). Enough for the owner of two mailboxes to tell which one the
+ * link stands for, not enough to read someone's address off a forwarded link.
+ */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  const local = at > 0 ? address.slice(0, at) : address;
+  const domain = at > 0 ? address.slice(at) : "";
+  const chars = [...local];
+  const tail = chars.length >= 5 ? chars.slice(-2).join("") : "";
+  return `${chars[0] ?? ""}•••••${tail}${domain}`;
+}

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "./database";
 import { campaignRecipients, campaigns, waitlist } from "./schema";
 import type { WaitlistEntry } from "./schema";
@@ -33,16 +33,17 @@ export function createRecipientRepository(db: Database) {
     },
 
     /**
-     * The address of a waitlist entry with this mailbox key (the waitlist's index on it), or
-     * null: a test e-mail to an operator, or an entry erased since. Several entries may share a
-     * mailbox (ada@ and ada+news@); any of them is that mailbox.
+     * The address of a confirmed waitlist entry with this mailbox key (a campaign's audience is
+     * confirmed entries; the partial index on (mailbox_key, rank_key, confirm_seq) where confirmed
+     * finds it), or null: a test e-mail to an operator, or an entry erased or left since. Several
+     * entries may share a mailbox (ada@ and ada+news@); the first in line stands for it.
      */
     async addressOfMailbox(mailboxKey: string): Promise<string | null> {
       const rows = await db
         .select({ email: waitlist.email })
         .from(waitlist)
-        .where(eq(waitlist.mailboxKey, mailboxKey))
-        .orderBy(waitlist.id)
+        .where(and(eq(waitlist.mailboxKey, mailboxKey), isNotNull(waitlist.rankKey)))
+        .orderBy(waitlist.rankKey, waitlist.confirmSeq)
         .limit(1);
       return rows[0]?.email ?? null;
     },

@@ -4,7 +4,7 @@ import type { AppEnv, Deps } from "../deps";
 import { fromThisOrigin } from "../http/public-submission";
 import { sitePageResponse } from "../http/site-page";
 import { describeError, log } from "../log";
-import { ONE_CLICK_BODY, verifyUnsubscribe } from "../campaigns/unsubscribe";
+import { maskAddress, ONE_CLICK_BODY, verifyUnsubscribe } from "../campaigns/unsubscribe";
 import { UNSUBSCRIBE_TEXT, unsubscribedPage, unsubscribeProblemPage, unsubscribePromptPage } from "../campaigns/unsubscribe-page";
 
 /**
@@ -83,6 +83,15 @@ async function unsubscribe(deps: Deps, token: { campaignId: number; mailboxKey: 
 
 const verify = (deps: Deps, token: string) => verifyUnsubscribe(deps.config.auth.jwtSecret, token);
 
+/**
+ * The pages name the link's mailbox, masked (the link may have been forwarded), so the owner of
+ * two addresses knows which one it stops; null when no entry has it (a test e-mail to an operator).
+ */
+async function maskedAddressOf(deps: Deps, mailboxKey: string): Promise<string | null> {
+  const address = await deps.repo.recipients.addressOfMailbox(mailboxKey);
+  return address ? maskAddress(address) : null;
+}
+
 export const unsubscribeRoutes = new Hono<AppEnv>()
   .use("*", async (c, next) => {
     await next();
@@ -95,9 +104,10 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
     try {
       const valid = await verify(deps, token);
       if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
+      const [status, address] = await Promise.all([deps.repo.consent.statusOf(valid.mailboxKey), maskedAddressOf(deps, valid.mailboxKey)]);
       // Already off the list: say so (still changing nothing).
-      if (await deps.repo.consent.statusOf(valid.mailboxKey)) return await sitePageResponse(c, unsubscribedPage(true), 200);
-      return await sitePageResponse(c, unsubscribePromptPage(token), 200);
+      if (status) return await sitePageResponse(c, unsubscribedPage(true, address), 200);
+      return await sitePageResponse(c, unsubscribePromptPage(token, address), 200);
     } catch (error) {
       log("error", "unsubscribe.failed", { method: "GET", error: describeError(error) });
       return sitePageResponse(c, unsubscribeProblemPage("failed"), 500);
@@ -121,8 +131,8 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
       if (!fromThisOrigin(c.req.raw)) return await sitePageResponse(c, unsubscribeProblemPage("otherSite"), 403);
       const valid = await verify(deps, token);
       if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
-      const added = await unsubscribe(deps, valid, "page");
-      return await sitePageResponse(c, unsubscribedPage(!added), 200);
+      const [added, address] = await Promise.all([unsubscribe(deps, valid, "page"), maskedAddressOf(deps, valid.mailboxKey)]);
+      return await sitePageResponse(c, unsubscribedPage(!added, address), 200);
     } catch (error) {
       log("error", "unsubscribe.failed", { method: "POST", one_click: oneClick, error: describeError(error) });
       return oneClick ? c.text(UNSUBSCRIBE_TEXT.oneClickFailed, 500) : sitePageResponse(c, unsubscribeProblemPage("failed"), 500);
