@@ -102,6 +102,35 @@ const STATS: AdminStats = {
 
 const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });
 
+/** A confirmed waitlist entry, invited or not. */
+function waitlistEntry(id: number, email: string, invited: Partial<AdminWaitlistEntry> = {}): AdminWaitlistEntry {
+  return {
+    id,
+    email,
+    source: "hero",
+    created_at: "2026-01-30T10:00:00.000Z",
+    updated_at: "2026-01-30T10:00:00.000Z",
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    referrer_host: null,
+    status: "confirmed",
+    confirmed_at: "2026-01-30T10:05:00.000Z",
+    place: id,
+    referral_code: null,
+    referred_by: null,
+    referrals_confirmed: 0,
+    invited_at: null,
+    invited_campaign_id: null,
+    email_sent: true,
+    email_sent_at: null,
+    notify_attempts: 1,
+    notify_last_error: null,
+    notify_next_attempt_at: null,
+    ...invited,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The API stand-in: every request is recorded; answers come from `routes`, by "METHOD /path".
 
@@ -252,14 +281,14 @@ describe("the list of campaigns", () => {
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
       [
-        "Open the campaign “Wave two”Wave two",
+        "#2 Open the campaign “Wave two”Wave two",
         "Sending",
         "Invite wave of 500 from “newsletter”500 people",
         "120 / 500",
         "1 Feb 2026, 09:00 UTC",
       ],
       [
-        "Open the campaign “Hello”Hello",
+        "#1 Open the campaign “Hello”Hello",
         "ScheduledFor 3 Feb 2026, 08:00 UTC",
         "Everyone confirmed1,234 people",
         "0 / 1,234",
@@ -351,7 +380,9 @@ describe("composing a campaign", () => {
     expect(callsTo("POST", API).map((call) => call.body)).toEqual([
       { subject: "We're open", body: "Come in!\n\nhttps://example.com", audience: { kind: "all", utm_source: null } },
     ]);
-    expect(within(region()).getByRole("heading", { level: 3 }).textContent).toBe(text.composer.editTitle("We're open"));
+    expect(within(region()).getByRole("heading", { level: 3 }).textContent).toBe(
+      `${text.number(7)} ${text.composer.editTitle("We're open")}`,
+    );
 
     // Saving again without a change asks nothing; a change is a PATCH of the same draft.
     await user.click(screen.getByRole("button", { name: text.composer.save }));
@@ -447,7 +478,7 @@ describe("sending", () => {
     await user.click(await within(region()).findByRole("button", { name: text.send.yes }));
     await within(region()).findByText(text.send.started);
     // The composer and its confirmation are gone: focus is on the screen's heading, above the progress.
-    await waitFor(() => expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: "Campaign 4" })));
+    await waitFor(() => expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: "#4 Campaign 4" })));
     expect(callsTo("POST", `${API}/4/send`).map((call) => call.body)).toEqual([{ send_at: null }]);
     // The screen is the running campaign's now: its progress, and Pause.
     expect(within(region()).getByRole("heading", { level: 4, name: text.progress.title })).toBeTruthy();
@@ -496,7 +527,8 @@ describe("while it sends, and after", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const reads = [
-      campaign(8, { status: "sending", audience_size: 1000, progress: progress({ counts: { queued: 1000 }, expanded: 1000 }) }),
+      // Just started: no recipient row yet, the audience confirmed at the start is known.
+      campaign(8, { status: "sending", audience_size: 0, progress: progress({ expanded: 0, target: 1000, unsent: 1000 }) }),
       campaign(8, {
         status: "sending",
         audience_size: 1000,
@@ -520,13 +552,15 @@ describe("while it sends, and after", () => {
     await openCampaign(() => reads[Math.min(index, reads.length - 1)]!, user);
     const figure = (label: string) => within(region()).getByText(label, { selector: "dt" }).nextElementSibling!.textContent;
     await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    // No row yet: "not yet sent" is the audience confirmed at the start, never "0 of 0".
     expect(figure(text.progress.queued)).toBe("1,000");
     expect(figure(text.progress.rate)).toBe(text.progress.noRate);
-    // The recipient list is still being prepared: the total is not known, the bar has no value.
     const bar = () => within(region()).getByRole("progressbar", { name: text.progress.bar }) as HTMLProgressElement;
-    expect(bar().hasAttribute("value")).toBe(false);
-    expect(within(region()).getByText(text.progress.expanding(1000))).toBeTruthy();
+    expect(bar().max).toBe(1000);
+    expect(bar().value).toBe(0);
+    expect(within(region()).getByText("Getting ready to send to 1,000 people…", { selector: ".progress__summary" })).toBeTruthy();
     expect(within(region()).getByText(text.details.sizeSoFar(1000))).toBeTruthy();
+    expect(region().textContent).not.toMatch(/\b0 of 0\b/);
 
     const reads8 = () => callsTo("GET", `${API}/8`).length;
     const before = reads8();
@@ -579,7 +613,7 @@ describe("while it sends, and after", () => {
       status: "sending",
       audience: { kind: "wave", size: 500 },
       audience_size: 500,
-      progress: progress({ counts: { sent: 100, queued: 400 } }),
+      progress: progress({ counts: { sent: 100, queued: 400 }, expansion_done: true }),
     });
     const to = (status: CampaignJson["status"]) => () => {
       current = { ...current, status };
@@ -608,8 +642,9 @@ describe("while it sends, and after", () => {
     expect(callsTo("POST", `${API}/11/cancel`)).toEqual([]);
     await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
     await user.click(within(region()).getByRole("button", { name: text.controls.yesCancel }));
-    await within(region()).findByRole("heading", { level: 4, name: text.report.title });
-    await waitFor(() => expect(document.activeElement).toBe(within(region()).getByRole("heading", { level: 3, name: "Campaign 11" })));
+    // The controls are gone with the cancel: focus goes to the report's heading that replaced them.
+    const reportHeading = await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    await waitFor(() => expect(document.activeElement).toBe(reportHeading));
     expect(calls.filter((call) => call.method === "POST").map((call) => call.path)).toEqual([
       `${API}/11/pause`,
       `${API}/11/resume`,
@@ -665,5 +700,204 @@ describe("while it sends, and after", () => {
     await user.click(within(region()).getByRole("button", { name: text.deadLetters.retryAll }));
     await waitFor(() => expect(callsTo("POST", `${API}/13/dead-letters/retry`)).toHaveLength(2));
     expect(callsTo("POST", `${API}/13/dead-letters/retry`).map((call) => call.body)).toEqual([{ recipient_ids: [501] }, {}]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Review 17R-ui: the numbers while a campaign starts and after a cancel, its number, focus, words.
+
+describe("the numbers from the start, and after a cancel (review 17R-ui)", () => {
+  const figureIn = (label: string) => within(region()).getAllByText(label, { selector: "dt" }).at(-1)!.nextElementSibling!.textContent;
+
+  it("just after Yes, send: the 20 confirmed people, never 0 of 0; paused says preparing is paused too; Cancel counts the 20", async () => {
+    let current = campaign(20, {
+      status: "sending",
+      audience: { kind: "wave", size: 20, utm_source: null },
+      audience_size: 0,
+      progress: progress({ expanded: 0, target: 20, unsent: 20 }),
+    });
+    routes[`POST ${API}/20/pause`] = () => {
+      current = { ...current, status: "paused" };
+      return jsonResponse(200, current);
+    };
+    const user = await openCampaign(() => current);
+    await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    expect(figureIn(text.progress.queued)).toBe("20");
+    expect(region().querySelector(".progress__summary")!.textContent).toBe("Getting ready to send to 20 people…");
+    expect(figureIn(text.details.size)).toBe("20 (the list is still being prepared)");
+    // The phone's first screen: the live line under the title, with its own Pause.
+    expect(region().querySelector(".campaign__live")!.textContent).toBe("Getting ready to send to 20 people… · Pause sending");
+    expect(region().textContent).not.toMatch(/\b0 of 0\b|0 so far/);
+
+    await user.click(within(region()).getByRole("button", { name: "Pause sending" }));
+    await within(region()).findByText(
+      "Paused while getting ready to send to 20 people: preparing the list is paused too, and nothing is sent until you resume.",
+    );
+    await user.click(within(region()).getByRole("button", { name: text.controls.cancel }));
+    expect(
+      within(region()).getByText(
+        "The 20 people not yet sent to will not get it, and they stay uninvited, so the next wave includes them. This cannot be undone.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("a cancelled wave's report: Cancelled at …, X sent, Y not sent (back in line), apart from Skipped; the list likewise", async () => {
+    const cancelled = campaign(21, {
+      subject: "Wave three",
+      status: "cancelled",
+      audience: { kind: "wave", size: 20, utm_source: null },
+      audience_size: 8,
+      started_at: "2026-02-01T10:00:00.000Z",
+      finished_at: "2026-02-01T10:13:00.000Z",
+      // 8 rows: 3 sent, 1 unsubscribed before, 4 cancelled; 12 never prepared (not rows).
+      progress: progress({ counts: { sent: 3, skipped: 5 }, expanded: 8, expansion_done: false, target: 20, unsent: 0, cancelled: 16 }),
+    });
+    const user = await openCampaign(() => cancelled);
+    const table = within(region()).queryByRole("table", { name: text.list.caption });
+    expect(table).toBeNull();
+    await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    expect(
+      within(region()).getByText("Cancelled at 1 Feb 2026, 10:13 UTC: 3 sent, 16 not sent (back in line for the next wave)."),
+    ).toBeTruthy();
+    expect(figureIn(text.report.audience)).toBe("20");
+    expect(figureIn(text.progress.sent)).toBe("3");
+    expect(figureIn(text.progress.skipped)).toBe("1");
+    expect(figureIn("Not sent (cancelled)")).toBe("16");
+    expect(figureIn("Cancelled")).toBe("1 Feb 2026, 10:13 UTC");
+    expect(within(region()).queryByText(text.report.finished, { selector: "dt" })).toBeNull();
+    expect(region().textContent).not.toMatch(/done \(100%\)/);
+
+    await user.click(within(region()).getByRole("button", { name: text.back }));
+    const row = within(await within(region()).findByRole("table", { name: text.list.caption })).getAllByRole("row")[1]!;
+    expect([...row.children].map((cell) => cell.textContent)).toContain("3 / 2016 not sent (cancelled)");
+  });
+
+  it("cancelled before any row: 0 sent, all not sent, Skipped 0", async () => {
+    const cancelled = campaign(22, {
+      status: "cancelled",
+      audience: { kind: "all", utm_source: null },
+      audience_size: 0,
+      finished_at: "2026-02-01T10:13:00.000Z",
+      progress: progress({ expanded: 0, target: 20, cancelled: 20 }),
+    });
+    await openCampaign(() => cancelled);
+    await within(region()).findByText("Cancelled at 1 Feb 2026, 10:13 UTC: 0 sent, 20 not sent.");
+    expect(figureIn(text.progress.skipped)).toBe("0");
+    expect(figureIn("Not sent (cancelled)")).toBe("20");
+  });
+
+  it("when Sending turns into Sent, focus left on <body> goes to the report's heading; focus elsewhere stays", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const sending = campaign(23, {
+      status: "sending",
+      audience_size: 5,
+      progress: progress({ counts: { queued: 5 }, expanded: 5, expansion_done: true }),
+    });
+    const sent = { ...sending, status: "sent" as const, progress: progress({ counts: { sent: 5 }, expanded: 5, expansion_done: true }) };
+    let current = sending;
+    await openCampaign(() => current, user);
+    await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    (document.activeElement as HTMLElement).blur();
+    expect(document.activeElement).toBe(document.body);
+    current = sent;
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS));
+    const report = await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    await waitFor(() => expect(document.activeElement).toBe(report));
+  });
+
+  it("focus outside the progress (the Back button) stays where it is when the campaign ends", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const sending = campaign(24, {
+      status: "sending",
+      audience_size: 5,
+      progress: progress({ counts: { queued: 5 }, expanded: 5, expansion_done: true }),
+    });
+    let current = sending;
+    await openCampaign(() => current, user);
+    await within(region()).findByRole("heading", { level: 4, name: text.progress.title });
+    const back = within(region()).getByRole("button", { name: text.back });
+    back.focus();
+    current = { ...sending, status: "sent", progress: progress({ counts: { sent: 5 }, expanded: 5, expansion_done: true }) };
+    await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS));
+    await within(region()).findByRole("heading", { level: 4, name: text.report.title });
+    expect(document.activeElement).toBe(back);
+  });
+});
+
+describe("numbers, names and words (review 17R-ui)", () => {
+  it("the list and the screen show each campaign's number", async () => {
+    const current = campaign(3, {
+      subject: "Wave one",
+      status: "sent",
+      progress: progress({ counts: { sent: 20 }, expanded: 20, expansion_done: true }),
+      audience_size: 20,
+    });
+    await openCampaign(() => current);
+    expect(within(region()).getByRole("heading", { level: 3 }).textContent).toBe("#3 Wave one");
+  });
+
+  it("the waitlist's Invited column names the campaign by number and subject, and opens it", async () => {
+    const wave = campaign(3, {
+      subject: "You're in: Homework Helper opens its doors to the first wave today",
+      status: "sent",
+      audience_size: 20,
+      progress: progress({ counts: { sent: 20 }, expanded: 20, expansion_done: true }),
+    });
+    routes[`GET ${API}`] = () => jsonResponse(200, { campaigns: [wave] });
+    routes[`GET ${API}/3`] = () => jsonResponse(200, wave);
+    routes["GET /api/admin/waitlist"] = () =>
+      jsonResponse(200, {
+        items: [waitlistEntry(1, "ada@example.com", { invited_at: "2026-02-01T10:00:30.000Z", invited_campaign_id: 3 })],
+        next_cursor: null,
+        total: 1,
+      });
+    const user = await openConsole();
+    const table = await screen.findByRole("table", { name: admin.waitlist.caption });
+    const open = await within(table).findByRole("button", { name: `Open campaign #3, “${wave.subject}”` });
+    expect(open.textContent).toBe("By #3 “You're in: Homework Helper…”");
+    await user.click(open);
+    const heading = await within(region()).findByRole("heading", { level: 3, name: `#3 ${wave.subject}` });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+  });
+
+  it("the waitlist's table says it scrolls sideways whenever it is wider than its box", async () => {
+    routes["GET /api/admin/waitlist"] = () =>
+      jsonResponse(200, {
+        items: [waitlistEntry(1, "ada@example.com")],
+        next_cursor: null,
+        total: 1,
+      });
+    const widths = vi.spyOn(HTMLElement.prototype, "scrollWidth", "get").mockReturnValue(1400);
+    vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1200);
+    await openConsole();
+    const box = await screen.findByRole("region", { name: admin.waitlist.caption });
+    expect(box.className).toContain("table-scroll--overflow");
+    expect(document.getElementById("waitlist-hint")!.className).toBe("scroll-hint scroll-hint--shown");
+    widths.mockRestore();
+  });
+
+  it("says it once when there are no campaigns; the composer's words", async () => {
+    const user = await openConsole();
+    expect(region().textContent!.match(/No campaigns yet/g)).toHaveLength(1);
+    await user.click(within(region()).getByRole("button", { name: text.newCampaign }));
+    expect(screen.getByText("Leave empty for everyone. Any case: matched as stored (lower case), e.g. newsletter.")).toBeTruthy();
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    await within(region()).findByText("Enter how many people to see the audience size.");
+    await user.click(within(region()).getByRole("button", { name: `${text.send.now}…` }));
+    expect(within(region()).getByText("Please correct the marked fields.")).toBeTruthy();
+  });
+
+  it("the preview frames are tall enough for the whole e-mail, and say a longer one scrolls inside", async () => {
+    routes[`POST ${API}/7/preview`] = () =>
+      jsonResponse(200, { title: "Campaign 7", html: "", text: "", headers: {}, preview_url: "/campaign-preview?token=signed" });
+    const user = await openCampaign(() => campaign(7));
+    await user.click(within(region()).getByRole("button", { name: text.preview.show }));
+    await within(region()).findByRole("heading", { level: 5, name: `${text.preview.title}: Campaign 7` });
+    const heights = [...region().querySelectorAll("iframe")].map((frame) => Number(frame.getAttribute("height")));
+    expect(heights[0]).toBeGreaterThanOrEqual(1100);
+    expect(heights[1]).toBeGreaterThanOrEqual(900);
+    expect(within(region()).getByText(text.preview.scrollInside)).toBeTruthy();
   });
 });

@@ -580,7 +580,8 @@ describe("the console", () => {
     const listCalls = () => callsTo("GET", "/api/admin/waitlist");
     expect(listCalls()[0]!.url.searchParams.get("limit")).toBe("25");
     expect(listCalls()[0]!.url.searchParams.has("cursor")).toBe(false);
-    expect(within(waitlist).getByRole("search", { name: admin.waitlist.searchLabel })).toBeTruthy();
+    // "campaign" alone would now also mean the Campaigns view's (review 17R-ui 8): the field is utm_campaign.
+    expect(within(waitlist).getByRole("search", { name: "Search the waitlist by e-mail, utm_campaign or referral code" })).toBeTruthy();
 
     await user.type(within(waitlist).getByRole("searchbox", { name: admin.waitlist.searchLabel }), "  ann ");
     await user.click(within(waitlist).getByRole("button", { name: admin.table.searchButton }));

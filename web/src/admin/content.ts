@@ -22,6 +22,14 @@ function formatCount(n: number): string {
 }
 
 /** A ratio as the console shows it, with two decimals: "0.45". */
+/** A long text cut to at most `max` characters with an ellipsis, at a word's end where one is near (a subject in a narrow column). */
+function shorten(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const cut = value.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 function formatRatio(value: number): string {
   return value.toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
@@ -216,7 +224,7 @@ export const admin = {
 
   waitlist: {
     title: "Waitlist",
-    searchLabel: "Search the waitlist by e-mail, campaign or referral code",
+    searchLabel: "Search the waitlist by e-mail, utm_campaign or referral code",
     caption: "Waitlist entries, newest first",
     columns: {
       email: "E-mail",
@@ -237,6 +245,9 @@ export const admin = {
     place: (place: number) => `#${formatCount(place)}`,
     /** The invite wave that drew the entry (the "Invited" column's note under the time). */
     invitedBy: (campaignId: number) => `By campaign #${campaignId}`,
+    /** The same note naming the campaign, as a button that opens it in Campaigns. */
+    invitedByNamed: (campaignId: number, subject: string) => `By #${campaignId} “${shorten(subject, 32)}”`,
+    openInvitedBy: (campaignId: number, subject: string) => `Open campaign #${campaignId}, “${subject}”`,
     csvName: "waitlist.csv",
   },
 
@@ -322,10 +333,12 @@ export const admin = {
       title: "All campaigns",
       caption: "Campaigns, newest first",
       empty: "No campaigns yet. “New campaign” starts one.",
-      loaded: (count: number) => (count === 0 ? "No campaigns yet." : `${plural(count, "campaign")}.`),
+      // The empty box says it already: the status line says nothing then (it would say it twice).
+      loaded: (count: number) => (count === 0 ? null : `${plural(count, "campaign")}.`),
       columns: { subject: "Subject", status: "Status", audience: "Audience", sent: "Sent / total", created: "Created" },
       open: (subject: string) => `Open the campaign “${subject}”`,
       sentOfTotal: (sent: number, total: number) => `${formatCount(sent)} / ${formatCount(total)}`,
+      notSent: (n: number) => `${formatCount(n)} not sent (cancelled)`,
     },
     status: {
       draft: "Draft",
@@ -336,6 +349,8 @@ export const admin = {
       sent: "Sent",
     } as Record<string, string>,
     scheduledFor: (when: string) => `For ${when}`,
+    /** A campaign's number, as the waitlist's Invited column and the audit name it. */
+    number: (id: number) => `#${id}`,
     statusChanged: (status: string) => `The campaign's status is now: ${status}.`,
     audience: {
       legend: "Who gets it",
@@ -345,7 +360,8 @@ export const admin = {
       waveSizeHint: (max: number) => `The first ones by place in line who have not had an invite yet; from 1 to ${formatCount(max)}.`,
       waveSizeInvalid: (max: number) => `Enter how many people, a whole number from 1 to ${formatCount(max)}.`,
       utmSource: "Only people who came from this utm_source (optional)",
-      utmSourceHint: "Leave empty for everyone. Lower case, as the waitlist stores it (e.g. newsletter).",
+      utmSourceHint: "Leave empty for everyone. Any case: matched as stored (lower case), e.g. newsletter.",
+      waveNoSize: "Enter how many people to see the audience size.",
       counting: "Counting the audience…",
       size: (n: number) => `This goes to ${plural(n, "person", "people")}.`,
       sizeNone: "Nobody matches this audience yet, so there would be nothing to send.",
@@ -367,7 +383,7 @@ export const admin = {
       subjectTooLong: (max: number) => `The subject is longer than ${formatCount(max)} characters.`,
       bodyRequired: "Please write the message.",
       bodyTooLong: (max: number) => `The message is longer than ${formatCount(max)} characters.`,
-      fixFirst: "Please correct the fields marked above first.",
+      fixFirst: "Please correct the marked fields.",
       save: "Save draft",
       saving: "Saving…",
       saved: "Draft saved.",
@@ -388,6 +404,7 @@ export const admin = {
       text: "Plain-text version",
       headers: "Headers",
       expires: "The preview's address works for 10 minutes; “Preview again” after that, or after changes.",
+      scrollInside: "Each frame shows the whole e-mail down to its footer; a longer message scrolls inside its frame.",
     },
     test: {
       send: "Send a test to me",
@@ -440,9 +457,17 @@ export const admin = {
         if (minutes < 90) return `About ${plural(minutes, "minute")}`;
         return `About ${plural(Math.round(minutes / 60), "hour")}`;
       },
-      expanding: (expanded: number) => `Preparing the recipient list: ${plural(expanded, "recipient")} so far.`,
+      /** Sending started and no one is settled yet: the confirmed audience, never "0 of 0". */
+      gettingReady: (total: number) => `Getting ready to send to ${plural(total, "person", "people")}…`,
+      pausedPreparing: (total: number) =>
+        `Paused while getting ready to send to ${plural(total, "person", "people")}: preparing the list is paused too, and nothing is sent until you resume.`,
+      /** The compact line near the title (a phone's first screen): "Sending: 3 of 20". */
+      compact: (status: string, done: number, total: number) => `${status}: ${formatCount(done)} of ${formatCount(total)}`,
       summary: (done: number, total: number) => `${formatCount(done)} of ${formatCount(total)} done (${formatShare(done, total)}).`,
-      live: (status: string, done: number, total: number) => `${status}: ${formatCount(done)} of ${formatCount(total)} done.`,
+      live: (status: string, done: number, total: number) =>
+        done === 0
+          ? `${status}: getting ready to send to ${plural(total, "person", "people")}.`
+          : `${status}: ${formatCount(done)} of ${formatCount(total)} done.`,
       pausedNote: "Paused: nothing more is sent until you resume. Messages already with the provider may still finish.",
       scheduledNote: (when: string) => `Starts at ${when}. Until then you can cancel it.`,
       refreshFailed: (message: string) => `Could not refresh the progress: ${message} Trying again.`,
@@ -452,11 +477,14 @@ export const admin = {
       pausing: "Pausing…",
       resume: "Resume",
       resuming: "Resuming…",
+      /** After the live line's Pause or Resume (under the title): named apart from the controls' own ("Pause sending"). */
+      liveSuffix: "sending",
       cancel: "Cancel the campaign",
       cancelling: "Cancelling…",
       confirmCancel: "Cancel this campaign?",
       confirmCancelNote: (left: number, wave: boolean) =>
         `The ${plural(left, "person", "people")} not yet sent to will not get it${wave ? ", and they stay uninvited, so the next wave includes them" : ""}. This cannot be undone.`,
+      confirmCancelNone: "Everyone has been sent it already: cancelling stops nothing more. This cannot be undone.",
       yesCancel: "Yes, cancel it",
       noCancel: "Keep it",
       paused: "Paused.",
@@ -468,10 +496,13 @@ export const admin = {
       audience: "Audience",
       started: "Started",
       finished: "Finished",
+      cancelledAt: "Cancelled",
+      notSent: "Not sent (cancelled)",
+      cancelledSummary: (when: string, sent: number, notSent: number, wave: boolean) =>
+        `Cancelled at ${when}: ${formatCount(sent)} sent, ${formatCount(notSent)} not sent${wave ? " (back in line for the next wave)" : ""}.`,
       download: "Download recipients CSV",
       csvName: (id: number) => `campaign-${id}-recipients.csv`,
-      skippedNote:
-        "Skipped: unsubscribed, bounced or complained before, erased, or not sent because the campaign was cancelled. The CSV says which, per recipient.",
+      skippedNote: "Skipped: unsubscribed, bounced or complained before, or erased. The CSV says which, per recipient.",
     },
     deadLetters: {
       title: "Dead letters",
@@ -492,7 +523,7 @@ export const admin = {
       status: "Status",
       audience: "Audience",
       size: "People",
-      sizeSoFar: (n: number) => `${formatCount(n)} so far (the list is still being prepared)`,
+      sizeSoFar: (n: number) => `${formatCount(n)} (the list is still being prepared)`,
       created: "Created",
       createdBy: "By",
       sendAt: "Sends at",

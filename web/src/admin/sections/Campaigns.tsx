@@ -1,8 +1,10 @@
 import type { CampaignJson } from "@shared/campaigns";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { admin } from "../content";
+import { useConsole } from "../context";
 import { CampaignsCampaign } from "./CampaignsCampaign";
 import { CampaignsList } from "./CampaignsList";
+import { OPEN_CAMPAIGN_EVENT } from "./CampaignsShared";
 import { Section } from "./Section";
 
 /** Which screen the section shows: the list, or one campaign (null id: a new one, not saved yet). */
@@ -23,6 +25,25 @@ export function Campaigns({ id }: { id: string }) {
     setScreen(next);
     setFocus((n) => n + 1);
   };
+  const { api, report } = useConsole();
+  const [openError, setOpenError] = useState<string | null>(null);
+
+  // Another section (the waitlist's Invited column) opens a campaign by its number.
+  useEffect(() => {
+    const open = (event: Event) => {
+      const campaignId = (event as CustomEvent<number>).detail;
+      setOpenError(null);
+      api.campaign(campaignId).then(
+        (campaign) => {
+          setScreen({ name: "campaign", id: campaign.id, campaign });
+          setFocus((n) => n + 1);
+        },
+        (failure: unknown) => setOpenError(report(failure)),
+      );
+    };
+    window.addEventListener(OPEN_CAMPAIGN_EVENT, open);
+    return () => window.removeEventListener(OPEN_CAMPAIGN_EVENT, open);
+  }, [api, report]);
 
   return (
     <Section
@@ -44,6 +65,11 @@ export function Campaigns({ id }: { id: string }) {
         )
       }
     >
+      {openError && (
+        <p role="alert" className="error">
+          {openError}
+        </p>
+      )}
       {screen.name === "list" ? (
         <CampaignsList focus={focus} onOpen={(campaign) => go({ name: "campaign", id: campaign.id, campaign })} />
       ) : (

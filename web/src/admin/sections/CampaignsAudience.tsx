@@ -138,6 +138,8 @@ export function CampaignsAudience({
         {count.kind === "counting" && text.counting}
         {count.kind === "done" && (count.size === 0 ? text.sizeNone : text.size(count.size))}
         {count.kind === "failed" && count.message}
+        {/* A wave without a size yet has no audience to count: say what makes it appear. */}
+        {count.kind === "idle" && fields.kind === "wave" && fields.size.trim() === "" && text.waveNoSize}
       </p>
     </fieldset>
   );

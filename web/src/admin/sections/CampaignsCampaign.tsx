@@ -9,7 +9,7 @@ import { CampaignsPreview } from "./CampaignsPreview";
 import { CampaignsProgress, useCampaignPolling } from "./CampaignsProgress";
 import { CampaignsReport } from "./CampaignsReport";
 import { CampaignsSend } from "./CampaignsSend";
-import { ScreenHeading, StatusBadge } from "./CampaignsShared";
+import { LIVE_STATUSES, ScreenHeading, StatusBadge, doneOf, totalOf } from "./CampaignsShared";
 import { BusyButton, Messages } from "./Section";
 
 /**
@@ -41,6 +41,15 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   // Bumped when an action replaced the part that had focus (sent, cancelled): the heading takes it.
   const [refocus, setRefocus] = useState(0);
   const id = campaign?.id ?? null;
+  // The progress and its controls: when the campaign ends they go, and focus that was in them
+  // (or nowhere) goes to the report's heading instead of dropping to <body>.
+  const liveRef = useRef<HTMLDivElement>(null);
+  const reportHeading = useRef<HTMLHeadingElement>(null);
+  const [focusReport, setFocusReport] = useState(0);
+
+  useEffect(() => {
+    if (focusReport > 0) reportHeading.current?.focus();
+  }, [focusReport]);
 
   // The list's copy may be a few seconds old: the screen reads the campaign once when it opens.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the screen opens.
@@ -58,6 +67,11 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
 
   /** Shows the campaign as the API gave it; a status that changed meanwhile is said. */
   function show(next: CampaignJson) {
+    const was = previousStatus.current;
+    if (was !== null && LIVE_STATUSES.has(was) && !LIVE_STATUSES.has(next.status)) {
+      const active = document.activeElement;
+      if (active === null || active === document.body || liveRef.current?.contains(active)) setFocusReport((n) => n + 1);
+    }
     setCampaign(next);
     if (previousStatus.current !== null && previousStatus.current !== next.status) {
       setStatus(text.statusChanged(text.status[next.status] ?? next.status));
@@ -124,9 +138,17 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   return (
     <div className="campaign" data-campaign-id={id ?? undefined}>
       <div className="campaign__head">
-        <ScreenHeading focus={focus + refocus}>{heading}</ScreenHeading>
+        <ScreenHeading focus={focus + refocus}>
+          {campaign && (
+            <>
+              <span className="campaign__number">{text.number(campaign.id)}</span>{" "}
+            </>
+          )}
+          {heading}
+        </ScreenHeading>
         {campaign && <StatusBadge status={campaign.status} />}
       </div>
+      {campaign && (campaign.status === "sending" || campaign.status === "paused") && <LiveLine campaign={campaign} onCampaign={show} />}
       {(missing.length > 0 || warnings.length > 0) && editing && (
         <div className="notice campaign__notice">
           <p className="campaign__notice-title">{missing.length > 0 ? text.send.notConfiguredTitle : text.warnings.title}</p>
@@ -185,19 +207,13 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
               </ul>
             )}
             {campaign.status === "sent" || campaign.status === "cancelled" ? (
-              <CampaignsReport campaign={campaign} />
+              <CampaignsReport campaign={campaign} headingRef={reportHeading} />
             ) : (
-              <>
+              <div ref={liveRef}>
                 <CampaignsProgress campaign={campaign} error={pollError} />
-                <CampaignsControls
-                  campaign={campaign}
-                  onCampaign={(next, action) => {
-                    show(next);
-                    // The controls go with a cancel: focus goes to the screen's heading, above the report.
-                    if (action === "cancel") setRefocus((n) => n + 1);
-                  }}
-                />
-              </>
+                {/* A cancel ends the controls: show() moves focus to the report's heading. */}
+                <CampaignsControls campaign={campaign} onCampaign={(next) => show(next)} />
+              </div>
             )}
             {campaign.progress.dead_lettered > 0 && <CampaignsDeadLetters campaign={campaign} onCampaign={show} />}
             <CampaignsPreview prepare={async () => campaign} heading={text.preview.sent} />
@@ -216,8 +232,8 @@ function Summary({ campaign }: { campaign: CampaignJson }) {
     [
       text.size,
       (campaign.status === "sending" || campaign.status === "paused") && !campaign.progress.expansion_done
-        ? text.sizeSoFar(campaign.audience_size)
-        : formatCount(campaign.audience_size),
+        ? text.sizeSoFar(totalOf(campaign))
+        : formatCount(totalOf(campaign)),
     ],
     [text.created, formatTime(campaign.created_at)],
     [text.createdBy, campaign.created_by],
@@ -232,5 +248,55 @@ function Summary({ campaign }: { campaign: CampaignJson }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * The live state in one line under the title, with Pause or Resume: on a phone the progress
+ * panel is below the fold, and a small wave is done before anyone scrolls to it.
+ */
+function LiveLine({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign: (campaign: CampaignJson) => void }) {
+  const { api, report } = useConsole();
+  const text = admin.campaigns;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const done = doneOf(campaign);
+  const total = totalOf(campaign);
+  const status = text.status[campaign.status] ?? campaign.status;
+  const sending = campaign.status === "sending";
+
+  async function toggle() {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onCampaign(await (sending ? api.pauseCampaign(campaign.id) : api.resumeCampaign(campaign.id)));
+    } catch (failure) {
+      setError(report(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="campaign__live">
+      <p>
+        {done === 0 && !campaign.progress.expansion_done ? text.progress.gettingReady(total) : text.progress.compact(status, done, total)}
+        {" · "}
+        <BusyButton
+          className="link-button"
+          busy={busy}
+          busyLabel={sending ? text.controls.pausing : text.controls.resuming}
+          onClick={toggle}
+        >
+          {sending ? text.controls.pause : text.controls.resume} <span className="visually-hidden">{text.controls.liveSuffix}</span>
+        </BusyButton>
+      </p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

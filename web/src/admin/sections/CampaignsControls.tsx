@@ -57,8 +57,8 @@ export function CampaignsControls({
     }
   }
 
-  const left =
-    campaign.audience_size - (campaign.progress.counts.sent + campaign.progress.counts.failed + campaign.progress.counts.skipped);
+  // Not yet sent, counted from the audience confirmed at the start: never 0 while the list is prepared.
+  const left = campaign.progress.unsent;
   return (
     <div className="campaign__part controls">
       <div className="button-row">
@@ -98,7 +98,7 @@ export function CampaignsControls({
           <p ref={questionRef} tabIndex={-1} className="confirm-step__question">
             {text.confirmCancel}
           </p>
-          <p className="hint">{text.confirmCancelNote(Math.max(left, 0), campaign.audience.kind === "wave")}</p>
+          <p className="hint">{left > 0 ? text.confirmCancelNote(left, campaign.audience.kind === "wave") : text.confirmCancelNone}</p>
           <div className="button-row">
             <BusyButton
               className="button button--danger"

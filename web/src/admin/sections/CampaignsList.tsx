@@ -2,12 +2,13 @@ import type { CampaignJson } from "@shared/campaigns";
 import { useEffect, useState } from "react";
 import { admin, formatTime } from "../content";
 import { useConsole } from "../context";
-import { ScreenHeading, StatusBadge } from "./CampaignsShared";
+import { ScreenHeading, StatusBadge, totalOf } from "./CampaignsShared";
 import { Messages } from "./Section";
 
 /**
- * Every campaign, newest first (GET /api/admin/campaigns): subject (which opens it), status,
- * audience and its size, sent of total, and when it was created.
+ * Every campaign, newest first (GET /api/admin/campaigns): its number and subject (which opens
+ * it), status, audience and its size, sent of total (a cancelled one's people not sent apart), and
+ * when it was created. At narrow widths (or large text) the rows stack as cards (admin.css).
  */
 export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campaign: CampaignJson) => void }) {
   const { api, report } = useConsole();
@@ -30,7 +31,7 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
   }, [api, report, reloads]);
 
   return (
-    <div className="campaign">
+    <div className="campaign campaigns-list">
       <ScreenHeading focus={focus}>{text.title}</ScreenHeading>
       <p>{admin.campaigns.intro}</p>
       <Messages status={campaigns ? text.loaded(campaigns.length) : error ? null : admin.loading} error={error} />
@@ -57,7 +58,7 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
           tabIndex={0}
         >
-          <table className="data-table">
+          <table className="data-table campaigns-table">
             <caption id="campaigns-caption">{text.caption}</caption>
             <thead>
               <tr>
@@ -74,6 +75,7 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
               {campaigns.map((campaign) => (
                 <tr key={campaign.id}>
                   <th scope="row" className="cell-subject">
+                    <span className="campaign__number">{admin.campaigns.number(campaign.id)}</span>{" "}
                     <button type="button" className="link-button" onClick={() => onOpen(campaign)}>
                       <span className="visually-hidden">{text.open(campaign.subject)}</span>
                       <span aria-hidden="true">{campaign.subject}</span>
@@ -85,12 +87,17 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
                       <span className="cell-note">{admin.campaigns.scheduledFor(formatTime(campaign.send_at))}</span>
                     )}
                   </td>
-                  <td>
+                  <td className="cell-audience" data-label={text.columns.audience}>
                     {admin.campaigns.audience.describe(campaign.audience)}
-                    <span className="cell-note">{admin.campaigns.audience.people(campaign.audience_size)}</span>
+                    <span className="cell-note">{admin.campaigns.audience.people(totalOf(campaign))}</span>
                   </td>
-                  <td className="numeric">{text.sentOfTotal(campaign.progress.counts.sent, campaign.audience_size)}</td>
-                  <td className="cell-time">{formatTime(campaign.created_at)}</td>
+                  <td className="numeric cell-sent" data-label={text.columns.sent}>
+                    {text.sentOfTotal(campaign.progress.counts.sent, totalOf(campaign))}
+                    {campaign.status === "cancelled" && <span className="cell-note">{text.notSent(campaign.progress.cancelled)}</span>}
+                  </td>
+                  <td className="cell-time" data-label={text.columns.created}>
+                    {formatTime(campaign.created_at)}
+                  </td>
                 </tr>
               ))}
             </tbody>

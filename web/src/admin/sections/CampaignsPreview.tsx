@@ -6,8 +6,10 @@ import { useConsole } from "../context";
 import { BusyButton, Messages } from "./Section";
 
 const WIDTHS = [
-  { width: 360, label: admin.campaigns.preview.phone },
-  { width: 640, label: admin.campaigns.preview.desktop },
+  // Heights that hold a usual e-mail whole, footer (unsubscribe, sender, address) included: the
+  // sandboxed frame cannot tell the console its height, so a longer one scrolls inside (said).
+  { width: 360, height: 1200, label: admin.campaigns.preview.phone },
+  { width: 640, height: 960, label: admin.campaigns.preview.desktop },
 ] as const;
 
 /**
@@ -81,8 +83,9 @@ export function CampaignsPreview({
             {text.title}: {preview.title}
           </h5>
           <p className="hint">{text.expires}</p>
+          <p className="hint">{text.scrollInside}</p>
           <div className="preview__frames">
-            {WIDTHS.map(({ width, label }) => (
+            {WIDTHS.map(({ width, height, label }) => (
               <figure key={width} className={`preview__frame preview__frame--${width}`}>
                 <figcaption id={`${id}-${width}`}>{label}</figcaption>
                 {/* biome-ignore lint/a11y/useSemanticElements: a box that scrolls a frame wider than a phone, named by its caption. */}
@@ -97,7 +100,7 @@ export function CampaignsPreview({
                     src={preview.preview_url}
                     title={text.frameTitle(width)}
                     width={width}
-                    height={640}
+                    height={height}
                     // The e-mail's links open outside the console; nothing in the frame runs script.
                     sandbox="allow-popups allow-popups-to-escape-sandbox"
                     referrerPolicy="no-referrer"

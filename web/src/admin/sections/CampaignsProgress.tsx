@@ -2,7 +2,7 @@ import { CAMPAIGN_POLL_MS, type CampaignJson } from "@shared/campaigns";
 import { useEffect, useRef, useState } from "react";
 import { admin, formatCount, formatTime } from "../content";
 import { useConsole } from "../context";
-import { LIVE_STATUSES } from "./CampaignsShared";
+import { LIVE_STATUSES, doneOf, preparing, skippedOf, totalOf } from "./CampaignsShared";
 
 /**
  * Reads the campaign again every CAMPAIGN_POLL_MS while it may change on its own (scheduled,
@@ -52,12 +52,6 @@ export function useCampaignPolling(
   }, [api, report, live, id]);
 }
 
-/** Recipients settled (sent, failed or skipped) of the campaign's audience. */
-export function doneOf(campaign: CampaignJson): number {
-  const { counts } = campaign.progress;
-  return counts.sent + counts.failed + counts.skipped;
-}
-
 /** How many of `done` the live region has said: it speaks in steps of a tenth, and at every status change. */
 const STEP = 10;
 
@@ -68,7 +62,8 @@ const STEP = 10;
  */
 export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson; error: string | null }) {
   const text = admin.campaigns.progress;
-  const { progress, audience_size: total, status } = campaign;
+  const { progress, status } = campaign;
+  const total = totalOf(campaign);
   const done = doneOf(campaign);
   const step = total > 0 ? Math.floor((done / total) * STEP) : 0;
   const statusWord = admin.campaigns.status[status] ?? status;
@@ -83,28 +78,25 @@ export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson;
     last.current = key;
   }, [status, step, statusWord, done, total, text]);
 
-  const queued = progress.counts.queued + progress.counts.sending;
-  const expanding = !progress.expansion_done && (status === "sending" || status === "paused");
+  // Not yet sent, from the first read: the target's people without a row count too.
+  const queued = progress.unsent;
+  const expanding = preparing(campaign);
   return (
     <div className="campaign__part progress">
       <h4 id={`campaign-${campaign.id}-progress`}>{text.title}</h4>
       {status === "scheduled" && campaign.send_at && <p className="notice">{text.scheduledNote(formatTime(campaign.send_at))}</p>}
-      {status === "paused" && <p className="notice">{text.pausedNote}</p>}
+      {status === "paused" && <p className="notice">{expanding ? text.pausedPreparing(total) : text.pausedNote}</p>}
       <div className="progress__bar">
         <label htmlFor={`campaign-${campaign.id}-bar`}>{text.bar}</label>
-        {/* Until every recipient row exists the total is not known: the bar has no value (indeterminate). */}
-        {expanding ? (
-          <progress id={`campaign-${campaign.id}-bar`} />
-        ) : (
-          <progress id={`campaign-${campaign.id}-bar`} max={Math.max(total, 1)} value={Math.min(done, total)} />
-        )}
-        <p className="progress__summary">{expanding ? text.expanding(progress.expanded) : text.summary(done, total)}</p>
+        {/* The total is the audience confirmed at the start, known before every recipient row exists. */}
+        <progress id={`campaign-${campaign.id}-bar`} max={Math.max(total, 1)} value={Math.min(done, total)} />
+        <p className="progress__summary">{expanding && done === 0 ? text.gettingReady(total) : text.summary(done, total)}</p>
       </div>
       <dl className="figures figures--compact">
         <Figure label={text.queued} value={formatCount(queued)} />
         <Figure label={text.sent} value={formatCount(progress.counts.sent)} />
         <Figure label={text.failed} value={formatCount(progress.counts.failed)} warn={progress.counts.failed > 0} />
-        <Figure label={text.skipped} value={formatCount(progress.counts.skipped)} />
+        <Figure label={text.skipped} value={formatCount(skippedOf(campaign))} />
         <Figure label={text.rate} value={progress.rate_per_second > 0 ? text.perSecond(progress.rate_per_second) : text.noRate} small />
         <Figure label={text.left} value={progress.seconds_left === null ? text.noRate : text.leftIn(progress.seconds_left)} small />
       </dl>

@@ -1,4 +1,4 @@
-import type { CampaignAudience, CampaignStatus } from "@shared/campaigns";
+import type { CampaignAudience, CampaignJson, CampaignStatus } from "@shared/campaigns";
 import { CAMPAIGN_LIMITS } from "@shared/campaigns";
 import { useEffect, useRef, type ReactNode } from "react";
 import { admin } from "../content";
@@ -32,6 +32,47 @@ const BADGE: Record<CampaignStatus, string> = {
 
 export function StatusBadge({ status }: { status: CampaignStatus }) {
   return <span className={`badge ${BADGE[status]}`}>{admin.campaigns.status[status] ?? status}</span>;
+}
+
+/**
+ * The people a campaign goes to: before sending, its audience now; once started, the audience
+ * confirmed at the start until every recipient row exists, then the rows (review 17R-ui 2: never
+ * "0 of 0" while the list is prepared).
+ */
+export function totalOf(campaign: CampaignJson): number {
+  const { target, expanded, expansion_done } = campaign.progress;
+  if (target === null || expansion_done) return campaign.audience_size;
+  return Math.max(target, expanded);
+}
+
+/** Recipients settled (sent, failed or skipped) of the campaign's audience. */
+export function doneOf(campaign: CampaignJson): number {
+  const { counts } = campaign.progress;
+  return counts.sent + counts.failed + counts.skipped;
+}
+
+/** Whether sending started and the recipient list is still being prepared. */
+export function preparing(campaign: CampaignJson): boolean {
+  return !campaign.progress.expansion_done && (campaign.status === "sending" || campaign.status === "paused");
+}
+
+/**
+ * Skipped for a reason of the person's own (unsubscribed, bounced, complained, erased), apart
+ * from the rows skipped because the campaign was cancelled. `progress.cancelled` also counts the
+ * people who never had a row (a cancel before the list was ready): those are not rows.
+ */
+export function skippedOf(campaign: CampaignJson): number {
+  const { counts, cancelled, target, expanded, expansion_done } = campaign.progress;
+  const neverPrepared = campaign.status === "cancelled" && !expansion_done && target !== null ? Math.max(0, target - expanded) : 0;
+  return Math.max(0, counts.skipped - (cancelled - neverPrepared));
+}
+
+/** The window event another section sends to open a campaign (the waitlist's Invited column). */
+export const OPEN_CAMPAIGN_EVENT = "admin:open-campaign";
+
+/** Asks the Campaigns section to open campaign `id` (it reads it and moves focus to its heading). */
+export function openCampaign(id: number): void {
+  window.dispatchEvent(new CustomEvent<number>(OPEN_CAMPAIGN_EVENT, { detail: id }));
 }
 
 /** Statuses in which a campaign may still change on its own (sending, a scheduled start): the view polls them. */

@@ -1,11 +1,46 @@
 import type { AdminPage, AdminSubmission, AdminWaitlistEntry, DeliveryStatus } from "@shared/admin";
 import { CONTACT_FORM } from "@shared/forms";
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+} from "react";
 import type { CsvFile, ListQuery } from "../api";
 import { admin, formatCount, formatTime, PAGE_SIZE } from "../content";
 import { useConsole } from "../context";
 import { saveFile } from "../download";
+import { openCampaign } from "./CampaignsShared";
 import { BusyButton, Messages, Section, Value } from "./Section";
+
+/** The campaigns' subjects by id, for the waitlist's Invited column (empty until read, or when the read failed). */
+const CampaignSubjects = createContext<ReadonlyMap<number, string>>(new Map());
+
+/**
+ * Whether a scrolling box is wider inside than it shows (its table overflows), measured now and
+ * whenever it resizes: the scroll hint shows then, at any width, and never when all fits.
+ */
+function useOverflow(ref: RefObject<HTMLElement | null>, rows: unknown): boolean {
+  const [overflow, setOverflow] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the rows change.
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => setOverflow(box.scrollWidth > box.clientWidth + 1);
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [ref, rows]);
+  return overflow;
+}
 
 type Column<T> = {
   key: string;
@@ -137,6 +172,8 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
   }
 
   const items = page?.items ?? [];
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const overflow = useOverflow(scrollRef, items);
   const hasNext = Boolean(page?.next_cursor);
 
   return (
@@ -189,12 +226,13 @@ function PagedList<T extends { id: number }>({ id, title, searchLabel, caption, 
       {page && items.length === 0 && !error && <p className="empty">{query ? text.noMatch(query) : text.empty}</p>}
       {items.length > 0 && (
         <>
-          <p className="scroll-hint" id={`${id}-hint`}>
+          <p className={overflow ? "scroll-hint scroll-hint--shown" : "scroll-hint"} id={`${id}-hint`}>
             {text.scrollHint}
           </p>
           {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
           <div
-            className="table-scroll"
+            ref={scrollRef}
+            className={overflow ? "table-scroll table-scroll--overflow" : "table-scroll"}
             role="region"
             aria-labelledby={captionId}
             aria-describedby={`${id}-hint`}
@@ -308,11 +346,26 @@ function Status({ entry }: { entry: AdminWaitlistEntry }) {
 
 /** When an invite wave drew the entry, and which campaign it was (issue 17); a dash while not invited. */
 function Invited({ entry }: { entry: AdminWaitlistEntry }) {
+  const subjects = useContext(CampaignSubjects);
   if (!entry.invited_at) return <Value>{null}</Value>;
+  const campaignId = entry.invited_campaign_id;
+  const subject = campaignId === null ? undefined : subjects.get(campaignId);
   return (
     <>
-      {formatTime(entry.invited_at)}
-      {entry.invited_campaign_id !== null && <span className="cell-note">{admin.waitlist.invitedBy(entry.invited_campaign_id)}</span>}
+      <span className="cell-time">{formatTime(entry.invited_at)}</span>
+      {campaignId !== null && (
+        <span className="cell-note">
+          {/* The campaign by number and subject, opening it in Campaigns (review 17R-ui 7). */}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={subject === undefined ? undefined : admin.waitlist.openInvitedBy(campaignId, subject)}
+            onClick={() => openCampaign(campaignId)}
+          >
+            {subject === undefined ? admin.waitlist.invitedBy(campaignId) : admin.waitlist.invitedByNamed(campaignId, subject)}
+          </button>
+        </span>
+      )}
     </>
   );
 }
@@ -344,7 +397,7 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
     cell: (entry) => <Value>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Value>,
     className: "numeric",
   },
-  { key: "invited", header: admin.waitlist.columns.invited, cell: (entry) => <Invited entry={entry} />, className: "cell-time" },
+  { key: "invited", header: admin.waitlist.columns.invited, cell: (entry) => <Invited entry={entry} />, className: "cell-invited" },
   {
     key: "code",
     header: admin.waitlist.columns.referralCode,
@@ -400,20 +453,35 @@ const MESSAGE_COLUMNS: readonly Column<AdminSubmission>[] = [
 
 export function WaitlistSection({ id, dataVersion }: { id: string; dataVersion: number }) {
   const { api } = useConsole();
+  const [subjects, setSubjects] = useState<ReadonlyMap<number, string>>(new Map());
+  // The Invited column names campaigns by subject: one read of the list (a failure leaves the numbers alone).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again when the data changed elsewhere.
+  useEffect(() => {
+    let current = true;
+    api.campaigns().then(
+      (list) => current && setSubjects(new Map(list.campaigns.map((campaign) => [campaign.id, campaign.subject]))),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, dataVersion]);
   const load = useCallback((query: ListQuery) => api.waitlist(query), [api]);
   const download = useCallback(() => api.waitlistCsv(), [api]);
   const text = admin.waitlist;
   return (
-    <PagedList
-      id={id}
-      title={text.title}
-      searchLabel={text.searchLabel}
-      caption={text.caption}
-      columns={WAITLIST_COLUMNS}
-      load={load}
-      download={download}
-      dataVersion={dataVersion}
-    />
+    <CampaignSubjects.Provider value={subjects}>
+      <PagedList
+        id={id}
+        title={text.title}
+        searchLabel={text.searchLabel}
+        caption={text.caption}
+        columns={WAITLIST_COLUMNS}
+        load={load}
+        download={download}
+        dataVersion={dataVersion}
+      />
+    </CampaignSubjects.Provider>
   );
 }
 
