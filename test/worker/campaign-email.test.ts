@@ -71,6 +71,43 @@ describe("the campaign e-mail (renderCampaignEmail)", () => {
     expect(bodyText).toContain("Or go to https://homeworkhelper.app/faq. Also http://example.org/a.");
   });
 
+  it("links with parentheses (Wikipedia's): the address runs to the balancing ')'; the check and the e-mail read them alike", () => {
+    const body = [
+      "See [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) now.",
+      "(Also https://en.wikipedia.org/wiki/Baz_(qux).) And (https://example.org/a).",
+    ].join("\n");
+    expect(campaignBodyProblem(body)).toBeNull();
+    const { bodyHtml, bodyText } = renderCampaignEmail(input({ body }));
+    expect([...bodyHtml.matchAll(/href="([^"]*)"/g)].map((match) => match[1])).toEqual([
+      "https://en.wikipedia.org/wiki/Foo_(bar)",
+      "https://en.wikipedia.org/wiki/Baz_(qux)",
+      "https://example.org/a",
+      URL.replace(/&/g, "&amp;"),
+    ]);
+    expect(bodyHtml).toMatch(/See <a href="https:\/\/en\.wikipedia\.org\/wiki\/Foo_\(bar\)"[^>]*>Foo<\/a> now\./);
+    expect(bodyHtml).toMatch(/>https:\/\/en\.wikipedia\.org\/wiki\/Baz_\(qux\)<\/a>\.\) And \(<a [^>]*>https:\/\/example\.org\/a<\/a>\)\./);
+    expect(bodyText).toContain("See Foo (https://en.wikipedia.org/wiki/Foo_(bar)) now.");
+    expect(bodyHtml).not.toContain("[Foo](");
+  });
+
+  it("whatever the e-mail would not make a link of is refused: an unclosed '(' or an address with quotes and spaces", () => {
+    expect(campaignBodyProblem("Hi [Foo](https://en.wikipedia.org/wiki/Foo_(bar) there")).toBe(
+      'The link "Foo" needs a ")" at the end of its address.',
+    );
+    expect(campaignBodyProblem('Hi [click](https://example.org/?q= "x")')).toMatch(/^The link "click" must go to/);
+    // One without spaces is an address (its quotes and brackets encoded): one link, no raw markdown around it.
+    const odd = 'Hi [click](https://example.org/?q="><script>alert(1)</script>)';
+    expect(campaignBodyProblem(odd)).toBeNull();
+    expect(renderCampaignEmail(input({ body: odd })).bodyHtml).toContain(
+      'Hi <a href="https://example.org/?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E" style=',
+    );
+    // Accepted bodies render without raw markdown: every [words](…) the check lets through is a link.
+    for (const body of ["[a](https://x.test/(1)(2))", "[b](http://x.test/a?b=(c))!", "x [c](https://x.test) y [d](https://y.test/(z))"]) {
+      expect(campaignBodyProblem(body), body).toBeNull();
+      expect(renderCampaignEmail(input({ body })).bodyHtml, body).not.toMatch(/\[[a-d]\]\(/);
+    }
+  });
+
   it("the footer: why (the join date), the unsubscribe link, the sender's name and postal address; in HTML and plain text", () => {
     const { bodyHtml, bodyText } = renderCampaignEmail(input({ senderName: "A & B <Ltd>" }));
     const why = "You're getting this because you joined the Homework Helper waitlist on 24 November 2026.";

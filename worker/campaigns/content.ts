@@ -1,6 +1,7 @@
 import { escapeHtml } from "../mail/content";
 import { BRAND_NAME } from "../shared/brand";
 import { longDate } from "../shared/dates";
+import { type LinkPiece, scanLine } from "./links";
 
 /**
  * A campaign's e-mail (README "Campaign e-mail and unsubscribing"): the operator's subject and
@@ -29,37 +30,8 @@ export type CampaignEmailInput = {
 
 export type CampaignEmail = { title: string; bodyHtml: string; bodyText: string };
 
-/** A piece of a line: text as typed, or a link with its words (a bare address: as typed) and its http(s) address. */
-type Piece = { text: string } | { text: string; href: string; bare: boolean };
-
-/** `[words](address)` or a bare http(s) address (what follows a link's end is punctuation, not the address). */
-const LINK = /\[([^\]\n]+)\]\(([^()\s]+)\)|\bhttps?:\/\/[^\s<>()]+[^\s<>().,;:!?'"]/gi;
-
-/** An address a recipient may follow: http or https, and a host; null for anything else. */
-function safeHref(address: string): string | null {
-  try {
-    const url = new URL(address);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-/** One line's pieces; a `[words](address)` whose address is not http(s) stays text, as typed. */
-function piecesOf(line: string): Piece[] {
-  const pieces: Piece[] = [];
-  let at = 0;
-  for (const match of line.matchAll(LINK)) {
-    const [whole, words, address] = match;
-    const href = safeHref(address ?? whole);
-    if (!href) continue;
-    if (match.index > at) pieces.push({ text: line.slice(at, match.index) });
-    pieces.push({ text: words ?? whole, href, bare: words === undefined });
-    at = match.index + whole.length;
-  }
-  if (at < line.length) pieces.push({ text: line.slice(at) });
-  return pieces;
-}
+/** One line's text and links (worker/campaigns/links.ts, the reading the body check uses too). */
+const piecesOf = (line: string): LinkPiece[] => scanLine(line).pieces;
 
 /** The body's paragraphs, each a list of lines (blank lines separate paragraphs; trailing spaces dropped). */
 function paragraphsOf(body: string): string[][] {
@@ -77,15 +49,15 @@ function paragraphsOf(body: string): string[][] {
 
 /**
  * Why a body cannot be sent, in words for the operator, or null: it must say something, and
- * every `[words](address)` link must go to an http(s) address (otherwise it would be sent as
- * its raw text).
+ * every `[words](address)` must be a link as the e-mail renders it (links.ts): an http(s)
+ * address, its parentheses closed; otherwise it would be sent as its raw text.
  */
 export function campaignBodyProblem(body: string): string | null {
   if (body.trim() === "") return "Write the e-mail's text.";
-  for (const match of body.matchAll(/\[([^\]\n]+)\]\(([^)\n]*)\)/g)) {
-    if (!safeHref(match[2]!.trim()) || /\s/.test(match[2]!.trim())) {
-      return `The link "${match[1]}" must go to an address starting with https:// (or http://).`;
-    }
+  for (const line of body.replace(/\r\n?/g, "\n").split("\n")) {
+    const [first] = scanLine(line).problems;
+    if (first?.problem === "unclosed") return `The link "${first.words}" needs a ")" at the end of its address.`;
+    if (first) return `The link "${first.words}" must go to an address starting with https:// (or http://).`;
   }
   return null;
 }
