@@ -19,8 +19,29 @@ import { call, testRepository, uniqueEmail } from "../support/worker";
 const repo = testRepository();
 const BROWSER = { "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" };
 
-/** A recipient's mailbox key and the token of their e-mail's link (campaign 7). */
+/** A confirmed waitlist entry (a campaign's recipient), with the mailbox key the join writes, and its link's token (campaign 7). */
+async function onTheList(
+  email = `s${crypto.randomUUID().slice(0, 8)}01@example.org`,
+): Promise<{ email: string; key: string; token: string }> {
+  const key = await mailboxKey(JWT_SECRET, email);
+  const at = new Date().toISOString();
+  await env.DB.prepare(
+    `insert into hwh_waitlist (email, mailbox_key, confirmed_at, confirm_seq, rank_key, referral_code, email_sent, created_at, updated_at)
+     select ?1, ?2, ?3, coalesce(max(confirm_seq), 0) + 1, 2 * (coalesce(max(confirm_seq), 0) + 1), ?4, 1, ?3, ?3 from hwh_waitlist`,
+  )
+    .bind(email, key, at, crypto.randomUUID().slice(0, 8))
+    .run();
+  return { email, key, token: await signUnsubscribe(JWT_SECRET, 7, key) };
+}
+
+/** A recipient's mailbox key and the token of their e-mail's link (campaign 7): a confirmed entry of the waitlist. */
 async function recipient(tag = "unsub"): Promise<{ key: string; token: string }> {
+  const { key, token } = await onTheList(uniqueEmail(tag));
+  return { key, token };
+}
+
+/** A link's token for a mailbox the list does not know (erased, or an operator's test e-mail). */
+async function stranger(tag = "stranger"): Promise<{ key: string; token: string }> {
   const key = await mailboxKey(JWT_SECRET, uniqueEmail(tag));
   return { key, token: await signUnsubscribe(JWT_SECRET, 7, key) };
 }
@@ -138,9 +159,10 @@ describe("POST /unsubscribe with List-Unsubscribe=One-Click (RFC 8058)", () => {
 
 describe("POST /unsubscribe: the page's button", () => {
   it("unsubscribes and says so; pressed again (or the link opened again) it says it was already done", async () => {
-    const { key, token } = await recipient();
+    const { email, key, token } = await onTheList(uniqueEmail("unsub"));
+    const masked = maskAddress(email);
     const html = await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
-    expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.doneText));
+    expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.named.doneText(masked)));
     expect(html).toContain('href="/#/me"');
     // How to subscribe again: My place; not joining again, whose 409 duplicate renews nothing.
     expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.again));
@@ -149,19 +171,52 @@ describe("POST /unsubscribe: the page's button", () => {
       suppression: { reason: "unsubscribed", source: "page", campaignId: 7 },
       events: [{ source: "page" }],
     });
-    expect(await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
-    expect(await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
+    const already = escapeHtml(UNSUBSCRIBE_TEXT.named.already(masked));
+    expect(await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(already);
+    expect(await expectPage(await open(token), 200, UNSUBSCRIBE_TEXT.doneTitle)).toContain(already);
     expect((await rowsOf(key)).events).toHaveLength(1);
   });
 
-  it("a mailbox no waitlist entry has (a test e-mail to an operator): the pages name no address", async () => {
-    const { token } = await recipient("operator");
-    const pages = [await open(token), await press(token), await press(token), await open(token)];
-    const [before, after, already, reopened] = await Promise.all(pages.map((page) => page.text()));
-    expect(before).toContain(escapeHtml(UNSUBSCRIBE_TEXT.promptIntro));
-    expect(after).toContain(escapeHtml(UNSUBSCRIBE_TEXT.doneText));
-    for (const html of [already, reopened]) expect(html).toContain(escapeHtml(UNSUBSCRIBE_TEXT.already));
-    for (const html of [before, after, already, reopened]) expect(html).not.toContain("•");
+  it("a mailbox the list does not know (erased: no entry, no trail; or a test e-mail to an operator): 'not on our list', nothing written", async () => {
+    const { key, token } = await stranger("erased");
+    const { title, text } = UNSUBSCRIBE_PROBLEMS.notListed;
+    for (const html of [await expectPage(await open(token), 200, title), await expectPage(await press(token), 200, title)]) {
+      expect(html).toContain(escapeHtml(text));
+      expect(html).not.toContain("•");
+    }
+    const posted = await oneClick(token);
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toBe("This address is not on our list: nothing changed.");
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+  });
+
+  it("a mailbox whose entry left the list but whose unsubscribe is on record still answers as before (already unsubscribed)", async () => {
+    const { key, token } = await stranger("left");
+    await repo.consent.suppress({ mailboxKey: key, reason: "unsubscribed", source: "me", campaignId: null, now: new Date() });
+    await expectPage(await press(token), 200, UNSUBSCRIBE_TEXT.doneTitle);
+    expect((await rowsOf(key)).events).toHaveLength(1);
+  });
+
+  it("a POST that is neither an exact one-click nor a browser's form (no Origin, no Sec-Fetch-Site): 400 in plain text, nothing changes", async () => {
+    const { key, token } = await recipient();
+    const bodies: [string | undefined, string][] = [
+      [FORM_MEDIA_TYPE, "list-unsubscribe=one-click"],
+      [FORM_MEDIA_TYPE, "List-Unsubscribe=Yes"],
+      ["text/plain", "List-Unsubscribe=One-Click"],
+      ["application/json", '{"List-Unsubscribe":"One-Click"}'],
+      [FORM_MEDIA_TYPE, ""],
+      [FORM_MEDIA_TYPE, `List-Unsubscribe=One-Click&pad=${"x".repeat(8_000)}`],
+      [FORM_MEDIA_TYPE, new URLSearchParams({ token }).toString()],
+    ];
+    for (const [type, body] of bodies) {
+      const response = await call(linkOf(token), { method: "POST", headers: type ? { "Content-Type": type } : {}, body });
+      expect(response.status, body.slice(0, 40)).toBe(400);
+      expect(response.headers.get("Content-Type")).toMatch(/^text\/plain/);
+      expect(await response.text()).toMatch(/^A POST here must be the one-click body List-Unsubscribe=One-Click/);
+    }
+    expect(await rowsOf(key)).toEqual({ suppression: null, events: [] });
+    // The page's form sends Origin (every browser does on a POST): still the button.
+    await expectPage(await press(token, { Origin: "http://localhost" }), 200, UNSUBSCRIBE_TEXT.doneTitle);
   });
 
   it("from another site's form: 403, nothing changes", async () => {
@@ -183,20 +238,6 @@ describe("which address: the pages name the link's mailbox, masked (the link may
     expect(maskAddress("abcd@example.org")).toBe("a•••••@example.org");
     expect(maskAddress("abcde@example.org")).toBe("a•••••de@example.org");
   });
-
-  /** A confirmed waitlist entry (a campaign's recipient), with the mailbox key the join writes. */
-  async function onTheList(): Promise<{ email: string; key: string; token: string }> {
-    const email = `s${crypto.randomUUID().slice(0, 8)}01@example.org`;
-    const key = await mailboxKey(JWT_SECRET, email);
-    const at = new Date().toISOString();
-    await env.DB.prepare(
-      `insert into hwh_waitlist (email, mailbox_key, confirmed_at, confirm_seq, rank_key, referral_code, email_sent, created_at, updated_at)
-       select ?1, ?2, ?3, coalesce(max(confirm_seq), 0) + 1, 2 * (coalesce(max(confirm_seq), 0) + 1), ?4, 1, ?3, ?3 from hwh_waitlist`,
-    )
-      .bind(email, key, at, crypto.randomUUID().slice(0, 8))
-      .run();
-    return { email, key, token: await signUnsubscribe(JWT_SECRET, 7, key) };
-  }
 
   it("before, after and already: the masked address, never the whole one", async () => {
     const { email, token } = await onTheList();

@@ -42,6 +42,11 @@ export const UNSUBSCRIBE_PROBLEMS = {
     title: "Unsubscribe on our own page",
     text: "Nothing changed: an address can only be unsubscribed from our own page. Open the link in the e-mail and press the button there.",
   },
+  /** The link's mailbox has no entry and no consent trail (it was erased): nothing to unsubscribe, nothing written. */
+  notListed: {
+    title: "You're not on our list",
+    text: `This address isn't on the ${BRAND_NAME} waitlist, so there is nothing to unsubscribe and nothing changed. We don't send it launch news or invitations.`,
+  },
   failed: {
     title: "Something went wrong",
     text: "You could not be unsubscribed just now. Nothing changed: please open the link again in a minute.",

@@ -18,11 +18,24 @@ import { UNSUBSCRIBE_TEXT, unsubscribedPage, unsubscribeProblemPage, unsubscribe
  *   it from its own servers, so it needs no page, no sign-in and no origin: the signed token is
  *   the proof.
  * - POST from the page's own button (this site's origin only, like the public forms):
- *   unsubscribes and shows "You're unsubscribed".
+ *   unsubscribes and shows "You're unsubscribed". A browser's form says where it comes from
+ *   (Origin, Sec-Fetch-Site); a POST with neither that is not exactly a one-click (a server
+ *   posting a wrong body) is a 400 in plain text and changes nothing, so the consent trail never
+ *   records a server's request as a person pressing the button.
+ * - A mailbox the list does not know (no confirmed entry, no suppression, no consent trail: it
+ *   was erased) is not written back: every answer says "not on our list" and nothing changes,
+ *   so an erased person's old link cannot bring data about them back. A test e-mail's link
+ *   (to an operator, who is not on the list) answers the same: its token cannot be told apart.
  *
  * A token that is not this server's (changed, cut short) is a 400 and changes nothing. The
  * link never expires, and unsubscribing twice is the same as once. Nothing is cached.
  */
+
+/** The plain-text answers of this route's own (the page's words are unsubscribe-page.ts). */
+const TEXT = {
+  notOneClick: `A POST here must be the one-click body ${ONE_CLICK_BODY} (RFC 8058), or come from the unsubscribe page: nothing changed.`,
+  notListed: "This address is not on our list: nothing changed.",
+};
 
 /** A one-click body is one short field; anything much longer is not one. */
 const MAX_BODY_BYTES = 4096;
@@ -83,6 +96,15 @@ async function unsubscribe(deps: Deps, token: { campaignId: number; mailboxKey: 
 
 const verify = (deps: Deps, token: string) => verifyUnsubscribe(deps.config.auth.jwtSecret, token);
 
+/** Whether the list knows the mailbox: a confirmed entry, or a suppression or consent trail of its own (an erased one has none). */
+async function knownMailbox(deps: Deps, mailboxKey: string, address: string | null, onList: boolean): Promise<boolean> {
+  if (address !== null || onList) return true;
+  return (await deps.repo.consent.events(mailboxKey)).length > 0;
+}
+
+/** Neither header a browser's form sends: not a page's button. */
+const noBrowserHeaders = (request: Request) => request.headers.get("origin") === null && request.headers.get("sec-fetch-site") === null;
+
 /**
  * The pages name the link's mailbox, masked (the link may have been forwarded), so the owner of
  * two addresses knows which one it stops; null when no entry has it (a test e-mail to an operator).
@@ -105,6 +127,8 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
       const valid = await verify(deps, token);
       if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
       const [status, address] = await Promise.all([deps.repo.consent.statusOf(valid.mailboxKey), maskedAddressOf(deps, valid.mailboxKey)]);
+      if (!(await knownMailbox(deps, valid.mailboxKey, address, status !== null)))
+        return await sitePageResponse(c, unsubscribeProblemPage("notListed"), 200);
       // Already off the list: say so (still changing nothing).
       if (status) return await sitePageResponse(c, unsubscribedPage(true, address), 200);
       return await sitePageResponse(c, unsubscribePromptPage(token, address), 200);
@@ -124,14 +148,23 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
       if (oneClick) {
         const valid = await verify(deps, token);
         if (!valid) return c.text(UNSUBSCRIBE_TEXT.oneClickInvalid, 400);
+        const [address, status] = await Promise.all([
+          maskedAddressOf(deps, valid.mailboxKey),
+          deps.repo.consent.statusOf(valid.mailboxKey),
+        ]);
+        if (!(await knownMailbox(deps, valid.mailboxKey, address, status !== null))) return c.text(TEXT.notListed, 200);
         await unsubscribe(deps, valid, "one-click");
         return c.text(UNSUBSCRIBE_TEXT.oneClickDone, 200);
       }
+      if (noBrowserHeaders(c.req.raw)) return c.text(TEXT.notOneClick, 400);
       // The page's button: from this site's own page only (a cross-site form cannot press it).
       if (!fromThisOrigin(c.req.raw)) return await sitePageResponse(c, unsubscribeProblemPage("otherSite"), 403);
       const valid = await verify(deps, token);
       if (!valid) return await sitePageResponse(c, unsubscribeProblemPage("invalid"), 400);
-      const [added, address] = await Promise.all([unsubscribe(deps, valid, "page"), maskedAddressOf(deps, valid.mailboxKey)]);
+      const [address, status] = await Promise.all([maskedAddressOf(deps, valid.mailboxKey), deps.repo.consent.statusOf(valid.mailboxKey)]);
+      if (!(await knownMailbox(deps, valid.mailboxKey, address, status !== null)))
+        return await sitePageResponse(c, unsubscribeProblemPage("notListed"), 200);
+      const added = await unsubscribe(deps, valid, "page");
       return await sitePageResponse(c, unsubscribedPage(!added, address), 200);
     } catch (error) {
       log("error", "unsubscribe.failed", { method: "POST", one_click: oneClick, error: describeError(error) });
