@@ -352,7 +352,7 @@ function Invited({ entry }: { entry: AdminWaitlistEntry }) {
   const subject = campaignId === null ? undefined : subjects.get(campaignId);
   return (
     <>
-      <span className="cell-time">{formatTime(entry.invited_at)}</span>
+      {formatTime(entry.invited_at)}
       {campaignId !== null && (
         <span className="cell-note">
           {/* The campaign by number and subject, opening it in Campaigns (review 17R-ui 7). */}
