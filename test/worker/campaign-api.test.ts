@@ -107,6 +107,29 @@ describe("drafts", () => {
     expect(created.body).toHaveLength(CAMPAIGN_LIMITS.bodyMax);
   });
 
+  it("counts characters as a person does (code points): 150 emoji in the subject and 20,000 in the body pass, one more does not", async () => {
+    const subject = "🎉".repeat(CAMPAIGN_LIMITS.subjectMax);
+    const body = "🎉".repeat(CAMPAIGN_LIMITS.bodyMax);
+    const created = await json<CampaignJson>(
+      await campaignCall("", ADMIN_KEY, { body: { ...draft({ kind: "all" }), subject, body } }),
+      201,
+    );
+    expect([created.subject, created.body]).toEqual([subject, body]);
+    const tooLong = await failure(
+      await campaignCall("", ADMIN_KEY, { body: { ...draft({ kind: "all" }), subject: `${subject}🎉` } }),
+      400,
+      "validation_failed",
+    );
+    expect(tooLong).toMatchObject({ field: "subject", message: "The subject must be at most 150 characters." });
+    // Past the byte limit the message names whole KB.
+    const large = await failure(
+      await campaignCall("", ADMIN_KEY, { body: { ...draft({ kind: "all" }), body: "🎉".repeat(30_000) } }),
+      413,
+      "payload_too_large",
+    );
+    expect(large.message).toMatch(/^The request body is larger than \d+ KB\.$/);
+  });
+
   it("lists campaigns newest first, each with its status and size", async () => {
     const first = await createDraft({ kind: "all" });
     const second = await createDraft({ kind: "wave", size: 3 });

@@ -76,7 +76,7 @@ export async function readBodyObject(
   const limit = bodyLimit({
     maxSize,
     onError: () => {
-      throw errors.tooLarge(`The request body is larger than ${maxSize / 1024} KB.`);
+      throw errors.tooLarge(`The request body is larger than ${Math.round(maxSize / 1024)} KB.`);
     },
   });
   await limit(c, async () => {

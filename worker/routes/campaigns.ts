@@ -33,8 +33,8 @@ import {
  * recorded in the audit trail with who did it.
  */
 
-/** A draft's JSON: its body may hold CAMPAIGN_LIMITS.bodyMax characters of up to 3 UTF-8 bytes each. */
-const DRAFT_BODY_BYTES = 3 * (CAMPAIGN_LIMITS.bodyMax + CAMPAIGN_LIMITS.subjectMax) + MAX_BODY_BYTES;
+/** A draft's JSON: its body may hold CAMPAIGN_LIMITS.bodyMax characters (code points) of up to 4 UTF-8 bytes each. */
+const DRAFT_BODY_BYTES = 4 * (CAMPAIGN_LIMITS.bodyMax + CAMPAIGN_LIMITS.subjectMax) + MAX_BODY_BYTES;
 /** How many campaigns the list answers (newest first): a team makes a handful; this only bounds the answer. */
 const LIST_MAX = 100;
 /** How many dead letters the list answers at once (a retry of all of them takes every one). */

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { CAMPAIGN_LIMITS, type CampaignAudience } from "./campaigns";
+import { CAMPAIGN_LIMITS, type CampaignAudience, characterCount } from "./campaigns";
 import { emailField, strictFields, textField } from "./text";
 import { storedCampaignValue } from "./waitlist";
 
@@ -11,16 +11,22 @@ import { storedCampaignValue } from "./waitlist";
 
 const formatted = (n: number) => n.toLocaleString("en-US");
 
-const subject = textField({
-  required: true,
-  maxLength: CAMPAIGN_LIMITS.subjectMax,
-  messages: {
-    notText: "subject must be text.",
-    required: "Write a subject.",
-    tooLong: `The subject must be at most ${CAMPAIGN_LIMITS.subjectMax} characters.`,
-    forbidden: "The subject must be one line of text without control or invisible characters.",
-  },
-});
+/** Subject and body are counted by code points (characterCount), as a person counts characters. */
+const subject = v.pipe(
+  textField({
+    required: true,
+    maxLength: Number.POSITIVE_INFINITY,
+    messages: {
+      notText: "subject must be text.",
+      required: "Write a subject.",
+      forbidden: "The subject must be one line of text without control or invisible characters.",
+    },
+  }),
+  v.check(
+    (value) => characterCount(value) <= CAMPAIGN_LIMITS.subjectMax,
+    `The subject must be at most ${CAMPAIGN_LIMITS.subjectMax} characters.`,
+  ),
+);
 
 /** Paragraphs and links; a line break however the client wrote it is stored as "\n" (and counted once). */
 const body = v.pipe(
@@ -35,7 +41,10 @@ const body = v.pipe(
     },
   }),
   v.transform((value) => value.replace(/\r\n?/g, "\n")),
-  v.check((value) => value.length <= CAMPAIGN_LIMITS.bodyMax, `The text must be at most ${formatted(CAMPAIGN_LIMITS.bodyMax)} characters.`),
+  v.check(
+    (value) => characterCount(value) <= CAMPAIGN_LIMITS.bodyMax,
+    `The text must be at most ${formatted(CAMPAIGN_LIMITS.bodyMax)} characters.`,
+  ),
 );
 
 /** Only one utm_source, spelled as the waitlist stores them (lower-cased); empty or null: any. */

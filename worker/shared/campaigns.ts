@@ -10,6 +10,9 @@ export const CAMPAIGNS_API = "/api/admin/campaigns";
 /** What a campaign may hold (characters): a subject line, a body of paragraphs and links. */
 export const CAMPAIGN_LIMITS = { subjectMax: 150, bodyMax: 20_000, waveMax: 1_000_000 } as const;
 
+/** A text's length as CAMPAIGN_LIMITS counts it: by code points (an emoji is one, not two UTF-16 units). */
+export const characterCount = (text: string): number => [...text].length;
+
 /**
  * How often the console reads a running campaign's progress (ms). Every read counts against the
  * operator's OPERATOR_RATE_LIMIT (300 per 5 minutes unless set): one read each 5 s is 60 of

@@ -1,4 +1,4 @@
-import { CAMPAIGN_LIMITS, type CampaignDraftInput, type CampaignJson } from "@shared/campaigns";
+import { CAMPAIGN_LIMITS, type CampaignDraftInput, type CampaignJson, characterCount } from "@shared/campaigns";
 import { type FormEvent, useEffect, useId, useRef } from "react";
 import { admin } from "../content";
 import { CampaignsAudience } from "./CampaignsAudience";
@@ -20,9 +20,9 @@ export function checkDraft(fields: DraftFields): { draft: CampaignDraftInput } |
   const errors: DraftErrors = {};
   const subject = fields.subject.trim();
   if (subject === "") errors.subject = text.subjectRequired;
-  else if (subject.length > CAMPAIGN_LIMITS.subjectMax) errors.subject = text.subjectTooLong(CAMPAIGN_LIMITS.subjectMax);
+  else if (characterCount(subject) > CAMPAIGN_LIMITS.subjectMax) errors.subject = text.subjectTooLong(CAMPAIGN_LIMITS.subjectMax);
   if (fields.body.trim() === "") errors.body = text.bodyRequired;
-  else if (fields.body.length > CAMPAIGN_LIMITS.bodyMax) errors.body = text.bodyTooLong(CAMPAIGN_LIMITS.bodyMax);
+  else if (characterCount(fields.body) > CAMPAIGN_LIMITS.bodyMax) errors.body = text.bodyTooLong(CAMPAIGN_LIMITS.bodyMax);
   const audience = audienceOf(fields.audience);
   if (!audience) errors.audience = true;
   if (errors.subject || errors.body || !audience) return { errors };
@@ -109,7 +109,7 @@ export function CampaignsComposer({
           aria-describedby={`${id}-body-hint ${id}-body-count${errors.body ? ` ${id}-body-error` : ""}`}
         />
         <p id={`${id}-body-count`} className="hint">
-          {text.bodyCount(fields.body.length, CAMPAIGN_LIMITS.bodyMax)}
+          {text.bodyCount(characterCount(fields.body), CAMPAIGN_LIMITS.bodyMax)}
         </p>
         {errors.body && (
           <p id={`${id}-body-error`} className="field-error">
