@@ -7,7 +7,7 @@
  */
 import type { AdminPage, AdminStats, AdminWaitlistEntry } from "@shared/admin";
 import { CAMPAIGN_POLL_MS, type CampaignAudience, type CampaignJson, type CampaignProgress, type DeadLetter } from "@shared/campaigns";
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AdminApp } from "../../web/src/admin/AdminApp";
@@ -361,6 +361,23 @@ describe("composing a campaign", () => {
     expect(screen.getByText(text.composer.bodyRequired)).toBeTruthy();
     expect(within(region()).getByText(text.composer.fixFirst)).toBeTruthy();
     expect(callsTo("POST", API)).toEqual([]);
+  });
+
+  it("counts the subject's length in characters as the server does: 150 emoji fit, 151 characters are refused", async () => {
+    routes[`POST ${API}`] = ({ body }) => jsonResponse(201, campaign(8, body as object));
+    const user = await newCampaign();
+    const subject = screen.getByRole("textbox", { name: text.composer.subject });
+    // The browser's maxlength would count UTF-16 units and stop at 75 emoji: the field has none.
+    expect(subject.hasAttribute("maxlength")).toBe(false);
+    fireEvent.change(subject, { target: { value: "a".repeat(151) } });
+    fireEvent.change(screen.getByRole("textbox", { name: text.composer.body }), { target: { value: "Hello" } });
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    expect(screen.getByText(text.composer.subjectTooLong(150))).toBeTruthy();
+    expect(callsTo("POST", API)).toEqual([]);
+    fireEvent.change(subject, { target: { value: "🎉".repeat(150) } });
+    await user.click(screen.getByRole("button", { name: text.composer.save }));
+    await waitFor(() => expect(callsTo("POST", API)).toHaveLength(1));
+    expect((callsTo("POST", API)[0]!.body as { subject: string }).subject).toBe("🎉".repeat(150));
   });
 
   it("saves a draft (POST), then its changes (PATCH), and says so", async () => {

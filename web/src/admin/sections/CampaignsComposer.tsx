@@ -80,7 +80,6 @@ export function CampaignsComposer({
           type="text"
           name="subject"
           autoComplete="off"
-          maxLength={CAMPAIGN_LIMITS.subjectMax}
           value={fields.subject}
           onChange={(event) => onChange({ ...fields, subject: event.target.value })}
           aria-invalid={errors.subject ? true : undefined}
@@ -102,7 +101,6 @@ export function CampaignsComposer({
           className="input composer__body"
           name="body"
           rows={10}
-          maxLength={CAMPAIGN_LIMITS.bodyMax}
           value={fields.body}
           onChange={(event) => onChange({ ...fields, body: event.target.value })}
           aria-invalid={errors.body ? true : undefined}
