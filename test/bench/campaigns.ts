@@ -34,10 +34,11 @@
  * machine, where the local queue delivers one batch at a time (no concurrency), not Cloudflare.
  * Options (env): BENCH_ENTRIES (100000), BENCH_CRASH_WAVE (3000), BENCH_RATE_SECONDS (60),
  * BENCH_SEND_RATE (CAMPAIGN_SEND_RATE, 10000: high, so the local queue is what is measured),
- * BENCH_PROVIDER_MS (the stand-in's answer delay, 100), BENCH_RECOVERY (cron | resume).
+ * BENCH_PROVIDER_MS (the stand-in's answer delay, 100), BENCH_RECOVERY (cron | resume),
+ * BENCH_LOG (a file to keep wrangler's output in: the worker's JSON log lines say why a send was retried).
  */
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { register } from "node:module";
 import os from "node:os";
@@ -393,12 +394,22 @@ async function main(): Promise<void> {
       `    per address: ${n(once)} of ${n(expected.size)} delivered exactly once, ${n(missed)} missed, ${n(twice)} twice or more, ${n(strangers)} not in the wave; rows not "sent": ${n(notSent)}`,
     );
     console.log("");
+    // wrangler dev reloads the worker when a file under it changes (a build, an edit), and a
+    // reload drops the local queue: the rates of such a run mean nothing.
+    const reloads = readFileSync(path.join(persistDir, "wrangler.log"), "utf8").split("Reloading local server").length - 1;
+    if (reloads > 0) {
+      console.log(
+        `  FAIL  wrangler reloaded ${reloads} time(s) during the run (files changed under it), dropping the local queue: run again on a quiet tree`,
+      );
+      process.exitCode = 1;
+    }
     const pass = once === expected.size && expected.size === CRASH_WAVE && missed === 0 && twice === 0 && strangers === 0 && notSent === 0;
     console.log(`  ${pass ? "PASS" : "FAIL"}  every address of the crash wave exactly once, none missed`);
     if (!pass) process.exitCode = 1;
   } finally {
     await server?.stop();
     await standIn.close();
+    if (process.env.BENCH_LOG) copyFileSync(path.join(persistDir, "wrangler.log"), process.env.BENCH_LOG);
     rmSync(persistDir, { recursive: true, force: true });
   }
 }
