@@ -128,7 +128,12 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       const c = await sending(repo, { kind: "all" });
       const [id] = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
       const mine = await claim(repo, c, id!);
-      expect(mine).toMatchObject({ recipient: { status: "sending", attempts: 1 }, entry: { id: entry.id }, suppressed: null });
+      expect(mine).toMatchObject({
+        recipient: { status: "sending", attempts: 1 },
+        campaign: { id: c.id, subject: c.subject },
+        entry: { id: entry.id },
+        suppressed: null,
+      });
       expect(await claim(repo, c, id!, 1_000)).toBeNull();
       const lapsed = await claim(repo, c, id!, 61_000);
       expect(lapsed).toMatchObject({ recipient: { attempts: 2 } });

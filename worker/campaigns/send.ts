@@ -2,7 +2,7 @@ import type { Campaign, CampaignRecipient, WaitlistEntry } from "../db/schema";
 import type { Deps } from "../deps";
 import { windowOf, judge } from "../http/rate-limit";
 import { describeError, log } from "../log";
-import type { MailMessage } from "../mail/transport";
+import { type MailMessage, MailDeliveryError } from "../mail/transport";
 import { renderCampaignEmail } from "./content";
 import { ACK, enqueue, type CampaignMessage, type Outcome } from "./queue";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
@@ -92,7 +92,7 @@ export async function handleSend(deps: Deps, env: Env, message: Extract<Campaign
     deps.config.campaigns.lockMs,
   );
   if (!claimed) return ACK;
-  const { recipient, entry, suppressed } = claimed;
+  const { recipient, campaign, entry, suppressed } = claimed;
   if (!entry) {
     await repo.markSkipped(recipient, "erased", deps.now());
     return ACK;
@@ -101,14 +101,13 @@ export async function handleSend(deps: Deps, env: Env, message: Extract<Campaign
     await repo.markSkipped(recipient, suppressed, deps.now());
     return ACK;
   }
-  const campaign = await repo.campaign(recipient.campaignId);
   const context = { campaign_id: recipient.campaignId, recipient_id: recipient.id, attempt: recipient.attempts };
   try {
-    const receipt = await deps.visitorTransport.send(await messageFor(deps, campaign!, entry, recipient, message.origin));
+    const receipt = await deps.visitorTransport.send(await messageFor(deps, campaign, entry, recipient, message.origin));
     if (!(await repo.markSent(recipient, deps.now(), receipt.devMail))) log("warn", "campaign.claim_lost", context);
     return ACK;
   } catch (error) {
-    const rejection = (error as { rejection?: "bounced" | "complained" | null }).rejection ?? null;
+    const rejection = error instanceof MailDeliveryError ? error.rejection : null;
     if (rejection) {
       log("warn", "campaign.rejected", { ...context, rejection });
       await repo.markRejected(recipient, entry.mailboxKey, rejection, describeError(error), deps.now());

@@ -17,7 +17,7 @@ import type { Campaign, CampaignRecipient, WaitlistEntry } from "./schema";
 const r = campaignRecipients;
 
 /** A claim taken: the row (status sending, claim mine), its entry (null: erased) and the entry's suppression. */
-export type Claimed = { recipient: CampaignRecipient; entry: WaitlistEntry | null; suppressed: SkipReason | null };
+export type Claimed = { recipient: CampaignRecipient; campaign: Campaign; entry: WaitlistEntry | null; suppressed: SkipReason | null };
 
 /** One expansion step: the rows it wrote (to enqueue), and whether every row now exists. */
 export type ExpandStep = { recipientIds: number[]; done: boolean };
@@ -108,7 +108,8 @@ export function createCampaignDeliveryRepository(db: Database) {
      */
     async claim(recipientId: number, campaignId: number, claim: string, now: Date, lockMs: number): Promise<Claimed | null> {
       const mine = sql`(select x.entry_id from ${r} x where x.id = ${recipientId} and x.claim = ${claim} and x.status = 'sending')`;
-      const [claimed, entries, suppressed] = await db.batch([
+      // The campaign (its subject and body) comes in the same batch: no query of its own per send.
+      const [claimed, entries, suppressed, campaign] = await db.batch([
         db
           .update(r)
           .set({
@@ -131,10 +132,14 @@ export function createCampaignDeliveryRepository(db: Database) {
           .select({ reason: suppressions.reason })
           .from(suppressions)
           .where(sql`${suppressions.mailboxKey} = (select w.mailbox_key from ${waitlist} w where w.id = ${mine})`),
+        db
+          .select()
+          .from(campaigns)
+          .where(and(eq(campaigns.id, campaignId), sql`exists ${mine}`)),
       ]);
       const recipient = claimed[0];
-      if (!recipient) return null;
-      return { recipient, entry: entries[0] ?? null, suppressed: suppressed[0]?.reason ?? null };
+      if (!recipient || !campaign[0]) return null;
+      return { recipient, campaign: campaign[0], entry: entries[0] ?? null, suppressed: suppressed[0]?.reason ?? null };
     },
 
     /** Sent, by the claim's holder only; the dev mailbox's copy is kept in the same batch. */
