@@ -9,7 +9,8 @@ export { sha256Hex } from "../shared/hash";
 
 const encoder = new TextEncoder();
 
-function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
+/** Bytes as unpadded base64url (RFC 4648 §5): how every token of this worker spells its random values and signatures. */
+export function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let binary = "";
   for (const byte of view) binary += String.fromCharCode(byte);
@@ -41,6 +42,11 @@ export function randomToken(): string {
 export async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\u0000${message}`));
+}
+
+/** The HMAC of `message` under `purpose`, spelled as the signature part of a token (base64url). */
+export async function signature(secret: string, purpose: string, message: string): Promise<string> {
+  return toBase64Url(await hmac(secret, purpose, message));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { hmac, secretsEqual } from "../auth/secrets";
+import { secretsEqual, signature } from "../auth/secrets";
 import type { Campaign } from "../db/schema";
 import type { Deps } from "../deps";
 import type { MailMessage } from "../mail/transport";
@@ -26,18 +26,13 @@ const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43}
 /** The address a preview stands for: no one's (a reserved domain); its unsubscribe link names no real mailbox. */
 const SAMPLE_RECIPIENT = "recipient@example.com";
 
-function toBase64Url(bytes: ArrayBuffer): string {
-  let binary = "";
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-const signature = async (secret: string, payload: string) => toBase64Url(await hmac(secret, PURPOSE, payload));
+/** This token's signature of a payload (sign-in's HMAC under this purpose label). */
+const sign = (secret: string, payload: string) => signature(secret, PURPOSE, payload);
 
 /** The preview page's token of a campaign, working for PREVIEW_TTL_SECONDS from `now`. */
 export async function signPreview(secret: string, campaignId: number, now: Date): Promise<string> {
   const payload = `${campaignId}.${Math.floor(now.getTime() / 1000) + PREVIEW_TTL_SECONDS}`;
-  return `${payload}.${await signature(secret, payload)}`;
+  return `${payload}.${await sign(secret, payload)}`;
 }
 
 export type PreviewTokenProblem = "invalid" | "expired";
@@ -47,7 +42,7 @@ export async function readPreviewToken(secret: string, token: string, now: Date)
   const match = TOKEN_SHAPE.exec(token);
   if (!match) return "invalid";
   // Compared as the one spelling this server writes (constant time), spare bits included.
-  if (!(await secretsEqual(match[3]!, await signature(secret, `${match[1]}.${match[2]}`)))) return "invalid";
+  if (!(await secretsEqual(match[3]!, await sign(secret, `${match[1]}.${match[2]}`)))) return "invalid";
   if (Number(match[2]) * 1000 <= now.getTime()) return "expired";
   return { campaignId: Number(match[1]) };
 }

@@ -1,4 +1,4 @@
-import { hmac, secretsEqual } from "../auth/secrets";
+import { secretsEqual, signature } from "../auth/secrets";
 import type { Deps } from "../deps";
 
 /**
@@ -19,18 +19,13 @@ const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([0-9a-f]{64})\.([A-Za-z0-9_-]{43})$/;
 /** The body a mail provider posts for a one-click unsubscribe (RFC 8058), and the headers that offer it. */
 export const ONE_CLICK_BODY = "List-Unsubscribe=One-Click";
 
-function toBase64Url(bytes: ArrayBuffer): string {
-  let binary = "";
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-const signature = async (secret: string, payload: string) => toBase64Url(await hmac(secret, PURPOSE, payload));
+/** This token's signature of a payload (sign-in's HMAC under this purpose label). */
+const sign = (secret: string, payload: string) => signature(secret, PURPOSE, payload);
 
 /** A recipient's token: their mailbox key, signed with the campaign it came in. */
 export async function signUnsubscribe(secret: string, campaignId: number, mailboxKey: string): Promise<string> {
   const payload = `${campaignId}.${mailboxKey}`;
-  return `${payload}.${await signature(secret, payload)}`;
+  return `${payload}.${await sign(secret, payload)}`;
 }
 
 /** What a presented token names, when the signature is this server's; null for anything else. */
@@ -39,7 +34,7 @@ export async function verifyUnsubscribe(secret: string, token: string): Promise<
   if (!match) return null;
   // Compared as the one spelling this server writes, in constant time: a token changed anywhere,
   // the last character's spare bits included, is refused.
-  if (!(await secretsEqual(match[3]!, await signature(secret, `${match[1]}.${match[2]}`)))) return null;
+  if (!(await secretsEqual(match[3]!, await sign(secret, `${match[1]}.${match[2]}`)))) return null;
   return { campaignId: Number(match[1]), mailboxKey: match[2]! };
 }
 

@@ -1,5 +1,5 @@
 import { canonicalMailbox } from "../auth/mailbox";
-import { hmac, secretsEqual } from "../auth/secrets";
+import { hmac, secretsEqual, signature } from "../auth/secrets";
 import { toHex } from "../shared/hash";
 
 /**
@@ -27,12 +27,6 @@ export async function networkKey(secret: string, network: string): Promise<strin
   return toHex(await keyedHash(secret, "waitlist-network", network));
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 const CONFIRM_PURPOSE = "waitlist-confirm";
 /** `<entryId>.<expiresUnix>.<base64url HMAC>`: digits, digits, 43 base64url characters. */
 const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
@@ -40,7 +34,7 @@ const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43}
 /** A confirmation link's token for an entry, working until `expiresAt`. */
 export async function signConfirmation(secret: string, entryId: number, expiresAt: Date): Promise<string> {
   const payload = `${entryId}.${Math.floor(expiresAt.getTime() / 1000)}`;
-  return `${payload}.${toBase64Url(await keyedHash(secret, CONFIRM_PURPOSE, payload))}`;
+  return `${payload}.${await signature(secret, CONFIRM_PURPOSE, payload)}`;
 }
 
 /** What a presented token is: its entry and expiry when the signature is ours, otherwise null. */
@@ -49,7 +43,7 @@ export async function verifyConfirmation(secret: string, token: string): Promise
   if (!match) return null;
   // Compared as the one spelling this server writes (constant time): a token changed anywhere,
   // the last character's two spare bits included, is refused.
-  const expected = toBase64Url(await keyedHash(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`));
+  const expected = await signature(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`);
   if (!(await secretsEqual(match[3]!, expected))) return null;
   return { entryId: Number(match[1]), expiresUnix: Number(match[2]) };
 }
