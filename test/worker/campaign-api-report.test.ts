@@ -129,6 +129,9 @@ describe("test send", () => {
     });
     expect((await lastMailTo(COMPANY))?.title).toBe("[Test] We're open");
     expect(await lastMailTo("stranger@example.com")).toBeNull();
+    // COMPANY_EMAIL written with capitals is the same address.
+    const capitalised = await campaignCall(`/${id}/test`, ADMIN_KEY, { body: { to: COMPANY } }, { COMPANY_EMAIL: COMPANY.toUpperCase() });
+    expect(await json<CampaignTestResult>(capitalised)).toEqual({ sent_to: COMPANY });
   });
 
   it("answers 502 when the transport does not take the e-mail", async () => {

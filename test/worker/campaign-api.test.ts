@@ -307,7 +307,16 @@ describe("sending, pausing, resuming, cancelling", () => {
   it("refuses a send_at that is not a time, is past or is more than a year ahead (400 send_at), and an empty audience (400)", async () => {
     const { id } = await createDraft({ kind: "all", utm_source: uniqueTag() });
     const send = (body: unknown) => campaignCall(`/${id}/send`, ADMIN_KEY, { body }, { CAMPAIGN_QUEUE: fakeQueue().queue });
-    for (const send_at of ["tomorrow", "2026-13-01T00:00:00Z", new Date(Date.now() - 1000).toISOString(), "2099-01-01T00:00:00Z", 5]) {
+    // "…+01" passes the schema's ISO check but Date cannot read it: it must not mean "now".
+    const soonUnreadable = `${new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 19)}+01`;
+    for (const send_at of [
+      "tomorrow",
+      "2026-13-01T00:00:00Z",
+      new Date(Date.now() - 1000).toISOString(),
+      "2099-01-01T00:00:00Z",
+      5,
+      soonUnreadable,
+    ]) {
       expect((await failure(await send({ send_at }), 400, "validation_failed")).field, String(send_at)).toBe("send_at");
     }
     await failure(await send({}), 400, CAMPAIGN_ERRORS.emptyAudience);

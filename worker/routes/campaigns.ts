@@ -8,6 +8,7 @@ import type { Campaign } from "../db/schema";
 import { jsonBody, MAX_BODY_BYTES, validJson } from "../http/body";
 import { API_BODY_ERRORS, ApiError } from "../http/errors";
 import { describeError, log } from "../log";
+import { normalizeEmail } from "../shared/text";
 import { MailDeliveryError } from "../mail/transport";
 import {
   audienceRequestSchema,
@@ -94,7 +95,7 @@ function testRecipient(c: Context<OperatorEnv>, to: string): string {
   const operator = c.get("operator");
   const address = to || (operator.name === ADMIN_KEY_OPERATOR ? "" : operator.name);
   if (address === "") throw invalid("to", "With the admin key, name the address to send the test to (an operator's or the company's).");
-  if (!config.operatorEmails.has(address) && !config.companyEmails.includes(address)) {
+  if (!config.operatorEmails.has(address) && !config.companyEmails.some((company) => normalizeEmail(company) === address)) {
     throw invalid("to", "A test goes only to an operator's address (OPERATOR_EMAILS) or the company's (COMPANY_EMAIL).");
   }
   return address;
@@ -104,6 +105,10 @@ function testRecipient(c: Context<OperatorEnv>, to: string): string {
 function sendTime(sendAt: string | null, now: Date): Date | null {
   if (sendAt === null) return null;
   const at = new Date(sendAt);
+  // The schema's ISO check admits spellings Date cannot read ("…T09:00:00+01"): NaN compares
+  // false with everything, and would have fallen through to "send now".
+  if (Number.isNaN(at.getTime()))
+    throw invalid("send_at", "send_at must be a date and time with its time zone, e.g. 2026-03-01T09:00:00Z.");
   if (at.getTime() <= now.getTime()) throw invalid("send_at", "send_at must be ahead of now; leave it out to send now.");
   if (at.getTime() - now.getTime() > SCHEDULE_MAX_MS) throw invalid("send_at", "send_at must be within a year from now.");
   return at;
