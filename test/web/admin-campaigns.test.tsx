@@ -452,6 +452,16 @@ describe("composing a campaign", () => {
     ]);
   });
 
+  it("says why a test e-mail was not sent when the transport refused it (502 with the server's words)", async () => {
+    routes[`POST ${API}`] = ({ body }) => jsonResponse(201, campaign(9, body as Partial<CampaignJson>));
+    const refusal = "The test e-mail was not sent: provider answered HTTP 500.";
+    routes[`POST ${API}/9/test`] = () => jsonResponse(502, { error: { code: "mail_not_sent", message: refusal } });
+    const user = await newCampaign();
+    await fillDraft(user);
+    await user.click(screen.getByRole("button", { name: text.test.send }));
+    expect(await within(region()).findByText(new RegExp(refusal.replace(/[.:]/g, "\\$&")))).toBeTruthy();
+  });
+
   it("says what to set when the sender settings are missing, and Send stays inert saying why", async () => {
     const draft = campaign(3, {
       missing_settings: ["SENDER_NAME", "SENDER_POSTAL_ADDRESS"],

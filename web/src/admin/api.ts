@@ -202,6 +202,8 @@ async function failureOf(response: Response): Promise<AdminApiError> {
   // A campaign's action that does not apply now (its status changed, the sender is not set): the server's words say which.
   if (status === 409) return error(message ? `${admin.errors.conflict} ${admin.errors.serverSaid(message)}` : admin.errors.conflict);
   if (status === 503) return error(admin.errors.unavailable);
+  // The mail transport refused (a test e-mail): its words say why (they never carry an address or the message).
+  if (status === 502 && message) return error(`${admin.errors.server} ${admin.errors.serverSaid(message)}`);
   if (status >= 500) return error(admin.errors.server);
   return error(admin.errors.unexpected);
 }
