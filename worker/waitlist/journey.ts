@@ -147,11 +147,6 @@ export async function journeyOf(deps: Deps, email: string, origin = ""): Promise
   return { ...journey, invited_at: entry?.invitedAt ?? null, invited_by };
 }
 
-/** The same for the entry of a confirmation token (the confirm page); status "none" once it is gone. */
-export async function journeyOfEntry(deps: Deps, entryId: number, origin = ""): Promise<Journey> {
-  return journeyOfRecord(deps, await deps.repo.journey.entryById(entryId), origin);
-}
-
 async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: string): Promise<Journey> {
   if (!entry) {
     const none = { referral_code: null, referral_link: null, referrals_pending: 0, referrals_confirmed: 0 };
