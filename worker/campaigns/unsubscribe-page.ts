@@ -1,4 +1,4 @@
-import type { SitePage } from "../http/site-page";
+import { homeButton, pageCard, type SitePage } from "../http/site-page";
 import { escapeHtml } from "../mail/content";
 import { BRAND_NAME } from "../shared/brand";
 
@@ -55,14 +55,9 @@ export const UNSUBSCRIBE_PROBLEMS = {
 
 export type UnsubscribeProblem = keyof typeof UNSUBSCRIBE_PROBLEMS;
 
-const card = (content: string) => `<div class="login confirm-page"><div class="card">
-${content}
-</div></div>`;
-
 const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
-const homeLink = (kind: "button--link" | "button--primary") =>
-  `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(UNSUBSCRIBE_TEXT.home)}</a></p>`;
+const homeLink = (kind: "button--link" | "button--primary") => homeButton(UNSUBSCRIBE_TEXT.home, kind);
 
 /**
  * Where the link lands: nothing changes until the button is pressed (mail scanners open links).
@@ -73,7 +68,7 @@ export function unsubscribePromptPage(token: string, address: string | null = nu
   const t = UNSUBSCRIBE_TEXT;
   return {
     title: t.promptTitle,
-    main: card(`<h1>${escapeHtml(t.promptTitle)}</h1>
+    main: pageCard(`<h1>${escapeHtml(t.promptTitle)}</h1>
 ${paragraph(address ? t.named.promptIntro(address) : t.promptIntro)}
 ${paragraph(t.stillSent)}
 <form method="post" action="/unsubscribe">
@@ -92,7 +87,7 @@ export function unsubscribedPage(already: boolean, address: string | null = null
     : `<p class="message message--success" role="status">${escapeHtml(address ? t.named.doneText(address) : t.doneText)}</p>`;
   return {
     title: t.doneTitle,
-    main: card(`<h1>${escapeHtml(t.doneTitle)}</h1>
+    main: pageCard(`<h1>${escapeHtml(t.doneTitle)}</h1>
 ${news}
 ${paragraph(t.stillSent)}
 ${paragraph(t.again)}
@@ -106,7 +101,7 @@ export function unsubscribeProblemPage(problem: UnsubscribeProblem): SitePage {
   const { title, text } = UNSUBSCRIBE_PROBLEMS[problem];
   return {
     title,
-    main: card(`<h1>${escapeHtml(title)}</h1>
+    main: pageCard(`<h1>${escapeHtml(title)}</h1>
 <p class="message message--error" role="alert">${escapeHtml(text)}</p>
 ${homeLink("button--primary")}`),
   };

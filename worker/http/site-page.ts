@@ -80,3 +80,12 @@ ${scripts}</body>
 </html>
 `;
 }
+
+/** The centred card of the login page, a little wider (the worker's own pages: /confirm, /unsubscribe). */
+export const pageCard = (content: string) => `<div class="login confirm-page"><div class="card">
+${content}
+</div></div>`;
+
+/** The way back to the site's home page under a card, as a link or the page's main button. */
+export const homeButton = (label: string, kind: "button--link" | "button--primary") =>
+  `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(label)}</a></p>`;

@@ -1,4 +1,4 @@
-import type { SitePage } from "../http/site-page";
+import { homeButton, pageCard, type SitePage } from "../http/site-page";
 import { escapeHtml } from "../mail/content";
 import {
   CONFIRM_LINK_PROBLEMS,
@@ -26,7 +26,7 @@ export type ShareBoxData = Pick<MeAnswer, "position" | "referral_link" | "referr
 export function confirmPromptPage(token: string): SitePage {
   return {
     title: JOURNEY_TEXT.confirmTitle,
-    main: card(`<h1>${escapeHtml(JOURNEY_TEXT.confirmTitle)}</h1>
+    main: pageCard(`<h1>${escapeHtml(JOURNEY_TEXT.confirmTitle)}</h1>
 <p>${escapeHtml(JOURNEY_TEXT.confirmIntro)}</p>
 <form method="post" action="/confirm">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
@@ -42,7 +42,7 @@ export function placePage(data: ShareBoxData, already: boolean): SitePage {
   const news = already ? `\n<p class="message message--info" role="status">${escapeHtml(JOURNEY_TEXT.alreadyConfirmed)}</p>` : "";
   return {
     title: headline,
-    main: card(`<h1>${escapeHtml(headline)}</h1>${news}
+    main: pageCard(`<h1>${escapeHtml(headline)}</h1>${news}
 ${data.referral_link ? shareBox(data.referral_link, data) : ""}
 ${backLink("button--link")}`),
     scripts: [SHARE_BOX_SCRIPT],
@@ -54,19 +54,13 @@ export function linkProblemPage(problem: ConfirmLinkProblem): SitePage {
   const { title, text } = CONFIRM_LINK_PROBLEMS[problem];
   return {
     title,
-    main: card(`<h1>${escapeHtml(title)}</h1>
+    main: pageCard(`<h1>${escapeHtml(title)}</h1>
 <p class="message message--error" role="alert">${escapeHtml(text)}</p>
 ${backLink("button--primary")}`),
   };
 }
 
-/** The centred card of the login page, a little wider for the share box. */
-const card = (content: string) => `<div class="login confirm-page"><div class="card">
-${content}
-</div></div>`;
-
-const backLink = (kind: "button--link" | "button--primary") =>
-  `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(JOURNEY_TEXT.backLink)}</a></p>`;
+const backLink = (kind: "button--link" | "button--primary") => homeButton(JOURNEY_TEXT.backLink, kind);
 
 /**
  * The share box: the rule, the link in a read-only field (selectable without JavaScript; a
