@@ -147,6 +147,8 @@ describe("the spec's provider", () => {
     }
     expect(rejectionOf("E_RECIPIENT_SUPPRESSED")).toBe("bounced");
     expect(rejectionOf("timeout")).toBeNull();
+    // A content filter's refusal is about the message, not the recipient: nobody is suppressed for it.
+    expect(rejectionOf("message_flagged_as_spam")).toBeNull();
   });
 });
 

@@ -62,7 +62,9 @@ export class MailDeliveryError extends Error {
  * (rate limits, a domain not yet verified, an outage) is not the recipient's doing: null.
  */
 export function rejectionOf(code: string): PermanentRejection | null {
-  if (/complain|spam/i.test(code)) return "complained";
+  // "complain" only: a code that merely says "spam" may be a content filter refusing the message,
+  // which is no recipient's doing (taken as a complaint, it would suppress a whole campaign's list).
+  if (/complain/i.test(code)) return "complained";
   if (/bounce|suppressed|mailbox_?(?:not_?found|unavailable)/i.test(code)) return "bounced";
   return null;
 }
