@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 // `npm run db:generate` writes a new numbered SQL migration into migrations/ from the schema.
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./worker/db/schema.ts",
+  schema: "./worker/platform/db/schema.ts",
   out: "./migrations",
 });

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
-import { readConfig, type AppConfig } from "./config";
-import { openDatabase } from "./db/client";
-import { createRepository, type Repository } from "./db/repository";
-import { emailServiceTransport } from "./mail/email-service";
-import { selectTransport, type MailTransport } from "./mail/transport";
+import { readConfig, type AppConfig } from "./platform/config/config";
+import { openDatabase } from "./platform/db/client";
+import { createRepository, type Repository } from "./repository";
+import { emailServiceTransport } from "./platform/mail/email-service";
+import { selectTransport, type MailTransport } from "./platform/mail/transport";
 
 /**
  * What every handler, service and the cron work with, built from the worker's env: one object,

@@ -1,17 +1,17 @@
 import { Hono } from "hono";
-import { pruneRecords } from "./auth/housekeeping";
-import { handleCampaignQueue, runCampaignCron } from "./campaigns/lifecycle";
+import { pruneRecords } from "./features/sign-in/housekeeping";
+import { handleCampaignQueue, runCampaignCron } from "./features/campaigns/lifecycle";
 import { createDeps, withDeps, type AppEnv } from "./deps";
-import { securityHeaders } from "./http/security-headers";
-import { describeError, log } from "./log";
-import { runJoinerOutbox } from "./mail/joiner";
-import { runOutbox } from "./mail/outbox";
-import { apiRoutes, devRoutes } from "./routes/api";
-import { authElsewhere, authRoutes } from "./routes/auth";
-import { campaignPreviewRoutes } from "./routes/campaign-preview";
-import { confirmRoutes } from "./routes/confirm";
-import { noSuchFile, pageRoutes } from "./routes/pages";
-import { unsubscribeRoutes } from "./routes/unsubscribe";
+import { securityHeaders } from "./platform/http/security-headers";
+import { describeError, log } from "./platform/log";
+import { runJoinerOutbox } from "./features/waitlist/joiner-mail";
+import { runOutbox } from "./features/notifications/outbox";
+import { apiRoutes, devRoutes } from "./api";
+import { authElsewhere, authRoutes } from "./features/sign-in/routes";
+import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
+import { confirmRoutes } from "./features/waitlist/confirm-routes";
+import { noSuchFile, pageRoutes } from "./features/pages/routes";
+import { unsubscribeRoutes } from "./features/campaigns/unsubscribe/routes";
 
 /**
  * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
@@ -37,7 +37,7 @@ app.notFound(noSuchFile);
 
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/campaigns/lifecycle.ts; README "Launch day"). */
+  /** The campaign queue and its dead-letter queue (worker/features/campaigns/lifecycle.ts; README "Launch day"). */
   queue: handleCampaignQueue,
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old

@@ -62,7 +62,7 @@ const BASE = `http://${HOST}:${PORT}`;
 /** The whole bench's bound: every wait below gives up at this time. */
 const DEADLINE = Date.now() + 15 * 60_000;
 const MAIL_TIMEOUT_MS = 2_000;
-/** A claim's lease (worker/campaigns/settings.ts: the mail timeout + 60 s). */
+/** A claim's lease (worker/platform/config/campaigns.ts: the mail timeout + 60 s). */
 const LEASE_MS = MAIL_TIMEOUT_MS + 60_000;
 const ADMIN_KEY = randomBytes(32).toString("hex");
 const auth = { Authorization: `Bearer ${ADMIN_KEY}`, "Content-Type": "application/json" };
@@ -154,8 +154,8 @@ async function expandInNode(persistDir: string, ids: number[]): Promise<{ expans
   register(
     "data:text/javascript,export async function resolve(s,c,n){try{return await n(s,c)}catch(e){if(/^\\.\\.?\\//.test(s)&&!/\\.[cm]?[jt]s$/.test(s))return n(s+'.ts',c);throw e}}",
   );
-  const { createCampaignDeliveryRepository } = await import(path.join(ROOT, "worker/db/campaign-delivery-repository.ts"));
-  const { EXPAND_CHUNK } = await import(path.join(ROOT, "worker/campaigns/queue.ts"));
+  const { createCampaignDeliveryRepository } = await import(path.join(ROOT, "worker/features/campaigns/queries/delivery.ts"));
+  const { EXPAND_CHUNK } = await import(path.join(ROOT, "worker/features/campaigns/queue.ts"));
   const { createClient } = await import("@libsql/client");
   const { drizzle } = await import("drizzle-orm/libsql");
   const source = databaseFile(persistDir);

@@ -8,7 +8,7 @@
  *   the e-mail code from the dev mailbox), the route behind "My place";
  * - confirming: POST /confirm with a fresh token for each of BENCH_CONFIRMS pending entries (a
  *   third of them referred, so the referrer's count moves too), the page's button press. The
- *   tokens are made here as the worker makes them (worker/waitlist/keys.ts: HMAC-SHA-256 with
+ *   tokens are made here as the worker makes them (worker/features/waitlist/keys.ts: HMAC-SHA-256 with
  *   the server secret, purpose "waitlist-confirm"), with the secret this script gives the server.
  *
  * Target: both medians under 50 ms. Each figure is the whole HTTP round trip through wrangler's
@@ -36,7 +36,7 @@ const TARGET_MS = 50;
 const SECRET = randomBytes(32).toString("hex");
 /** The referral boost the seeded rank keys are written with (the server runs with the same). */
 const BOOST = 5;
-/** The referral code alphabet (worker/waitlist/referral-code.ts): no 0, O, 1, I or L. */
+/** The referral code alphabet (worker/features/referrals/code.ts): no 0, O, 1, I or L. */
 const ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
 /**
@@ -62,7 +62,7 @@ const referrerOf = (i: string) => {
 /**
  * Confirmed entries 1..count (confirm_seq = id, confirmed a minute apart, oldest first), each
  * with its code and referrer; then every referrer's confirmed referrals counted and its rank key
- * written as the worker writes it (worker/db/journey-repository.ts RANK_KEY: 2 x confirm_seq, or
+ * written as the worker writes it (worker/features/waitlist/queries/journey.ts RANK_KEY: 2 x confirm_seq, or
  * 2 x (confirm_seq - boost x referrals) - 1 once referred), and each counted referral's credit
  * (hwh_referral_credits: referrer's code, friend's mailbox). Then `pending` unconfirmed
  * entries after them, a third referred, for the confirmations.
@@ -94,7 +94,7 @@ select i, 'pending-' || i || '@school' || (i % 40) || '.example', 'cta', 1, 1,
 from n;`;
 }
 
-/** A confirmation token for an entry, as worker/waitlist/keys.ts signConfirmation makes it. */
+/** A confirmation token for an entry, as worker/features/waitlist/keys.ts signConfirmation makes it. */
 function confirmationToken(entryId: number, expiresUnix: number): string {
   const payload = `${entryId}.${expiresUnix}`;
   return `${payload}.${createHmac("sha256", SECRET).update(`waitlist-confirm\u0000${payload}`).digest("base64url")}`;
@@ -122,7 +122,7 @@ async function signIn(baseUrl: string, email: string): Promise<string> {
 
 type Plan = { detail: string };
 
-/** SQLite's plan for the two counts of a place (worker/db/journey-repository.ts placeOf), for the entry in the middle. */
+/** SQLite's plan for the two counts of a place (worker/features/waitlist/queries/journey.ts placeOf), for the entry in the middle. */
 async function placePlans(persistDir: string, middle: number): Promise<string[]> {
   const key = `(select rank_key from hwh_waitlist where id = ${middle})`;
   const counts = [

@@ -5,13 +5,13 @@ import { createClient } from "@libsql/client";
 import { eq, getTableColumns } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, describe, expect, it } from "vitest";
-import { pagePlaces, placeColumn } from "../../worker/db/admin-journey";
-import type { Database } from "../../worker/db/database";
-import { migrateLibsql } from "../../worker/db/migrate-libsql";
-import { waitlist } from "../../worker/db/schema";
+import { pagePlaces, placeColumn } from "../../worker/features/operator/queries/journey";
+import type { Database } from "../../worker/platform/db/database";
+import { migrateLibsql } from "../../worker/platform/db/migrate-libsql";
+import { waitlist } from "../../worker/platform/db/schema";
 
 /**
- * The console's places are counted over the partial rank index alone (worker/db/admin-journey.ts):
+ * The console's places are counted over the partial rank index alone (worker/features/operator/queries/journey.ts):
  * SQLite's plan for each count must search hwh_waitlist_rank_idx as a covering index. A count
  * whose WHERE did not imply the index's (rank_key IS NOT NULL) scanned the whole table instead,
  * 250 ms for a page of 25 at 100,000 entries, with every answer still right.

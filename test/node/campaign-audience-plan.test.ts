@@ -5,14 +5,14 @@ import { createClient } from "@libsql/client";
 import { count, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUDIENCE_ORDER, audienceWhere } from "../../worker/db/campaign-repository";
-import type { Database } from "../../worker/db/database";
-import { migrateLibsql } from "../../worker/db/migrate-libsql";
-import { waitlist } from "../../worker/db/schema";
+import { AUDIENCE_ORDER, audienceWhere } from "../../worker/features/campaigns/queries/campaigns";
+import type { Database } from "../../worker/platform/db/database";
+import { migrateLibsql } from "../../worker/platform/db/migrate-libsql";
+import { waitlist } from "../../worker/platform/db/schema";
 import type { CampaignAudience } from "../../worker/shared/campaigns";
 
 /**
- * The audience's "one e-mail per inbox" test (worker/db/campaign-repository.ts audienceWhere)
+ * The audience's "one e-mail per inbox" test (worker/features/campaigns/queries/campaigns.ts audienceWhere)
  * runs once per entry drawn: SQLite's plan must search hwh_waitlist_mailbox_rank_idx for it
  * (alias o), never scan the waitlist, or a wave of 1,000 at 100,000 entries reads the table a
  * thousand times. The suppression test searches its primary key, and the wave still walks the

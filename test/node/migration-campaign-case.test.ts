@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { expect, it } from "vitest";
-import { MIGRATIONS_FOLDER } from "../../worker/db/migrate-libsql";
+import { MIGRATIONS_FOLDER } from "../../worker/platform/db/migrate-libsql";
 
 /** A migration file's statements, split where drizzle splits them. */
 function statements(file: string): string[] {

@@ -5,7 +5,7 @@ import { createClient, type Client } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { repositoryWithLookups } from "../support/records";
-import { migrateLibsql } from "../../worker/db/migrate-libsql";
+import { migrateLibsql } from "../../worker/platform/db/migrate-libsql";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TestRepository } from "./records";
 
 /**
- * The operator's side of the joiner's journey (worker/db/admin-journey.ts), run on D1 in workerd
+ * The operator's side of the joiner's journey (worker/features/operator/queries/journey.ts), run on D1 in workerd
  * and on libSQL in Node like the repository suite: the stats' confirmation and referral figures,
  * each listed entry's place (one statement per page, agreeing with the journey's own placeOf),
  * the person look-up's place, and the erasure of the joiner mails with the entry.

@@ -1,6 +1,6 @@
-// The sign-in storage suite (worker/db/auth-repository.ts), shared by the D1 and libSQL test files.
+// The sign-in storage suite (worker/features/sign-in/queries/index.ts), shared by the D1 and libSQL test files.
 import { describe, expect, it } from "vitest";
-import type { Repository } from "../../worker/db/repository";
+import type { Repository } from "../../worker/repository";
 
 /**
  * The sign-in storage's guarantees, run against D1 in workerd and libSQL in Node, like the

@@ -1,7 +1,7 @@
 // Helpers for the sign-in tests: calls to /auth/v1 as auth-js makes them, codes from the dev mailbox, table checks.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type MailboxCap, mailboxCaps, unsentCaps } from "../../worker/auth/mailbox";
+import { type MailboxCap, mailboxCaps, unsentCaps } from "../../worker/features/sign-in/mailbox";
 import { call, testRepository, type EnvOverrides } from "./worker";
 
 /** GoTrue answers' error shape. */
@@ -147,7 +147,7 @@ export async function codeMailCount(email: string): Promise<number> {
   return row!.n;
 }
 
-/** The key per-client limits count a client under (worker/http/client.ts): an IPv6 address counts as its /64. */
+/** The key per-client limits count a client under (worker/platform/http/client.ts): an IPv6 address counts as its /64. */
 export function clientKeyOf(ip: string): string {
   if (!ip.includes(":")) return ip;
   const groups = ip.split("::")[0]!.split(":").slice(0, 4);

@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import { DEAD_LETTER_QUEUE, type CampaignMessage } from "../../worker/campaigns/queue";
-import type { Campaign, CampaignRecipient } from "../../worker/db/schema";
+import { DEAD_LETTER_QUEUE, type CampaignMessage } from "../../worker/features/campaigns/queue";
+import type { Campaign, CampaignRecipient } from "../../worker/platform/db/schema";
 import { createDeps, type Deps } from "../../worker/deps";
 import worker from "../../worker/index";
 import type { CampaignAudience } from "../../worker/shared/campaigns";

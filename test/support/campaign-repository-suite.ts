@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { JoinJourney } from "../../worker/db/repository";
-import type { Campaign, WaitlistEntry } from "../../worker/db/schema";
+import type { JoinJourney } from "../../worker/repository";
+import type { Campaign, WaitlistEntry } from "../../worker/platform/db/schema";
 import type { CampaignAudience } from "../../worker/shared/campaigns";
-import { newReferralCode } from "../../worker/waitlist/referral-code";
+import { newReferralCode } from "../../worker/features/referrals/code";
 import type { TestRepository } from "./records";
 
 /**
- * Launch day's delivery queries (worker/db/campaign-delivery-repository.ts and
+ * Launch day's delivery queries (worker/features/campaigns/queries/delivery.ts and
  * campaign-state-repository.ts), run once on D1 inside workerd and once on libSQL in Node.
  * `fresh()` gives a repository on an empty waitlist; campaign rows may remain from other cases
  * (D1), so each case names its own campaign and its own mailbox keys.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TestRepository } from "./records";
 
 /**
- * The suppression list and its consent trail (worker/db/consent-repository.ts), run once on D1
+ * The suppression list and its consent trail (worker/features/campaigns/unsubscribe/queries.ts), run once on D1
  * inside workerd and once on libSQL in Node: each change writes its row and its event in one
  * batch, and only when something changes. Keys are random, so the cases never meet.
  */

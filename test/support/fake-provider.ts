@@ -6,7 +6,7 @@ import { vi } from "vitest";
  */
 export type ProviderMode = "success" | "error-field" | "http-500" | "hang" | "unexpected-status" | "echo-error";
 
-/** The provider's run request, as the transport sends it (worker/mail/transport.ts). */
+/** The provider's run request, as the transport sends it (worker/platform/mail/transport.ts). */
 export type ProviderBody = {
   model: string;
   inputs: { title: string; body_html: string; receivers: string[]; template_id?: string; [field: string]: unknown };

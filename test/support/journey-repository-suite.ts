@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { ConfirmWrite, MailCap, QueueMail } from "../../worker/db/journey-repository";
-import type { JoinJourney } from "../../worker/db/repository";
-import type { WaitlistEntry } from "../../worker/db/schema";
-import { newReferralCode } from "../../worker/waitlist/referral-code";
+import type { ConfirmWrite, MailCap, QueueMail } from "../../worker/features/waitlist/queries/journey";
+import type { JoinJourney } from "../../worker/repository";
+import type { WaitlistEntry } from "../../worker/platform/db/schema";
+import { newReferralCode } from "../../worker/features/referrals/code";
 import type { TestRepository } from "./records";
 
 /**
- * The journey's queries (worker/db/journey-repository.ts and the join's batch), run once on D1
+ * The journey's queries (worker/features/waitlist/queries/journey.ts and the join's batch), run once on D1
  * inside workerd and once on libSQL in Node. `fresh()` gives a repository on an empty database.
  */
 export function journeyRepositorySuite(driver: string, fresh: () => Promise<TestRepository>) {

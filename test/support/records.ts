@@ -1,11 +1,11 @@
 import { desc, eq } from "drizzle-orm";
-import type { Database } from "../../worker/db/database";
-import { createRepository } from "../../worker/db/repository";
-import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/db/schema";
+import type { Database } from "../../worker/platform/db/database";
+import { createRepository } from "../../worker/repository";
+import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
 
 /**
  * The repository, plus the lookups only tests need to check what was stored (the worker itself
- * reads records through the operator API's lists, worker/db/admin-repository.ts). Used on D1 in
+ * reads records through the operator API's lists, worker/features/operator/queries/index.ts). Used on D1 in
  * workerd and on libSQL in Node alike.
  */
 export function repositoryWithLookups(db: Database) {

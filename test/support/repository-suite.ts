@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Notified } from "../../worker/db/repository";
-import type { FormSubmission, WaitlistEntry } from "../../worker/db/schema";
+import type { Notified } from "../../worker/repository";
+import type { FormSubmission, WaitlistEntry } from "../../worker/platform/db/schema";
 import type { TestRepository } from "./records";
 
 /**

@@ -256,7 +256,7 @@ describe("legal pages", () => {
     renderAt("/privacy-policy");
     const section = (name: string) => screen.getByRole("heading", { level: 2, name }).closest("section")!.textContent!;
     const collected = section("Information We Collect");
-    // Each column the waitlist stores beyond the address (worker/shared/waitlist.ts, worker/db/schema.ts).
+    // Each column the waitlist stores beyond the address (worker/shared/waitlist.ts, worker/platform/db/schema.ts).
     const words: Record<(typeof ATTRIBUTION_FIELDS)[number] | "source", RegExp> = {
       utm_source: /utm_source/,
       utm_medium: /utm_medium/,
@@ -380,7 +380,7 @@ describe("page shell (web/index.html) and its share preview", () => {
     expect(meta('meta[name="twitter:card"]')).toBe("summary_large_image");
   });
 
-  it("gives root-relative addresses for the worker to make absolute (worker/routes/pages.ts)", () => {
+  it("gives root-relative addresses for the worker to make absolute (worker/features/pages/routes.ts)", () => {
     expect(shell.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe("/");
     expect(meta('meta[property="og:url"]')).toBe("/");
     expect(meta('meta[property="og:image"]')).toBe("/og-image.png");

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { subjectHash } from "../../worker/auth/secrets";
+import { subjectHash } from "../../worker/features/sign-in/secrets";
 import { createDeps } from "../../worker/deps";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
-import { csvCell, csvRow } from "../../worker/http/csv";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
+import { csvCell, csvRow } from "../../worker/platform/http/csv";
 import {
   ADMIN_PAGE,
   BREAKDOWN_TOP,
@@ -17,7 +17,7 @@ import {
   type PersonRecord,
   type RetryResult,
 } from "../../worker/shared/admin";
-import { confirmationToken } from "../../worker/waitlist/journey";
+import { confirmationToken } from "../../worker/features/waitlist/journey";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 

@@ -1,11 +1,11 @@
 /**
  * Issue 10, attribution: the landing page's utm_source / utm_medium / utm_campaign and the
- * linking page's host go into the waitlist forms' hidden fields (worker/routes/pages.ts), are
+ * linking page's host go into the waitlist forms' hidden fields (worker/features/pages/routes.ts), are
  * sent with the join (JSON and no-JS paths), validated and length-capped, and stored with the entry.
  */
 import { describe, expect, it } from "vitest";
 import { ATTRIBUTION_MAX_LENGTH, campaignValue, hostValue, landingAttribution, storedCampaignValue } from "../../worker/shared/waitlist";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 
 const repo = testRepository();

@@ -1,6 +1,6 @@
 // The admin API under /auth/v1/admin leaves a trace of what it reads and erases: an audit record and a log line, never an address.
 import { describe, expect, it, vi } from "vitest";
-import type { AuditRecord } from "../../worker/db/schema";
+import type { AuditRecord } from "../../worker/platform/db/schema";
 import { ADMIN_KEY, authCall, signIn } from "../support/auth";
 import { testRepository, uniqueEmail } from "../support/worker";
 

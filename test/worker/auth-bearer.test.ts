@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, isAdminKey } from "../../worker/auth/bearer";
-import { readConfig } from "../../worker/config";
+import { bearerToken, isAdminKey } from "../../worker/features/sign-in/bearer";
+import { readConfig } from "../../worker/platform/config/config";
 
 // Bearer parsing and the admin-key check, shared by /auth/v1/admin and /api/admin.
 

@@ -1,6 +1,6 @@
 // Who a client is for the per-IP limits: CF-Connecting-IP only, an IPv6 client per /64, forwarding headers ignored.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { clientKey } from "../../worker/http/client";
+import { clientKey } from "../../worker/platform/http/client";
 import { authCall, codeRow, expectAuthError, verify } from "../support/auth";
 import { uniqueEmail } from "../support/worker";
 

@@ -1,7 +1,7 @@
 // The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) besides the cooldown: per mailbox, per clock window.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { canonicalMailbox } from "../../worker/auth/mailbox";
+import { canonicalMailbox } from "../../worker/features/sign-in/mailbox";
 import { codeWaitMessage } from "../../worker/shared/sign-in";
 import { authCall, codeMailCount, codeRow, expectAuthError, latestCode, mailboxCounts, verify } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";

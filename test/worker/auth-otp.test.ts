@@ -65,7 +65,7 @@ describe("POST /auth/v1/otp", () => {
   });
 
   it("codes come out uniformly from the whole 6-digit range (CSPRNG, leading zeros kept)", async () => {
-    const { randomCode } = await import("../../worker/auth/secrets");
+    const { randomCode } = await import("../../worker/features/sign-in/secrets");
     const codes = Array.from({ length: 2000 }, () => randomCode(6));
     expect(codes.every((code) => /^\d{6}$/.test(code))).toBe(true);
     expect(new Set(codes).size).toBeGreaterThan(1990);

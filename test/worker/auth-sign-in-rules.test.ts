@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../worker/config";
+import { readConfig } from "../../worker/platform/config/config";
 import {
   CODE_COOLDOWN_SECONDS,
   CODE_LENGTH,

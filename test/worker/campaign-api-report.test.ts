@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { PREVIEW_PATH, signPreview } from "../../worker/campaigns/preview";
-import { PREVIEW_CSP } from "../../worker/routes/campaign-preview";
+import { PREVIEW_PATH, signPreview } from "../../worker/features/campaigns/preview";
+import { PREVIEW_CSP } from "../../worker/features/campaigns/preview-routes";
 import type { CampaignJson, CampaignPreview, CampaignTestResult, DeadLetterList } from "../../worker/shared/campaigns";
 import { CONSOLE_CSP, SITE_CSP, staticHeadersFile } from "../../worker/shared/security-headers";
 import {

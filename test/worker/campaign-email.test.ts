@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { campaignBodyProblem, joinedOn, renderCampaignEmail, type CampaignEmailInput } from "../../worker/campaigns/content";
-import { signUnsubscribe, unsubscribeHeaders, unsubscribeUrl, verifyUnsubscribe } from "../../worker/campaigns/unsubscribe";
-import { signConfirmation } from "../../worker/waitlist/keys";
+import { campaignBodyProblem, joinedOn, renderCampaignEmail, type CampaignEmailInput } from "../../worker/features/campaigns/content";
+import { signUnsubscribe, unsubscribeHeaders, unsubscribeUrl, verifyUnsubscribe } from "../../worker/features/campaigns/unsubscribe/token";
+import { signConfirmation } from "../../worker/features/waitlist/keys";
 import { createDeps } from "../../worker/deps";
 
 /**

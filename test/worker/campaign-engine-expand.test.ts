@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runCampaignCron, startCampaign } from "../../worker/campaigns/lifecycle";
-import { EXPAND_CHUNK } from "../../worker/campaigns/queue";
+import { runCampaignCron, startCampaign } from "../../worker/features/campaigns/lifecycle";
+import { EXPAND_CHUNK } from "../../worker/features/campaigns/queue";
 import { testRepository } from "../support/worker";
 import {
   campaignNow,

@@ -7,7 +7,7 @@ import {
   retryDeadLetters,
   runCampaignCron,
   startCampaign,
-} from "../../worker/campaigns/lifecycle";
+} from "../../worker/features/campaigns/lifecycle";
 import { testRepository } from "../support/worker";
 import {
   PROVIDER_ENV,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { startCampaign } from "../../worker/campaigns/lifecycle";
+import { startCampaign } from "../../worker/features/campaigns/lifecycle";
 import { createDeps } from "../../worker/deps";
 import { campaignNow, draft, rowsOf, seedConfirmed, uniqueTag } from "../support/campaign-engine";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { startCampaign } from "../../worker/campaigns/lifecycle";
-import type { CampaignMessage } from "../../worker/campaigns/queue";
+import { startCampaign } from "../../worker/features/campaigns/lifecycle";
+import type { CampaignMessage } from "../../worker/features/campaigns/queue";
 import { testRepository } from "../support/worker";
 import {
   PROVIDER_ENV,

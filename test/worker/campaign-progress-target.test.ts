@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { campaignProgress, cancelCampaign, pauseCampaign, startCampaign } from "../../worker/campaigns/lifecycle";
+import { campaignProgress, cancelCampaign, pauseCampaign, startCampaign } from "../../worker/features/campaigns/lifecycle";
 import type { CampaignJson } from "../../worker/shared/campaigns";
 import {
   ADMIN_KEY,

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
-import { escapeHtml } from "../../worker/mail/content";
-import { placePage, SHARE_BOX_SCRIPT } from "../../worker/me/confirm-page";
-import { sitePageHtml } from "../../worker/http/site-page";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
+import { escapeHtml } from "../../worker/features/notifications/content";
+import { placePage, SHARE_BOX_SCRIPT } from "../../worker/features/waitlist/confirm-page";
+import { sitePageHtml } from "../../worker/platform/http/site-page";
 import { cspHash } from "../../worker/shared/hash";
 import { CONFIRM_LINK_PROBLEMS, JOURNEY_TEXT, placeLine, referralRule, shareLinks } from "../../worker/shared/journey-text";
-import { confirmationToken } from "../../worker/waitlist/journey";
+import { confirmationToken } from "../../worker/features/waitlist/journey";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
 
 /**

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
-import { devMailboxTransport } from "../../worker/mail/transport";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
+import { devMailboxTransport } from "../../worker/platform/mail/transport";
 import { ME_ROUTES, type MeAnswer } from "../../worker/shared/me";
-import { confirmationToken, leaveWaitlist } from "../../worker/waitlist/journey";
-import { mailboxKey } from "../../worker/waitlist/keys";
+import { confirmationToken, leaveWaitlist } from "../../worker/features/waitlist/journey";
+import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, latestCode, requestCode, signIn } from "../support/auth";
 import { call, type EnvOverrides, postJson, testRepository, uniqueEmail } from "../support/worker";
 

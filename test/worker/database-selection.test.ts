@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../../worker/db/client";
+import { openDatabase } from "../../worker/platform/db/client";
 import { call } from "../support/worker";
 
 describe("database selection", () => {

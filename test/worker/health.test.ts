@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { isPlaceholder, isWeakSecret, missingProductionSettings, readConfig } from "../../worker/config";
+import { isPlaceholder, isWeakSecret, missingProductionSettings, readConfig } from "../../worker/platform/config/config";
 import { brokenDatabase, call, postJson } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { codeMailCount, codeRow, expectAuthError, uniqueIp } from "../support/auth";
 import { call, countRows, testRepository } from "../support/worker";
 

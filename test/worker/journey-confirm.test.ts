@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { runJoinerOutbox } from "../../worker/mail/joiner";
+import { runJoinerOutbox } from "../../worker/features/waitlist/joiner-mail";
 import {
   ConfirmTokenError,
   confirmationToken,
@@ -11,7 +11,7 @@ import {
   leaveWaitlist,
   readConfirmationToken,
   resendConfirmation,
-} from "../../worker/waitlist/journey";
+} from "../../worker/features/waitlist/journey";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
 

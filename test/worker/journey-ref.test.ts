@@ -1,6 +1,6 @@
 /**
  * Issue 16: a shared link's referral code (?ref=CODE) goes into both waitlist forms' hidden
- * fields like the attribution (worker/routes/pages.ts): escaped, the page private and unstored
+ * fields like the attribution (worker/features/pages/routes.ts): escaped, the page private and unstored
  * by shared caches; a value not of a code's shape is not written.
  */
 import { describe, expect, it } from "vitest";

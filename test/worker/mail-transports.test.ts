@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../worker/config";
+import { readConfig } from "../../worker/platform/config/config";
 import { createDeps } from "../../worker/deps";
-import { emailServiceTransport, senderOf } from "../../worker/mail/email-service";
-import { MailDeliveryError, type MailMessage, providerTransport, rejectionOf } from "../../worker/mail/transport";
+import { emailServiceTransport, senderOf } from "../../worker/platform/mail/email-service";
+import { MailDeliveryError, type MailMessage, providerTransport, rejectionOf } from "../../worker/platform/mail/transport";
 import { PROVIDER_ENV } from "../support/fake-provider";
 
 /**

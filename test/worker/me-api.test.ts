@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { subjectHash } from "../../worker/auth/secrets";
+import { subjectHash } from "../../worker/features/sign-in/secrets";
 import type { PersonRecord } from "../../worker/shared/admin";
 import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
 import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeData, type MeErasure } from "../../worker/shared/me";
-import { mailboxKey } from "../../worker/waitlist/keys";
+import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
 

@@ -2,9 +2,9 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
-import { readConfig } from "../../worker/config";
+import { readConfig } from "../../worker/platform/config/config";
 import { createDeps } from "../../worker/deps";
-import { nextAttemptAt, runOutbox } from "../../worker/mail/outbox";
+import { nextAttemptAt, runOutbox } from "../../worker/features/notifications/outbox";
 import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 

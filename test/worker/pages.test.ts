@@ -1,5 +1,5 @@
 /**
- * The site's pages as the worker passes them on (worker/routes/pages.ts): the canonical link and
+ * The site's pages as the worker passes them on (worker/features/pages/routes.ts): the canonical link and
  * the share preview's addresses made absolute with SITE_URL or the request's origin, Turnstile's
  * site key when it is configured, and revalidation (ETag, 304) kept working through the rewrite.
  *

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { clientKey } from "../../worker/http/client";
+import { clientKey } from "../../worker/platform/http/client";
 import { isBot, retryAfterSeconds, tooManyAttempts } from "../../worker/shared/public-forms";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "../../worker/http/security-headers";
+import { securityHeaders } from "../../worker/platform/http/security-headers";
 import { cspHash } from "../../worker/shared/hash";
 import { SECURITY_HEADERS, SITE_CSP, sitePolicy, staticHeadersFile } from "../../worker/shared/security-headers";
 import { call, postJson } from "../support/worker";

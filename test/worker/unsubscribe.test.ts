@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { UNSUBSCRIBE_PROBLEMS, UNSUBSCRIBE_TEXT } from "../../worker/campaigns/unsubscribe-page";
-import { maskAddress, signUnsubscribe } from "../../worker/campaigns/unsubscribe";
-import { FORM_MEDIA_TYPE } from "../../worker/http/body";
-import { escapeHtml } from "../../worker/mail/content";
+import { UNSUBSCRIBE_PROBLEMS, UNSUBSCRIBE_TEXT } from "../../worker/features/campaigns/unsubscribe/page";
+import { maskAddress, signUnsubscribe } from "../../worker/features/campaigns/unsubscribe/token";
+import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
+import { escapeHtml } from "../../worker/features/notifications/content";
 import { cspHash } from "../../worker/shared/hash";
-import { mailboxKey } from "../../worker/waitlist/keys";
+import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { JWT_SECRET } from "../support/auth";
 import { call, testRepository, uniqueEmail } from "../support/worker";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { runOutbox } from "../../worker/mail/outbox";
+import { runOutbox } from "../../worker/features/notifications/outbox";
 import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 

@@ -14,7 +14,7 @@ const LEGAL_LAST_UPDATED = "October 26, 2025";
 const PRIVACY_LAST_UPDATED = "November 25, 2026";
 
 /**
- * What the site stores about a person, and why: keep it in step with worker/db/schema.ts (the
+ * What the site stores about a person, and why: keep it in step with worker/platform/db/schema.ts (the
  * waitlist's attribution columns, its confirmation, place and referral columns, the contact
  * form's fields, the sign-in sessions) and with
  * README.md's retention (the cron run's deletions) and erasure sections.

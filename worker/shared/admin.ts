@@ -1,5 +1,5 @@
 /**
- * The operator API under /api/admin (worker/routes/admin.ts) as its one caller, the console
+ * The operator API under /api/admin (worker/features/operator/routes.ts) as its one caller, the console
  * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
  * (snake_case, like the database columns and GoTrue's JSON).
  */

@@ -4,7 +4,7 @@ import { emailField, strictFields, textField } from "./text";
 import { storedCampaignValue } from "./waitlist";
 
 /**
- * The request bodies of the operator API's campaign routes (worker/routes/campaigns.ts), declared
+ * The request bodies of the operator API's campaign routes (worker/features/campaigns/routes.ts), declared
  * once: the worker validates with them, and the console may check a draft with the same rules
  * before sending it. A 400 names the first field with a problem (`audience` for any part of it).
  */

@@ -1,5 +1,5 @@
 /**
- * Launch-day campaigns as the operator API (/api/admin/campaigns, worker/routes/campaigns.ts)
+ * Launch-day campaigns as the operator API (/api/admin/campaigns, worker/features/campaigns/routes.ts)
  * and its one caller, the console's Campaigns view (web/src/admin), read them: paths, limits and
  * JSON shapes. Field names are the API's (snake_case, like the other operator routes).
  */

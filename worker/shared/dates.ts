@@ -1,6 +1,6 @@
 /**
  * Dates as the people on the list read them, one style everywhere they see one: the campaign
- * e-mail's footer ("25 November 2026", worker/campaigns/content.ts), "My place" (/#/me) and the
+ * e-mail's footer ("25 November 2026", worker/features/campaigns/content.ts), "My place" (/#/me) and the
  * unsubscribe page. Always UTC, as stored, and said so where a time is shown: a date in the
  * reader's own zone could be a day off the e-mail's. A value that is not a date comes back as it is.
  */

@@ -1,6 +1,6 @@
 /**
  * The joiner's words after the join, in one home: the confirmation page the worker renders
- * (worker/me/confirm-page.ts) and the web app's "My place" (/#/me, which imports this as
+ * (worker/features/waitlist/confirm-page.ts) and the web app's "My place" (/#/me, which imports this as
  * @shared/journey-text) say the same things the same way, and the share links are built once.
  */
 

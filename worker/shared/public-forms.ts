@@ -17,7 +17,7 @@ export const TURNSTILE_FIELD = "cf-turnstile-response";
 
 /**
  * The <meta name> under which a page carries the Turnstile site key: the worker adds it only when
- * Turnstile is configured (worker/routes/pages.ts), the forms read it (web/src/turnstile). The
+ * Turnstile is configured (worker/features/pages/routes.ts), the forms read it (web/src/turnstile). The
  * site is built once for every deployment, so the key cannot be in the bundle.
  */
 export const TURNSTILE_META = "turnstile-site-key";
@@ -84,7 +84,7 @@ export function retryAfterSeconds(header: string | null, now: Date): number | nu
 }
 
 /**
- * The words of the page that answers a form posted without JavaScript (worker/http/form-page.ts),
+ * The words of the page that answers a form posted without JavaScript (worker/platform/http/form-page.ts),
  * besides each form's own messages above and in waitlist.ts and forms.ts.
  */
 export const FORM_PAGE_TEXT = {

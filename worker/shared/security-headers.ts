@@ -1,6 +1,6 @@
 /**
  * The security and caching headers of every response, in one place: the worker adds them to
- * what it answers (worker/http/security-headers.ts), and the site build writes them into the
+ * what it answers (worker/platform/http/security-headers.ts), and the site build writes them into the
  * static assets' `_headers` file (web/build.ts), which Cloudflare applies to files it serves
  * without running the worker.
  */
@@ -69,7 +69,7 @@ export const REVALIDATE_CACHE = "public, max-age=0, must-revalidate";
 
 /**
  * The operator console's policy: the site's, and frames of this origin, where it shows a
- * campaign's e-mail (/campaign-preview, worker/routes/campaign-preview.ts, which has a policy of
+ * campaign's e-mail (/campaign-preview, worker/features/campaigns/preview-routes.ts, which has a policy of
  * its own and may be framed by this origin only). The console itself has no inline element.
  */
 export const CONSOLE_CSP = `${sitePolicy()}; frame-src 'self'`;

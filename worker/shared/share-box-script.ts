@@ -1,5 +1,5 @@
 /**
- * The confirmation page's one script (worker/me/confirm-page.ts), written here as TypeScript so
+ * The confirmation page's one script (worker/features/waitlist/confirm-page.ts), written here as TypeScript so
  * it is type-checked against the DOM, and sent inline as its compiled text
  * (Function.prototype.toString), allowed by the CSP hash of exactly that text. The page works
  * without it: the link can be selected in its field and the share links are plain links; the

@@ -3,7 +3,7 @@ import * as v from "valibot";
 /**
  * Text rules shared by the web app and the worker, so client-side checks match the server's:
  * what a field may contain, how it is cleaned before it is stored, and the e-mail rule, as
- * valibot building blocks for the request schemas (waitlist.ts, forms.ts, worker/auth/schemas.ts).
+ * valibot building blocks for the request schemas (waitlist.ts, forms.ts, worker/features/sign-in/schemas.ts).
  */
 
 /** C0 controls, DEL, C1 controls (\p{Cc}: U+0000..U+001F, U+007F..U+009F) and the Unicode line and paragraph separators. */

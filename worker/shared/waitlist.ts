@@ -21,7 +21,7 @@ export const WAITLIST_MESSAGES = {
 } as const;
 
 /**
- * A referral code's shape (worker/waitlist/referral-code.ts): 8 characters of an alphabet
+ * A referral code's shape (worker/features/referrals/code.ts): 8 characters of an alphabet
  * without 0/O, 1/I/L, upper-case.
  */
 export const REFERRAL_CODE_SHAPE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
@@ -48,7 +48,7 @@ export const waitlistEmail = emailField({ required: WAITLIST_MESSAGES.emailRequi
  * Where a sign-up came from, sent with the join: the landing address's campaign parameters
  * (utm_source, utm_medium, utm_campaign) and the host of the page that linked to the site. The
  * worker writes the landing page's values into hidden fields of the waitlist forms
- * (worker/routes/pages.ts); the forms send them as they send the e-mail.
+ * (worker/features/pages/routes.ts); the forms send them as they send the e-mail.
  */
 export const ATTRIBUTION_FIELDS = ["utm_source", "utm_medium", "utm_campaign", "referrer_host"] as const;
 export type AttributionField = (typeof ATTRIBUTION_FIELDS)[number];
@@ -134,7 +134,7 @@ export function landingAttribution(pageUrl: URL, referer: string | null): Attrib
 }
 
 /**
- * The waitlist forms' hidden fields the worker fills from the visit (worker/routes/pages.ts):
+ * The waitlist forms' hidden fields the worker fills from the visit (worker/features/pages/routes.ts):
  * the attribution and the referral code of a shared link (?ref=CODE, issue 16). The forms send
  * those that hold something with the join.
  */

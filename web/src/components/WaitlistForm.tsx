@@ -12,7 +12,7 @@ import { Honeypot } from "./Honeypot";
 /**
  * The landing page's attribution (utm_source, utm_medium, utm_campaign, referrer_host) and a
  * shared link's referral code (ref): the
- * worker writes it into the hidden fields of the page it serves (worker/routes/pages.ts). Read
+ * worker writes it into the hidden fields of the page it serves (worker/features/pages/routes.ts). Read
  * once, before the app renders, so a form rendered later (after a visit to another page of the
  * site) carries it too, and hydration finds the values the page holds.
  */

@@ -15,7 +15,7 @@ type Props = {
 
 /**
  * The referral link with a Copy button, the share buttons and the friends it brought: the same
- * box as the confirmation page's (worker/me/confirm-page.ts), in the same words. The Web Share
+ * box as the confirmation page's (worker/features/waitlist/confirm-page.ts), in the same words. The Web Share
  * API's button shows only where the browser has it (phones, some desktops); the WhatsApp,
  * Telegram, X and e-mail links are there always, for every other browser and for those who
  * prefer them.

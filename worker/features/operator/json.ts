@@ -1,0 +1,84 @@
+import type { PlacedEntry } from "./queries/journey";
+import type { PersonData } from "./queries";
+import { attributionOf } from "../waitlist/queries/join";
+import type { AuthSession, FormSubmission, WaitlistEntry } from "../../platform/db/schema";
+import type { AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../../shared/admin";
+import { formSlugOf } from "../../shared/forms";
+
+/** The operator API's JSON of stored records (worker/shared/admin.ts: snake_case, as the columns). */
+
+const delivery = (row: WaitlistEntry | FormSubmission) => ({
+  email_sent: row.emailSent,
+  email_sent_at: row.emailSentAt,
+  notify_attempts: row.notifyAttempts,
+  notify_last_error: row.notifyLastError,
+  notify_next_attempt_at: row.emailSent ? null : row.notifyNextAttemptAt,
+});
+
+/**
+ * An entry's journey. Its keys (mailbox_key, referral_network) and the confirmation's internals
+ * (confirm_seq, rank_key, confirm_claim) stay in the database: the place says where it is.
+ */
+const journey = (row: PlacedEntry): JourneyFields => ({
+  status: row.confirmedAt === null ? "pending" : "confirmed",
+  confirmed_at: row.confirmedAt,
+  place: row.confirmedAt === null ? null : row.place,
+  referral_code: row.referralCode,
+  referred_by: row.referredBy,
+  referrals_confirmed: row.referralsConfirmed,
+});
+
+export function waitlistJson(row: PlacedEntry): AdminWaitlistEntry {
+  return {
+    id: row.id,
+    email: row.email,
+    source: row.source,
+    ...attributionOf(row),
+    ...journey(row),
+    invited_at: row.invitedAt,
+    invited_campaign_id: row.invitedCampaignId,
+    ...delivery(row),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export function submissionJson(row: FormSubmission): AdminSubmission {
+  return { id: row.id, form: formSlugOf(row.formName), fields: row.formData, ...delivery(row), created_at: row.createdAt };
+}
+
+function sessionJson(session: AuthSession): AdminSession {
+  return {
+    id: session.id,
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+    refreshed_at: session.refreshedAt,
+    user_agent: session.userAgent,
+    ip: session.ip,
+  };
+}
+
+/** Everything stored about one address; of its sign-in code only the times, never the code. */
+export function personJson(email: string, found: PersonData, now: Date): PersonRecord {
+  const { user, signInCode: code } = found;
+  return {
+    email,
+    waitlist: found.waitlist ? waitlistJson(found.waitlist) : null,
+    submissions: found.submissions.map(submissionJson),
+    user: user
+      ? {
+          id: user.id,
+          email: user.email,
+          email_confirmed_at: user.emailConfirmedAt,
+          last_sign_in_at: user.lastSignInAt,
+          user_metadata: user.userMetadata,
+          created_at: user.createdAt,
+          updated_at: user.updatedAt,
+          sessions: user.sessions.map(sessionJson),
+        }
+      : null,
+    sign_in_code: code
+      ? { sent_at: code.sentAt, expires_at: code.expiresAt, usable: code.live && code.expiresAt > now.toISOString() }
+      : null,
+  };
+}

@@ -1,0 +1,80 @@
+import { Hono } from "hono";
+import { subjectHash } from "../sign-in/secrets";
+import { jwtSecret } from "../sign-in/service";
+import { submissionsCsv, waitlistCsv } from "./exports";
+import { personJson, submissionJson, waitlistJson } from "./json";
+import { operatorLimit, operatorOnly, type OperatorEnv } from "./operator";
+import { formOf, listPage, listQuery, personEmail } from "./requests";
+import { jsonBody } from "../../platform/http/body";
+import { API_BODY_ERRORS } from "../../platform/http/errors";
+import { log } from "../../platform/log";
+import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
+import { mailboxKey } from "../waitlist/keys";
+import { campaignRoutes } from "../campaigns/routes";
+
+/**
+ * The operator API, /api/admin/* (README "Operator API"): what the console (/admin/) shows, and
+ * what scripts use. Every request counts against the client's OPERATOR_RATE_LIMIT first, then
+ * must come from an operator (worker/features/operator/operator.ts). Answers are never stored (the API's
+ * Cache-Control: no-store). The parts: worker/features/operator/ (who, requests, JSON, CSV exports) and the
+ * repository's worker/features/operator/queries/index.ts.
+ *
+ * What names a person (look-up, erasure) is audited (worker/features/operator/queries/index.ts) and takes the
+ * address in the body, never in the path, so request logs never carry it.
+ */
+
+export const adminRoutes = new Hono<OperatorEnv>()
+  .use("*", operatorLimit, operatorOnly)
+
+  .get("/stats", async (c) => {
+    const deps = c.get("deps");
+    return c.json(await deps.repo.admin.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }));
+  })
+
+  .get("/waitlist", async (c) => {
+    const query = listQuery(c);
+    const found = await c.get("deps").repo.admin.searchWaitlist({ ...query, limit: query.limit + 1 });
+    return c.json(listPage(found, query.limit, waitlistJson));
+  })
+
+  .get("/waitlist.csv", (c) => waitlistCsv(c))
+
+  .get("/submissions", async (c) => {
+    const form = formOf(c);
+    const query = listQuery(c);
+    const found = await c.get("deps").repo.admin.searchSubmissions(form.name, { ...query, limit: query.limit + 1 });
+    return c.json(listPage(found, query.limit, submissionJson));
+  })
+
+  .get("/submissions.csv", (c) => submissionsCsv(c, formOf(c)))
+
+  .post("/notifications/retry", async (c) => {
+    const deps = c.get("deps");
+    const requeued = await deps.repo.admin.requeueUndelivered();
+    await deps.repo.admin.recordAction("notifications.retried", c.get("operator").name, { requeued }, deps.now());
+    return c.json({ requeued } satisfies RetryResult);
+  })
+
+  .post(ADMIN_PEOPLE.lookup, jsonBody(API_BODY_ERRORS), async (c) => {
+    const deps = c.get("deps");
+    const email = await personEmail(c);
+    const audit = { operator: c.get("operator").name, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
+    const found = await deps.repo.admin.person(email, audit);
+    return c.json(personJson(email, found, deps.now()) satisfies PersonRecord);
+  })
+
+  .post(ADMIN_PEOPLE.erase, jsonBody(API_BODY_ERRORS), async (c) => {
+    const deps = c.get("deps");
+    const email = await personEmail(c);
+    const operator = c.get("operator");
+    const secret = jwtSecret(deps.config);
+    const audit = { operator: operator.name, subjectHash: await subjectHash(secret, email), now: deps.now() };
+    // The mailbox key finds its suppression and consent trail even after the entry left the list.
+    const counts = await deps.repo.admin.erasePerson(email, audit, await mailboxKey(secret, email));
+    // The log names the operator by id (a user id, or "admin-key"): log lines carry no address.
+    log("info", "admin.person_erased", { operator: operator.id, ...counts });
+    return c.json(counts satisfies ErasureCounts);
+  })
+
+  // Launch day: drafts, previews, tests, sending and its report (worker/features/campaigns/routes.ts).
+  .route("/campaigns", campaignRoutes);

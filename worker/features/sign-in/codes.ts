@@ -1,0 +1,163 @@
+import type { Deps } from "../../deps";
+import { judge, judgeAll } from "../../platform/limits";
+import { describeError, log } from "../../platform/log";
+import { signInCodeEmail } from "../notifications/content";
+import { codeWaitMessage } from "../../shared/sign-in";
+import { AuthError } from "./errors";
+import { type MailboxCap, mailboxCaps, unsentCaps } from "./mailbox";
+import { jwtSecret } from "./request";
+import { codeHash, randomCode } from "./secrets";
+
+/** POST /otp: issuing a sign-in code and e-mailing it, within the cooldown and the caps. */
+
+export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null };
+
+const tooManyCodes = (wait: number) =>
+  new AuthError(429, "over_email_send_rate_limit", codeWaitMessage(wait), {
+    "Retry-After": String(wait),
+  });
+
+/**
+ * Issues a new code for the address and e-mails it. No user is created here: a user exists
+ * only once a code sent to the address is verified, and `data` is kept with the code for that
+ * moment. With create_user false an address without a user gets the same answer after the
+ * same statements and the same work (it is counted and judged alike, its cooldown holds, its
+ * code is hashed), but no code is stored and nothing is e-mailed, so the answer never tells
+ * whether an address has an account.
+ *
+ * Two rules decide whether a code may be sent, in this order:
+ * 1. the caps (AUTH_CODE_HOURLY_LIMIT per clock hour, AUTH_CODE_DAILY_LIMIT per UTC day), see
+ *    countAndJudge; over one, the answer says to come back when that window ends;
+ * 2. the cooldown of the exact address (AUTH_CODE_COOLDOWN_SECONDS), decided by the upsert
+ *    that stores the code, so concurrent requests store and send one code;
+ * a request refused by either takes back its counts (best effort), so only requests that got
+ * through count against the caps.
+ *
+ * The code is stored before it is sent, so a code in an e-mail always works. With create_user
+ * true the e-mail is sent before answering: if it cannot be sent the code is withdrawn, its
+ * cooldown and counts given back, and the answer says so. With create_user false it is sent
+ * after the answer has gone out (the time to answer would otherwise tell a known address from
+ * an unknown one); if it fails, the code is cleared and nothing else: the cooldown and counts
+ * stay, exactly as an unknown address's request leaves them, so retries cannot tell them apart.
+ */
+export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: Promise<unknown>) => void): Promise<void> {
+  const { repo, config, now } = deps;
+  const secret = jwtSecret(config);
+  const at = now();
+  const sendsCode = input.createUser || (await repo.auth.findUserByEmail(input.email)) !== undefined;
+
+  // Hashed on both paths, so an unknown address costs the same work as a known one.
+  const code = randomCode(config.auth.codeLength);
+  const hash = await codeHash(secret, input.email, code);
+
+  const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, at });
+  const giveBack = () => giveBackCounts(deps, counted);
+
+  const stored = await repo.auth.storeCode({
+    email: input.email,
+    codeHash: sendsCode ? hash : null,
+    userMetadata: input.createUser ? (input.data ?? {}) : null,
+    now: at,
+    expiresAt: new Date(at.getTime() + config.auth.codeTtlSeconds * 1000),
+    cooldownSeconds: config.auth.codeCooldownSeconds,
+  });
+  if (!stored.stored) {
+    await giveBack();
+    throw tooManyCodes(stored.retryAfterSeconds);
+  }
+  if (!sendsCode) return;
+
+  if (!input.createUser) {
+    defer(sendAfterAnswer(deps, input.email, code, hash));
+    return;
+  }
+  try {
+    await sendCode(deps, input.email, code);
+  } catch (error) {
+    await Promise.all([
+      repo.auth.withdrawCode(input.email, hash).catch((withdrawError: unknown) => {
+        log("error", "auth.code_withdraw_failed", { error: describeError(withdrawError) });
+      }),
+      giveBack(),
+    ]);
+    const message =
+      deps.visitorTransport.name === "unconfigured"
+        ? "Sign-in e-mails are not configured on this server."
+        : "The e-mail with your code could not be sent. Please try again in a moment.";
+    throw new AuthError(500, "unexpected_failure", message, {}, { cause: error });
+  }
+}
+
+/**
+ * Counts the request and judges it against the caps; over one, takes the count back and
+ * throws the 429. Resolves the counters it counted against (to give back if the code is not
+ * stored or not sent).
+ *
+ * Only codes that are e-mailed count against the mailbox's caps (keyed by the inbox an address
+ * reaches, worker/features/sign-in/mailbox.ts, so `victim+1@…`, `victim+2@…` share them): requests that send
+ * nothing (create_user false for an address without a user) must not fill them, or anyone could
+ * lock a person out of sign-in with `victim+x1@…` … `victim+x20@…` without a single e-mail. Those
+ * count against the exact address's own counters instead, and are judged by the mailbox's
+ * e-mailed count plus their own: for an address without a user, the first is only ever what
+ * create_user true sent, so a request for it is refused exactly where a request for the same
+ * address with a user would be (whose requests all send). Both paths run the same statements
+ * (one count of two counters, one read of the other two) and the same keyed hashing.
+ *
+ * Not counted per client: a count of a client's requests that send nothing would tell apart the
+ * next address it asks for (refused if unknown, sent if known); every request is already counted
+ * per client by the route's limit (AUTH_RATE_LIMIT_OTP).
+ */
+async function countAndJudge(
+  deps: Deps,
+  { secret, email, sendsCode, at }: { secret: string; email: string; sendsCode: boolean; at: Date },
+): Promise<MailboxCap[]> {
+  const [mailbox, unsent] = await Promise.all([
+    mailboxCaps(secret, email, at, deps.config.auth),
+    unsentCaps(secret, email, at, deps.config.auth),
+  ]);
+  const [counted, other] = sendsCode ? [mailbox, unsent] : [unsent, mailbox];
+  const [counts, otherCounts] = await Promise.all([deps.repo.countRequests(counted), deps.repo.auth.readCounts(other)]);
+  const totals = sendsCode ? counts : counts.map((count, index) => count + otherCounts[index]!);
+  const verdict = judgeAll(counted.map((cap, index) => judge(totals[index]!, cap.max, cap.window.end, at)));
+  if (!verdict.allowed) {
+    await giveBackCounts(deps, counted);
+    throw tooManyCodes(verdict.retryAfterSeconds);
+  }
+  return counted;
+}
+
+/** Takes back a request's counts (best effort: a failure is logged, never thrown). */
+function giveBackCounts(deps: Deps, counted: MailboxCap[]): Promise<void> {
+  return deps.repo.uncountRequests(counted).catch((error: unknown) => {
+    log("error", "auth.code_caps_give_back_failed", { error: describeError(error) });
+  });
+}
+
+/** E-mails a stored code (into the dev mailbox in development); throws when it cannot be sent. */
+async function sendCode(deps: Deps, email: string, code: string): Promise<void> {
+  const mail = signInCodeEmail({ code, validMinutes: Math.round(deps.config.auth.codeTtlSeconds / 60) });
+  try {
+    // A visitor's e-mail, never a campaign: the suppression list does not apply.
+    const receipt = await deps.visitorTransport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
+    if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
+  } catch (error) {
+    log("error", "auth.code_email_failed", { transport: deps.visitorTransport.name, error: describeError(error) });
+    throw error;
+  }
+}
+
+/**
+ * The create_user:false send, run through waitUntil: it starts only after a macrotask, so the
+ * answer (built in microtasks) has gone out before the e-mail is even begun. A failure clears
+ * the code only (see requestCode) and is logged; it never rejects.
+ */
+async function sendAfterAnswer(deps: Deps, email: string, code: string, hash: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  try {
+    await sendCode(deps, email, code);
+  } catch {
+    await deps.repo.auth.clearCode(email, hash).catch((error: unknown) => {
+      log("error", "auth.code_clear_failed", { error: describeError(error) });
+    });
+  }
+}

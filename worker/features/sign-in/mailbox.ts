@@ -1,0 +1,62 @@
+import type { AuthConfig } from "../../platform/config/config";
+import type { CounterWindow } from "../../repository";
+import { windowOf } from "../../platform/limits";
+import { addressHash, mailboxHash } from "./secrets";
+
+/**
+ * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per mailbox,
+ * not per address string: `victim+1@ex.org`, `victim+2@ex.org` and `v.i.c.t.i.m@gmail.com`'s
+ * variants all land in one inbox, so they share its caps. The 60-second cooldown stays per
+ * exact address (worker/features/sign-in/queries/index.ts, storeCode).
+ */
+
+const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The inbox an address reaches, as far as the address itself tells: lower-cased, the local part
+ * cut at the first "+" (sub-addressing), and for Gmail (gmail.com, googlemail.com) without the
+ * dots Gmail ignores, under gmail.com. Only ever used as the input of a keyed hash.
+ */
+export function canonicalMailbox(email: string): string {
+  const address = email.toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus >= 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
+
+/** One cap on code e-mails: its counter (key and clock window) and how many it allows. */
+export type MailboxCap = { key: string; window: CounterWindow; max: number };
+
+type CapLimits = Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">;
+
+function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): MailboxCap[] {
+  return [
+    { key: `${prefix}-hour:${hash}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
+    { key: `${prefix}-day:${hash}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },
+  ];
+}
+
+/**
+ * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
+ * the mailbox's keyed hash (never the address). Only codes that are e-mailed count here.
+ */
+export async function mailboxCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+  return hourAndDay("code-mail", await mailboxHash(secret, canonicalMailbox(email)), now, limits);
+}
+
+/**
+ * The counters of requests for the exact address `email` that e-mailed nothing (create_user
+ * false for an address without a user), the hour's and the day's, keyed by the address's keyed
+ * hash. They never hold back an e-mail; see worker/features/sign-in/codes.ts for how they are judged.
+ */
+export async function unsentCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+  return hourAndDay("code-unsent", await addressHash(secret, email), now, limits);
+}

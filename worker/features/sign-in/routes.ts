@@ -1,0 +1,242 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { API_VERSION, API_VERSION_HEADER, AUTH_BODY_ERRORS, AuthError, authErrorResponse, validationFailed } from "./errors";
+import { otpSchema, refreshSchema, verifySchema } from "./schemas";
+import {
+  adminDeleteUser,
+  adminGetUser,
+  adminListUsers,
+  authenticate,
+  readLogoutScope,
+  readPagination,
+  refreshSession,
+  requestCode,
+  requestOrigin,
+  requireAdmin,
+  signOut,
+  verifyCode,
+  type RequestOrigin,
+} from "./service";
+import { userJson } from "./user";
+import type { AppConfig } from "../../platform/config/config";
+import type { AppEnv } from "../../deps";
+import { jsonBody, validJson } from "../../platform/http/body";
+import { allowedMethods, pathInApp } from "../../platform/http/methods";
+import { limitPerClient } from "../../platform/limits";
+import { describeError, log } from "../../platform/log";
+import { BRAND_NAME } from "../../shared/brand";
+import { requestRateMessage } from "../../shared/sign-in";
+
+/**
+ * The GoTrue-compatible subset under /auth/v1 that @supabase/auth-js needs for e-mail code
+ * sign-in. Routes parse and answer; the rules live in worker/features/sign-in/service.ts. This sub-app
+ * owns its error format (GoTrue's), through its own error handler.
+ */
+export const authRoutes = new Hono<AppEnv>();
+
+/** Every answer: the API version auth-js reads error codes by, exposed to scripts; never cached. */
+authRoutes.use("*", async (c, next) => {
+  await next();
+  c.header(API_VERSION_HEADER, API_VERSION);
+  // The admin list exposes its pagination headers as well; keep what a route set.
+  if (!c.res.headers.has("Access-Control-Expose-Headers")) c.header("Access-Control-Expose-Headers", API_VERSION_HEADER);
+  c.header("Cache-Control", "no-store");
+});
+
+authRoutes.onError((error, c) => {
+  if (error instanceof AuthError) {
+    if (error.status >= 500) {
+      log("error", "auth.request_failed", {
+        method: c.req.method,
+        route: c.req.routePath,
+        code: error.code,
+        error: describeError(error.cause ?? error),
+      });
+    }
+    return authErrorResponse(c, error);
+  }
+  log("error", "auth.request_unhandled", { method: c.req.method, route: c.req.routePath, error: describeError(error) });
+  return authErrorResponse(c, new AuthError(500, "unexpected_failure", "Something went wrong. Please try again."));
+});
+
+const origin = (c: Context<AppEnv>): RequestOrigin => requestOrigin(c.req.raw);
+
+/**
+ * The per-client limit of a sign-in route (AUTH_RATE_LIMIT_*), in GoTrue's 429; when the counter
+ * cannot be written, a 500 in GoTrue's shape (the limit fails closed).
+ */
+function rateLimited(route: keyof AppConfig["auth"]["rateLimit"]): MiddlewareHandler<AppEnv> {
+  return limitPerClient((c) => ({ name: route, ...c.get("deps").config.auth.rateLimit[route] }), {
+    tooMany: (retryAfter) =>
+      new AuthError(429, "over_request_rate_limit", requestRateMessage(retryAfter), {
+        "Retry-After": String(retryAfter),
+      }),
+    unavailable: (cause) => new AuthError(500, "unexpected_failure", "Something went wrong. Please try again.", {}, { cause }),
+  });
+}
+
+const readBody = jsonBody(AUTH_BODY_ERRORS);
+
+/** Phone sign-in and link verification are refused before the body's rules are checked. */
+const refuseOtherChannels: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const input = (await c.req.json()) as Record<string, unknown>;
+  if (input.phone !== undefined) throw phoneNotEnabled();
+  if (input.token_hash !== undefined) throw notEnabled("Verifying a link (token_hash)", "feature_not_enabled");
+  await next();
+};
+
+authRoutes.post("/otp", rateLimited("otp"), readBody, refuseOtherChannels, validJson(otpSchema, AUTH_BODY_ERRORS), async (c) => {
+  const input = c.req.valid("json");
+  await requestCode(c.get("deps"), { email: input.email, createUser: input.create_user, data: input.data }, (work) =>
+    c.executionCtx.waitUntil(work),
+  );
+  return c.json({});
+});
+
+authRoutes.post("/verify", rateLimited("verify"), readBody, refuseOtherChannels, validJson(verifySchema, AUTH_BODY_ERRORS), async (c) => {
+  const input = c.req.valid("json");
+  return c.json(await verifyCode(c.get("deps"), origin(c), { email: input.email, token: input.token }));
+});
+
+authRoutes.post(
+  "/token",
+  async (c, next) => {
+    const grantType = c.req.query("grant_type");
+    if (grantType !== "refresh_token") {
+      if (grantType === undefined || grantType === "") throw validationFailed("grant_type is required: use grant_type=refresh_token.");
+      throw notEnabled(`Sign-in with grant_type=${grantType.slice(0, 40)}`, "provider_disabled");
+    }
+    return next();
+  },
+  rateLimited("token"),
+  readBody,
+  validJson(refreshSchema, AUTH_BODY_ERRORS),
+  async (c) => c.json(await refreshSession(c.get("deps"), origin(c), c.req.valid("json").refresh_token)),
+);
+
+authRoutes.get("/user", async (c) => {
+  const { user } = await authenticate(c.get("deps"), origin(c), c.req.header("authorization"));
+  return c.json(userJson(user));
+});
+
+authRoutes.post("/logout", async (c) => {
+  const scope = readLogoutScope(c.req.query("scope"));
+  await signOut(c.get("deps"), origin(c), c.req.header("authorization"), scope);
+  return c.body(null, 204);
+});
+
+// Read-only descriptions some clients and tools ask for.
+
+authRoutes.get("/settings", (c) =>
+  c.json({
+    external: { email: true, phone: false, anonymous_users: false },
+    disable_signup: false,
+    mailer_autoconfirm: false,
+    phone_autoconfirm: false,
+    sms_provider: "",
+    saml_enabled: false,
+  }),
+);
+
+authRoutes.get("/health", (c) =>
+  c.json({ name: "GoTrue", version: "subset", description: `${BRAND_NAME} e-mail code sign-in (GoTrue-compatible subset)` }),
+);
+
+/** Access tokens are signed with a shared secret (HS256), which is never published. */
+authRoutes.get("/.well-known/jwks.json", (c) => c.json({ keys: [] }));
+
+// Admin routes: each client's requests are counted first (AUTH_RATE_LIMIT_ADMIN, so the key
+// cannot be guessed at speed), then the key is checked before anything else, so without it
+// nothing is revealed.
+
+authRoutes.use("/admin/*", rateLimited("admin"), async (c, next) => {
+  await requireAdmin(c.get("deps").config, c.req.header("authorization"));
+  await next();
+});
+
+authRoutes.get("/admin/users", async (c) => {
+  const pagination = readPagination(c.req.query("page"), c.req.query("per_page"));
+  const { users, total } = await adminListUsers(c.get("deps"), pagination);
+  const lastPage = Math.max(1, Math.ceil(total / pagination.perPage));
+  const link = (page: number, rel: string) => `</admin/users?page=${page}&per_page=${pagination.perPage}>; rel="${rel}"`;
+  const links = [...(pagination.page < lastPage ? [link(pagination.page + 1, "next")] : []), link(lastPage, "last")];
+  c.header("X-Total-Count", String(total));
+  c.header("Link", links.join(", "));
+  c.header("Access-Control-Expose-Headers", `${API_VERSION_HEADER}, X-Total-Count, Link`);
+  return c.json({ users, aud: "authenticated" });
+});
+
+authRoutes.get("/admin/users/:id", async (c) => c.json(await adminGetUser(c.get("deps"), c.req.param("id"))));
+
+authRoutes.delete("/admin/users/:id", async (c) => {
+  await adminDeleteUser(c.get("deps"), c.req.param("id"));
+  return c.json({});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Everything else GoTrue offers (and auth-js can call) is not enabled here: a clear answer in
+// GoTrue's shape rather than a 404 page or a 500.
+
+const SIGN_IN_HINT = "Sign in with an e-mail code instead (POST /auth/v1/otp).";
+
+function notEnabled(feature: string, code = "feature_not_enabled"): AuthError {
+  return new AuthError(422, code, `${feature} is not enabled on this service. ${SIGN_IN_HINT}`);
+}
+
+function phoneNotEnabled(): AuthError {
+  return new AuthError(422, "phone_provider_disabled", `Phone sign-in is not enabled on this service. ${SIGN_IN_HINT}`);
+}
+
+const NOT_ENABLED: { methods: ("GET" | "POST" | "PUT" | "DELETE")[]; path: string; feature: string; code?: string }[] = [
+  { methods: ["POST"], path: "/signup", feature: "Sign-up with a password", code: "signup_disabled" },
+  { methods: ["POST"], path: "/recover", feature: "Password recovery" },
+  { methods: ["POST"], path: "/resend", feature: "Resending confirmation e-mails" },
+  { methods: ["POST"], path: "/magiclink", feature: "Magic links" },
+  { methods: ["POST"], path: "/invite", feature: "Invitations" },
+  { methods: ["GET"], path: "/reauthenticate", feature: "Reauthentication" },
+  { methods: ["PUT"], path: "/user", feature: "Updating the user" },
+  { methods: ["GET", "POST"], path: "/authorize", feature: "OAuth sign-in", code: "provider_disabled" },
+  { methods: ["GET", "POST"], path: "/callback", feature: "OAuth sign-in", code: "provider_disabled" },
+  { methods: ["POST"], path: "/sso", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors/*", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/user/identities/*", feature: "Linking identities", code: "manual_linking_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/oauth/*", feature: "OAuth server" },
+  { methods: ["POST"], path: "/admin/users", feature: "Creating users through the admin API" },
+  { methods: ["PUT"], path: "/admin/users/:id", feature: "Updating users through the admin API" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors/*", feature: "Multi-factor authentication" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors", feature: "Multi-factor authentication" },
+  { methods: ["POST"], path: "/admin/generate_link", feature: "Generating links" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/sso/*", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
+  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/oauth/*", feature: "OAuth server" },
+];
+
+for (const route of NOT_ENABLED) {
+  authRoutes.on(route.methods, route.path, () => {
+    throw notEnabled(route.feature, route.code);
+  });
+}
+
+/**
+ * A known path asked with another method is a 405 whose Allow lists the methods of its routes
+ * (read from Hono's route table, so it cannot disagree with the routes above); any other path
+ * under /auth/v1 is a GoTrue-style 404.
+ */
+authRoutes.all("*", (c) => {
+  const path = pathInApp(c);
+  const allowed = allowedMethods(authRoutes, path);
+  if (allowed.length > 0) {
+    throw new AuthError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for /auth/v1${path}.`, { Allow: allowed.join(", ") });
+  }
+  throw new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${path.slice(0, 200)}.`);
+});
+
+/**
+ * /auth/* outside /auth/v1 (another version, a typo): sign-in clients read GoTrue's error shape
+ * at any path under /auth, so this answers a 404 in it, with the same headers.
+ */
+export const authElsewhere = new Hono<AppEnv>();
+authElsewhere.all("*", (c) => {
+  c.header(API_VERSION_HEADER, API_VERSION);
+  c.header("Cache-Control", "no-store");
+  return authErrorResponse(c, new AuthError(404, "not_found", `No route for ${c.req.method} ${c.req.path.slice(0, 200)}.`));
+});

@@ -1,0 +1,167 @@
+import type { AuthUser } from "../../platform/db/schema";
+import type { Deps } from "../../deps";
+import { log } from "../../platform/log";
+import { signAccessToken, verifyAccessToken } from "./access-token";
+import { bearerToken } from "./bearer";
+import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
+import { jwtSecret, type RequestOrigin } from "./request";
+import { codeHash, randomToken, sha256Hex, successorToken } from "./secrets";
+import { APP_METADATA, userJson, type UserJson } from "./user";
+
+/**
+ * Sessions: a verified code starts one (POST /verify), a refresh token continues it (POST
+ * /token), an access token proves it (GET /user) and ends it (POST /logout).
+ */
+
+export type SessionJson = {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: UserJson;
+};
+
+/** The session GoTrue answers with: a new access token, the refresh token and the user. */
+async function sessionJson(
+  deps: Deps,
+  secret: string,
+  origin: RequestOrigin,
+  user: AuthUser,
+  session: { id: string; createdAt: string },
+  refreshToken: string,
+): Promise<SessionJson> {
+  const ttl = deps.config.auth.accessTokenTtlSeconds;
+  const { token, expiresAt } = await signAccessToken(secret, {
+    issuer: origin.issuer,
+    userId: user.id,
+    email: user.email,
+    userMetadata: user.userMetadata,
+    appMetadata: { ...APP_METADATA },
+    sessionId: session.id,
+    signedInAt: new Date(session.createdAt),
+    now: deps.now(),
+    ttlSeconds: ttl,
+  });
+  return {
+    access_token: token,
+    token_type: "bearer",
+    expires_in: ttl,
+    expires_at: expiresAt,
+    refresh_token: refreshToken,
+    user: userJson(user),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// POST /verify
+
+/**
+ * Exchanges the address's live code for a session, creating the user on the first verified
+ * code. A wrong, expired, used or worn-out code and an address that never asked get the same
+ * answer after the same two statements, so the answer says nothing about the address's
+ * account: while the address's code row is live the answer says how many tries are left (the
+ * guesses are counted on the row any request for a code leaves, whether a code was e-mailed,
+ * used or not), otherwise GoTrue's words alone.
+ */
+export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { email: string; token: string }): Promise<SessionJson> {
+  const { repo, config, now } = deps;
+  const secret = jwtSecret(config);
+  const at = now();
+  const used = await repo.auth.useCode({
+    email: input.email,
+    codeHash: await codeHash(secret, input.email, input.token),
+    now: at,
+    maxAttempts: config.auth.codeMaxAttempts,
+  });
+  if (!used) {
+    // Run for every address that asked (or not): the same statements whatever the account.
+    const guesses = await repo.auth.guessesSoFar({ email: input.email, now: at, maxAttempts: config.auth.codeMaxAttempts });
+    throw invalidCode(guesses === null ? null : config.auth.codeMaxAttempts - guesses);
+  }
+
+  const refreshToken = randomToken();
+  const session = { id: crypto.randomUUID(), userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };
+  const user = await repo.auth.signIn({
+    candidate: { id: crypto.randomUUID(), email: input.email, userMetadata: used.userMetadata },
+    session,
+    refreshTokenHash: await sha256Hex(refreshToken),
+    now: at,
+  });
+  return sessionJson(deps, secret, origin, user, { id: session.id, createdAt: at.toISOString() }, refreshToken);
+}
+
+// ---------------------------------------------------------------------------------------------
+// POST /token?grant_type=refresh_token
+
+const refreshTokenNotFound = () => new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+
+/**
+ * Rotates a refresh token. The live token is revoked and replaced by its successor. The token
+ * just replaced, presented again within the grace window while its successor is still live,
+ * gets that successor (two tabs refreshing at once). Any other use of a revoked token means it
+ * was copied: the whole session ends.
+ */
+export async function refreshSession(deps: Deps, origin: RequestOrigin, refreshToken: string): Promise<SessionJson> {
+  const { repo, config, now } = deps;
+  const secret = jwtSecret(config);
+  const at = now();
+
+  const record = await repo.auth.findRefreshToken(await sha256Hex(refreshToken));
+  if (!record) throw refreshTokenNotFound();
+  const { token, session, user } = record;
+  const successor = await successorToken(secret, refreshToken);
+  const successorHash = await sha256Hex(successor);
+
+  if (token.revokedAt === null) {
+    await repo.auth.rotateRefreshToken({ tokenId: token.id, sessionId: session.id, successorHash, now: at });
+    // The batch stores the successor only while the session exists (a logout may have won).
+    if (!(await repo.auth.isLiveRefreshToken(successorHash))) throw refreshTokenNotFound();
+  } else {
+    const withinGrace = at.getTime() - new Date(token.revokedAt).getTime() <= config.auth.refreshReuseSeconds * 1000;
+    const successorLive = token.replacedByHash === successorHash && (await repo.auth.isLiveRefreshToken(successorHash));
+    if (!withinGrace || !successorLive) {
+      await repo.auth.deleteSessions({ userId: user.id, only: session.id });
+      log("warn", "auth.refresh_token_reused", { session_id: session.id, user_id: user.id, revoked_at: token.revokedAt });
+      throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+    }
+  }
+  return sessionJson(deps, secret, origin, user, session, successor);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bearer access tokens: GET /user, POST /logout
+
+/** The user and session of a valid, unexpired access token whose session still exists. */
+export async function authenticate(deps: Deps, origin: RequestOrigin, authorization: string | undefined) {
+  const token = bearerToken(authorization);
+  if (token === null) throw noAuthorization();
+  const claims = await verifyAccessToken(jwtSecret(deps.config), token, { issuer: origin.issuer, now: deps.now() });
+  const found = await deps.repo.auth.findSession(claims.sessionId);
+  if (!found) throw sessionNotFound();
+  if (found.user.id !== claims.userId) throw userNotFound(403);
+  return found;
+}
+
+export const LOGOUT_SCOPES = ["global", "local", "others"] as const;
+export type LogoutScope = (typeof LOGOUT_SCOPES)[number];
+
+export function readLogoutScope(value: string | undefined): LogoutScope {
+  const scope = value ?? "global";
+  if (!(LOGOUT_SCOPES as readonly string[]).includes(scope)) {
+    throw validationFailed(`Unsupported logout scope "${scope.slice(0, 40)}": use global, local or others.`);
+  }
+  return scope as LogoutScope;
+}
+
+/** local: this session; global: every session of the user; others: every one but this. */
+export async function signOut(deps: Deps, origin: RequestOrigin, authorization: string | undefined, scope: LogoutScope) {
+  const { session, user } = await authenticate(deps, origin, authorization);
+  const selection =
+    scope === "local"
+      ? { userId: user.id, only: session.id }
+      : scope === "others"
+        ? { userId: user.id, except: session.id }
+        : { userId: user.id };
+  await deps.repo.auth.deleteSessions(selection);
+}

@@ -1,0 +1,49 @@
+import { canonicalMailbox } from "../sign-in/mailbox";
+import { hmac, secretsEqual, signature } from "../sign-in/secrets";
+import { toHex } from "../../shared/hash";
+
+/**
+ * The journey's keyed hashes and signed values, all HMAC-SHA-256 with the server secret
+ * (AUTH_JWT_SECRET) from the Web Crypto API, each under its own purpose label so that no value
+ * made for one use can pass for another (worker/features/sign-in/secrets.ts does the same for sign-in).
+ */
+
+/** The journey's keyed hash: sign-in's HMAC (worker/features/sign-in/secrets.ts) under the journey's own purpose labels. */
+async function keyedHash(secret: string, purpose: string, message: string): Promise<Uint8Array> {
+  return new Uint8Array(await hmac(secret, purpose, message));
+}
+
+/**
+ * The waitlist's name for the inbox an address reaches (case, Gmail dots, +tags and googlemail
+ * folded as sign-in's caps fold them): a referral never counts between two entries with one key,
+ * and the daily cap on confirmation e-mails counts per key. Never the address itself.
+ */
+export async function mailboxKey(secret: string, email: string): Promise<string> {
+  return toHex(await keyedHash(secret, "waitlist-mailbox", canonicalMailbox(email)));
+}
+
+/** The client network (a clientKey: IPv4 address or IPv6 /64) kept with a referred entry's confirmation. */
+export async function networkKey(secret: string, network: string): Promise<string> {
+  return toHex(await keyedHash(secret, "waitlist-network", network));
+}
+
+const CONFIRM_PURPOSE = "waitlist-confirm";
+/** `<entryId>.<expiresUnix>.<base64url HMAC>`: digits, digits, 43 base64url characters. */
+const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+
+/** A confirmation link's token for an entry, working until `expiresAt`. */
+export async function signConfirmation(secret: string, entryId: number, expiresAt: Date): Promise<string> {
+  const payload = `${entryId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+  return `${payload}.${await signature(secret, CONFIRM_PURPOSE, payload)}`;
+}
+
+/** What a presented token is: its entry and expiry when the signature is ours, otherwise null. */
+export async function verifyConfirmation(secret: string, token: string): Promise<{ entryId: number; expiresUnix: number } | null> {
+  const match = TOKEN_SHAPE.exec(token);
+  if (!match) return null;
+  // Compared as the one spelling this server writes (constant time): a token changed anywhere,
+  // the last character's two spare bits included, is refused.
+  const expected = await signature(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`);
+  if (!(await secretsEqual(match[3]!, expected))) return null;
+  return { entryId: Number(match[1]), expiresUnix: Number(match[2]) };
+}

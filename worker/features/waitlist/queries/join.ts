@@ -1,0 +1,138 @@
+import { eq, getTableColumns, sql } from "drizzle-orm";
+import { ATTRIBUTION_FIELDS, type Attribution } from "../../../shared/waitlist";
+import { countOne } from "../../../platform/db/counters";
+import type { Database } from "../../../platform/db/database";
+import { type FirstClaim, iso, newClaim } from "../../notifications/queries";
+import {
+  type ConfirmWrite,
+  confirmMailStatements,
+  confirmStatement,
+  type MailCap,
+  type QueueMail,
+  queuedMail,
+  referralCreditStatement,
+  referralStatement,
+  welcomeStatement,
+} from "./journey";
+import { waitlist } from "../../../platform/db/schema";
+import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
+
+/**
+ * What a join does for the joiner's journey, in the join's own batch: the mailbox key and the
+ * referral code it came with (kept only if it is a known code), and either a confirmation e-mail
+ * (within the mailbox's daily cap, while unconfirmed) or a confirmation at once with a welcome.
+ */
+export type JoinJourney = { mailboxKey: string; ref: string | null; mail: QueueMail } & (
+  | { kind: "confirm"; cap: MailCap }
+  | { kind: "welcome"; confirm: ConfirmWrite }
+);
+
+/** The joiner's side of a join: the entry as the batch left it, and the joiner mail it queued (null: none). */
+export type JoinerSide = { current: WaitlistEntry | null; joinerMail: JoinerMail | null };
+
+export type JoinResult =
+  | ({ outcome: "joined"; entry: WaitlistEntry; claimed: boolean; budgetUsed: number | null } & Partial<JoinerSide>)
+  | ({ outcome: "duplicate" } & Partial<JoinerSide>);
+
+type WaitlistColumns = ReturnType<typeof getTableColumns<typeof waitlist>>;
+
+/**
+ * The waitlist's column of each attribution field, found by its name (the column utm_source
+ * stores the field utm_source), so the fields are listed once, in ATTRIBUTION_FIELDS.
+ */
+export const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
+  const found = Object.entries(getTableColumns(waitlist)).find(([, column]) => column.name === field);
+  if (!found) throw new Error(`The waitlist has no column ${field} for the attribution field of that name.`);
+  return { field, key: found[0] as keyof WaitlistColumns, column: found[1] };
+});
+
+/** A stored entry's attribution, by field (the operator API's JSON names them as the fields). */
+export function attributionOf(entry: WaitlistEntry): Attribution {
+  return Object.fromEntries(ATTRIBUTION_COLUMNS.map(({ field, key }) => [field, entry[key]])) as Attribution;
+}
+
+export function createWaitlistRepository(db: Database) {
+  return {
+    /**
+     * Adds an e-mail to the waitlist in one upsert, which also claims its notification for the
+     * caller (claimed: true) unless another sender holds it. An entry whose notification was
+     * delivered is a duplicate and is left untouched; an undelivered one is joined again:
+     * updated_at moves, attribution it lacks is filled in (what it has is kept), its backoff is
+     * cleared and, when nobody is sending it right now, its attempts start over with this one.
+     */
+    async joinWaitlist(
+      input: { email: string; source: string | null } & Partial<Attribution>,
+      claim: FirstClaim,
+      journey?: JoinJourney,
+    ): Promise<JoinResult> {
+      const at = iso(claim.now);
+      const mine = newClaim(claim);
+      // SQLite evaluates every SET expression against the row as it was, so all three agree.
+      const free = sql`(${waitlist.notifyLockedUntil} is null or ${waitlist.notifyLockedUntil} <= ${at})`;
+      // Only a code that exists now is kept: an unknown one is dropped and the join goes on.
+      const known = journey?.ref ? sql`(select r.referral_code from ${waitlist} r where r.referral_code = ${journey.ref})` : null;
+      const upsert = db
+        .insert(waitlist)
+        .values({
+          email: input.email,
+          source: input.source,
+          ...Object.fromEntries(ATTRIBUTION_COLUMNS.map(({ field, key }) => [key, input[field] ?? null])),
+          createdAt: at,
+          updatedAt: at,
+          notifyAttempts: 1,
+          ...mine,
+          ...(journey ? { mailboxKey: journey.mailboxKey, referredBy: known } : {}),
+        })
+        .onConflictDoUpdate({
+          target: waitlist.email,
+          set: {
+            updatedAt: at,
+            // Attribution only fills what is empty: anyone can join with someone else's address,
+            // so a re-join must not rewrite how that person came (the first visit's values stay).
+            source: sql`coalesce(${waitlist.source}, excluded.source)`,
+            ...Object.fromEntries(
+              ATTRIBUTION_COLUMNS.map(({ key, column }) => [key, sql`coalesce(${column}, excluded.${sql.identifier(column.name)})`]),
+            ),
+            // The referral is never set by a re-join: only the join that made the entry carries one,
+            // so nobody can attach their code to a stranger's pending entry and take the credit
+            // when that person confirms.
+            mailboxKey: sql`case when excluded.mailbox_key <> '' then excluded.mailbox_key else ${waitlist.mailboxKey} end`,
+            notifyNextAttemptAt: null,
+            notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,
+            notifyLockedUntil: sql`case when ${free} then excluded.notify_locked_until else ${waitlist.notifyLockedUntil} end`,
+            notifyClaim: sql`case when ${free} then excluded.notify_claim else ${waitlist.notifyClaim} end`,
+          },
+          setWhere: eq(waitlist.emailSent, false),
+        })
+        .returning();
+      const budget = claim.budget ? [countOne(db, claim.budget.key, claim.budget.window)] : [];
+      // The journey's statements select the entry by its address, so they run whether the upsert
+      // joined it or found it a duplicate: a re-join of an unconfirmed address re-sends.
+      const steps = !journey
+        ? []
+        : journey.kind === "confirm"
+          ? confirmMailStatements(db, input.email, journey.cap, journey.mail)
+          : [
+              confirmStatement(db, eq(waitlist.email, input.email), journey.confirm),
+              referralStatement(db, input.email, journey.confirm),
+              referralCreditStatement(db, input.email, journey.confirm),
+              welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
+            ];
+      const reads = journey
+        ? [db.select().from(waitlist).where(eq(waitlist.email, input.email)), queuedMail(db, input.email, journey.mail.claim)]
+        : [];
+      const results = (await db.batch([upsert, ...budget, ...steps, ...reads] as unknown as [typeof upsert])) as unknown[];
+      const entry = (results[0] as WaitlistEntry[])[0];
+      const budgetUsed = claim.budget ? (results[1] as { count: number }[])[0]!.count : null;
+      const side: Partial<JoinerSide> = journey
+        ? {
+            current: (results.at(-2) as WaitlistEntry[])[0] ?? null,
+            joinerMail: (results.at(-1) as JoinerMail[])[0] ?? null,
+          }
+        : {};
+      return entry
+        ? { outcome: "joined", entry, claimed: entry.notifyClaim === mine.notifyClaim, budgetUsed, ...side }
+        : { outcome: "duplicate", ...side };
+    },
+  };
+}

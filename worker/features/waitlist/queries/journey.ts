@@ -1,0 +1,266 @@
+import { and, count, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import type { CounterWindow } from "../../../platform/db/counters";
+import type { Database } from "../../../platform/db/database";
+import { type DevMailInput, iso } from "../../notifications/queries";
+import { devMailbox, joinerMail, rateLimits, referralCredits, waitlist } from "../../../platform/db/schema";
+import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
+
+/**
+ * The joiner's journey in the database: confirmation, places, referrals and the joiner-mail
+ * outbox. The rules' reasons are in worker/features/waitlist/journey.ts; here each write is one batch.
+ */
+
+/** What the confirming statement writes: the winner's random claim, its code, the boost in force. */
+export type ConfirmWrite = { claim: string; at: Date; referralCode: string; boost: number; mailboxKey: string; network: string | null };
+
+/** The daily cap on confirmation e-mails of one mailbox: its counter and how many it allows. */
+export type MailCap = { key: string; window: CounterWindow; max: number };
+
+/** A joiner mail to queue, claimed for the sender right away (like a notification's first claim). */
+export type QueueMail = { claim: string; now: Date; lockMs: number; origin: string };
+
+/** The next confirmation's number (the same subquery wherever the confirming statement needs it). */
+const nextSeq = sql`(select coalesce(max(confirm_seq), 0) + 1 from ${waitlist})`;
+
+/**
+ * The place's order key (README "Place in line"), in one home: rank_key = 2 x (confirm_seq -
+ * boost x referrals) - (1 once the entry has a referral). Doubling leaves room for that 1, which
+ * puts an entry moved up by referrals just before the one whose standing it reached, so one
+ * referral moves it up exactly `boost` places (not boost - 1, as a tie lost to the earlier
+ * confirmation would); two entries both moved up to one standing keep their confirmation order.
+ * Places compare (rank_key, confirm_seq), so equal keys still go to the earlier confirmation.
+ */
+export const RANK_KEY = {
+  /** A new confirmation's key: no referrals yet. */
+  confirmed: sql`2 * ${nextSeq}`,
+  /** The key after one more confirmed referral (SET sees the row as it was: referrals before this one). */
+  afterReferral: (boost: number) =>
+    sql`${waitlist.rankKey} - ${2 * boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
+};
+
+/**
+ * Confirms the entry `which` selects, unless it is confirmed already (then nothing changes):
+ * the next confirm_seq (unique: a conflict is retried by the caller), its referral code, its
+ * rank key, the mailbox key, and the claim that lets only this confirmation count its referral.
+ */
+export function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
+  return db
+    .update(waitlist)
+    .set({
+      confirmedAt: iso(write.at),
+      confirmSeq: nextSeq,
+      rankKey: RANK_KEY.confirmed,
+      referralCode: write.referralCode,
+      mailboxKey: write.mailboxKey,
+      confirmClaim: write.claim,
+      referralNetwork: sql`case when ${waitlist.referredBy} is not null then ${write.network} else null end`,
+      updatedAt: iso(write.at),
+    })
+    .where(and(which, isNull(waitlist.confirmedAt)));
+}
+
+/**
+ * Counts the referral of the entry (by address) whose confirmation holds `claim`: at most once,
+ * because only the winning confirmation wrote that claim; never for the same mailbox; only for
+ * a confirmed referrer; and only when this friend's mailbox has not earned that referrer a place
+ * before (hwh_referral_credits: leaving and joining again, or another +tag of the same inbox,
+ * never counts twice). The referrer moves up `boost` places. Runs before referralCreditStatement,
+ * in the same batch.
+ */
+export function referralStatement(db: Database, email: string, write: ConfirmWrite) {
+  const referred = (column: string) =>
+    sql`(select j.${sql.raw(column)} from ${waitlist} j where j.email = ${email} and j.confirm_claim = ${write.claim})`;
+  return db
+    .update(waitlist)
+    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
+    .where(
+      sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
+        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")} and c.mailbox_key = ${referred("mailbox_key")})`,
+    );
+}
+
+/**
+ * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
+ * the same conditions, the pair unique (a pair already there is left as it is, and then the
+ * statement before counted nothing).
+ */
+export function referralCreditStatement(db: Database, email: string, write: ConfirmWrite) {
+  return db
+    .insert(referralCredits)
+    .select(
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
+        where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
+        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
+    )
+    .onConflictDoNothing();
+}
+
+/** A joiner mail row for the entry `j` of the query it ends (every column, in the table's order, as insert-select wants). */
+const queued = (kind: "confirm" | "welcome", mail: QueueMail) =>
+  sql`select null, j.id, ${kind}, ${mail.origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null from ${waitlist} j`;
+
+/** Queues a welcome for the entry (by address) that the confirmation holding `confirmClaim` confirmed. */
+export function welcomeStatement(db: Database, email: string, confirmClaim: string, mail: QueueMail) {
+  return db.insert(joinerMail).select(sql`${queued("welcome", mail)} where j.email = ${email} and j.confirm_claim = ${confirmClaim}`);
+}
+
+/**
+ * Queues a confirmation e-mail for the entry (by address) while it is unconfirmed and its
+ * mailbox's daily count is under the cap; then counts it, only if it was queued.
+ */
+export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail) {
+  const used = sql`coalesce((select c.count from ${rateLimits} c where c.key = ${cap.key} and c.window_start >= ${cap.window.start}), 0)`;
+  const mine = sql`(select 1 from ${joinerMail} m where m.entry_id = (select w.id from ${waitlist} w where w.email = ${email}) and m.claim = ${mail.claim})`;
+  return [
+    db
+      .insert(joinerMail)
+      .select(sql`${queued("confirm", mail)} where j.email = ${email} and j.confirmed_at is null and ${used} < ${cap.max}`),
+    db
+      .insert(rateLimits)
+      .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
+          windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
+          expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
+        },
+      }),
+  ] as const;
+}
+
+/** The mail a queueing statement stored (by its claim), read in the same batch. */
+export function queuedMail(db: Database, email: string, claim: string) {
+  return db
+    .select()
+    .from(joinerMail)
+    .where(and(eq(joinerMail.entryId, sql`(select id from ${waitlist} where email = ${email})`), eq(joinerMail.claim, claim)));
+}
+
+/** Whether a database error is a unique index of a confirmation (seq or code): retried with new values. */
+export function isConfirmConflict(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (/UNIQUE constraint failed: \w*waitlist\.(confirm_seq|referral_code)/.test(cause.message)) return true;
+  }
+  return false;
+}
+
+const confirmed = isNotNull(waitlist.confirmedAt);
+const mailDue = (now: Date) =>
+  and(
+    isNull(joinerMail.sentAt),
+    or(isNull(joinerMail.nextAttemptAt), lte(joinerMail.nextAttemptAt, iso(now))),
+    or(isNull(joinerMail.lockedUntil), lte(joinerMail.lockedUntil, iso(now))),
+  );
+
+export function createJourneyRepository(db: Database) {
+  return {
+    async entryById(id: number): Promise<WaitlistEntry | null> {
+      return (await db.select().from(waitlist).where(eq(waitlist.id, id)).limit(1))[0] ?? null;
+    },
+
+    async entryByEmail(email: string): Promise<WaitlistEntry | null> {
+      return (await db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1))[0] ?? null;
+    },
+
+    /** Confirms one entry (one batch): the confirmation, its referral, and the entry as it is after. */
+    async confirm(entry: Pick<WaitlistEntry, "id" | "email">, write: ConfirmWrite): Promise<WaitlistEntry | null> {
+      const [, , , rows] = await db.batch([
+        confirmStatement(db, eq(waitlist.id, entry.id), write),
+        referralStatement(db, entry.email, write),
+        referralCreditStatement(db, entry.email, write),
+        db.select().from(waitlist).where(eq(waitlist.id, entry.id)),
+      ]);
+      return rows[0] ?? null;
+    },
+
+    /**
+     * A confirmed entry's place: 1 + the confirmed entries with a lower rank key + those with
+     * the same key confirmed earlier. Two counts over the rank index (covering: they name only
+     * rank_key and confirm_seq; rank_key is set exactly when confirmed), never a read of the rows.
+     */
+    async placeOf(entry: Pick<WaitlistEntry, "rankKey" | "confirmSeq">): Promise<number | null> {
+      if (entry.rankKey === null || entry.confirmSeq === null) return null;
+      const [below, tied] = await db.batch([
+        db.select({ n: count() }).from(waitlist).where(lt(waitlist.rankKey, entry.rankKey)),
+        db
+          .select({ n: count() })
+          .from(waitlist)
+          .where(and(eq(waitlist.rankKey, entry.rankKey), lt(waitlist.confirmSeq, entry.confirmSeq))),
+      ]);
+      return 1 + below[0]!.n + tied[0]!.n;
+    },
+
+    /** Friends who joined with the entry's code and have not confirmed yet (its own mailbox's aside). */
+    async referralsPending(entry: Pick<WaitlistEntry, "referralCode" | "mailboxKey">): Promise<number> {
+      if (!entry.referralCode) return 0;
+      const rows = await db
+        .select({ n: count() })
+        .from(waitlist)
+        .where(and(eq(waitlist.referredBy, entry.referralCode), isNull(waitlist.confirmedAt), ne(waitlist.mailboxKey, entry.mailboxKey)));
+      return rows[0]!.n;
+    },
+
+    /** Confirmed referrals of one referrer from one client network (the operator's flag). */
+    async referralsFromNetwork(referralCode: string, network: string): Promise<number> {
+      const rows = await db
+        .select({ n: count() })
+        .from(waitlist)
+        .where(and(eq(waitlist.referredBy, referralCode), confirmed, eq(waitlist.referralNetwork, network)));
+      return rows[0]!.n;
+    },
+
+    /** Queues a confirmation e-mail (within the cap, while unconfirmed) in one batch; the mail, or null when none was queued. */
+    async queueConfirmation(email: string, cap: MailCap, mail: QueueMail): Promise<JoinerMail | null> {
+      const [, , rows] = await db.batch([...confirmMailStatements(db, email, cap, mail), queuedMail(db, email, mail.claim)]);
+      return rows[0] ?? null;
+    },
+
+    /** Leaves the waitlist: the entry and its joiner mails, in one batch. False when there was no entry. */
+    async leave(email: string): Promise<boolean> {
+      const [, gone] = await db.batch([
+        db.delete(joinerMail).where(eq(joinerMail.entryId, sql`(select id from ${waitlist} where email = ${email})`)),
+        db.delete(waitlist).where(eq(waitlist.email, email)).returning({ id: waitlist.id }),
+      ]);
+      return gone.length > 0;
+    },
+
+    /** Claims up to `limit` due joiner mails, oldest first, in one statement, counting the attempt. */
+    async claimDueMail(options: Omit<QueueMail, "origin"> & { limit: number }): Promise<JoinerMail[]> {
+      if (options.limit <= 0) return [];
+      const due = db.select({ id: joinerMail.id }).from(joinerMail).where(mailDue(options.now)).orderBy(joinerMail.id).limit(options.limit);
+      return db
+        .update(joinerMail)
+        .set({
+          claim: options.claim,
+          lockedUntil: iso(new Date(options.now.getTime() + options.lockMs)),
+          attempts: sql`${joinerMail.attempts} + 1`,
+        })
+        .where(and(inArray(joinerMail.id, due), mailDue(options.now)))
+        .returning();
+    },
+
+    /** Records a delivered joiner mail (sent is a fact whoever holds the claim), with the dev mailbox's copy. */
+    async markMailSent(mail: JoinerMail, now: Date, devMail?: DevMailInput) {
+      const sent = db
+        .update(joinerMail)
+        .set({ sentAt: iso(now), lastError: null, nextAttemptAt: null, lockedUntil: null, claim: null })
+        .where(eq(joinerMail.id, mail.id));
+      if (!devMail) return void (await sent);
+      await db.batch([db.insert(devMailbox).values({ ...devMail, createdAt: iso(now) }), sent]);
+    },
+
+    /** Records a failed attempt and when to try again; only the holder of the mail's claim may. */
+    async markMailFailed(mail: JoinerMail, error: string, nextAttemptAt: Date): Promise<void> {
+      await db
+        .update(joinerMail)
+        .set({ lastError: error.slice(0, 500), nextAttemptAt: iso(nextAttemptAt), lockedUntil: null, claim: null })
+        .where(and(eq(joinerMail.id, mail.id), isNull(joinerMail.sentAt), eq(joinerMail.claim, mail.claim ?? "")));
+    },
+
+    /** Entries by id (the mails' addressees), for a cron run. */
+    async entriesByIds(ids: number[]): Promise<WaitlistEntry[]> {
+      return ids.length === 0 ? [] : db.select().from(waitlist).where(inArray(waitlist.id, ids));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Settings } from "./config";
+
+/** Launch day's settings (README "Configuration" and "Launch day"), read by worker/platform/config/config.ts. */
+export type CampaignConfig = {
+  /**
+   * Who sends the campaigns, as the bulk-mail laws ask: the company's name and postal address,
+   * shown in every campaign e-mail's footer. Sending needs both (production's health names them
+   * when missing; `npm start` writes local example values into .dev.vars).
+   */
+  senderName: string;
+  senderPostalAddress: string;
+  /**
+   * The From address of visitor-facing e-mail sent through Cloudflare Email Service (the
+   * `EMAIL` send_email binding), e.g. "Homework Helper <hello@homeworkhelper.app>". Email
+   * Service is used only when this is set and the binding exists; otherwise the spec's provider.
+   */
+  emailFrom: string;
+  /** Campaign e-mails per second across every consumer invocation (the provider's limit). */
+  sendRatePerSecond: number;
+  /** How long a sender keeps its claim on a recipient: longer than any send can take. */
+  lockMs: number;
+};
+
+type IntegerSetting = (name: keyof Settings, fallback: number, min: number, max: number) => number;
+
+export function campaignSettings(env: Settings, integerSetting: IntegerSetting, timeoutMs: number): CampaignConfig {
+  return {
+    senderName: (env.SENDER_NAME ?? "").trim(),
+    senderPostalAddress: (env.SENDER_POSTAL_ADDRESS ?? "").trim(),
+    emailFrom: (env.EMAIL_FROM ?? "").trim(),
+    sendRatePerSecond: integerSetting("CAMPAIGN_SEND_RATE", 10, 1, 10_000),
+    lockMs: timeoutMs + 60_000,
+  };
+}
+
+/** The sender settings a campaign cannot be sent without, by name (empty when both are set). */
+export function missingSenderSettings(config: CampaignConfig): string[] {
+  const missing: string[] = [];
+  if (config.senderName === "") missing.push("SENDER_NAME");
+  if (config.senderPostalAddress === "") missing.push("SENDER_POSTAL_ADDRESS");
+  return missing;
+}

@@ -1,0 +1,62 @@
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { tooManyAttempts } from "../../shared/public-forms";
+import type { BodyErrors } from "./body";
+import type { LimitErrors } from "../limits";
+
+/**
+ * An error with the answer the client should get: {"error":{"code","message",...details}}.
+ * Thrown from routes and middleware (it is Hono's HTTPException, so anything that knows that
+ * knows this); the API's error handler turns it into the response (errorResponse in answer.ts).
+ * `headers` go on the answer (e.g. Retry-After); `cause` is logged, never sent.
+ */
+export class ApiError extends HTTPException {
+  override name = "ApiError";
+  constructor(
+    status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(status, { message, cause: options?.cause });
+  }
+}
+
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+  return { error: { code, message, ...details } };
+}
+
+/**
+ * The API's one 429 (public forms and the operator routes): `rate_limited`, saying when to come
+ * back both in the body (`retry_after`, seconds) and in the Retry-After header.
+ */
+export function tooManyRequests(retryAfterSeconds: number, message: string): ApiError {
+  return new ApiError(429, "rate_limited", message, { retry_after: retryAfterSeconds }, { "Retry-After": String(retryAfterSeconds) });
+}
+
+/**
+ * A route's answers when its per-client limit says no (the API's 429 with `message`) or cannot
+ * be counted (500 with the route's own failure message, `failure`: the limit fails closed).
+ */
+export function apiLimitErrors(message: (retryAfterSeconds: number) => string, failure: string): LimitErrors {
+  return {
+    tooMany: (retryAfterSeconds) => tooManyRequests(retryAfterSeconds, message(retryAfterSeconds)),
+    unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
+  };
+}
+
+/** A public form's limit errors: the site's own rate-limit words with the real wait, or the form's failure message. */
+export const publicFormLimitErrors = (failure: string): LimitErrors => apiLimitErrors(tooManyAttempts, failure);
+
+/** Request bodies that cannot be read, in the API's codes. */
+export const API_BODY_ERRORS: BodyErrors = {
+  unsupportedMediaType: (message) => new ApiError(415, "unsupported_media_type", message),
+  malformed: (message, kind) => new ApiError(400, kind === "json" ? "invalid_json" : "invalid_body", message),
+  tooLarge: (message) => new ApiError(413, "payload_too_large", message),
+  invalid: (fieldErrors) => {
+    const [field, message] = Object.entries(fieldErrors)[0] ?? ["body", "The request is not valid."];
+    return new ApiError(400, "validation_failed", message, { field, fields: fieldErrors });
+  },
+};

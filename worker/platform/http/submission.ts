@@ -1,0 +1,142 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type * as v from "valibot";
+import type { AppConfig, RequestLimit } from "../config/config";
+import type { FirstClaim, Notified } from "../../repository";
+import type { Deps } from "../../deps";
+import { deliverNew, firstClaim } from "../../features/notifications/outbox";
+import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../../shared/public-forms";
+import { created, type FormPostEnv, textFields } from "./answer";
+import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
+import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "./errors";
+import type { FormPage } from "./form-page";
+import { clientAddress, clientKey } from "./client";
+import { limitPerClient } from "../limits";
+import { screenSubmission } from "./turnstile";
+
+/**
+ * The public submissions (the waitlist, each generic form): one declaration each, turned into
+ * its route by submissionRoute. Two ways in share everything: the site's script posts JSON and
+ * reads a JSON answer; a browser without JavaScript (or before it has loaded) posts the <form>
+ * itself (application/x-www-form-urlencoded) and shows the page it gets back (form-page.ts).
+ */
+
+/** A notification to send after the response: the record just stored (claimed by that write), and the hour's single e-mails it counted. */
+export type Notification = { item: Notified; budgetUsed: number | null };
+
+/** What a store may need of its request: the site's origin (links in e-mails), and work to finish after the response. */
+export type SubmissionRequest = {
+  origin: string;
+  defer: (work: Promise<unknown>) => void;
+  /** The client's network (clientKey: IPv4 address, or IPv6 /64), for the referral flag of a join confirmed at once. */
+  network: string;
+};
+
+/** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
+type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
+
+export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>> = {
+  /** The per-client counter: its name (part of the counter's key) and its allowance, from the settings. */
+  counter: string;
+  limit: (config: AppConfig) => RequestLimit;
+  /** The request body's schema (shared with the web app). */
+  schema: S;
+  /** The page a form post is answered with. */
+  page: FormPage;
+  /** The words of a 500: the submission, or the per-client count, could not be stored. */
+  failure: string;
+  /**
+   * The 201's JSON for a submission taken at `at` (this request's time, ISO 8601). A caught bot
+   * gets the same, so it cannot tell it was caught; and it tells nothing about earlier requests.
+   */
+  answer: (submission: v.InferOutput<S>, at: string) => Record<string, unknown>;
+  /**
+   * Stores the submission with its notification claimed by `claim`, and returns what to notify
+   * (null: another request is sending it right now). Throws an ApiError to refuse it (the
+   * waitlist's 409); any other error is the declaration's 500.
+   */
+  store: (deps: Deps, submission: v.InferOutput<S>, claim: FirstClaim, request: SubmissionRequest) => Promise<Notification | null>;
+};
+
+/** The pipeline's env: the body's format, read from the media type once, at the head. */
+type SubmissionEnv = FormPostEnv & { Variables: { bodyFormat?: BodyFormat | null } };
+
+/**
+ * POST / of a sub-app, for one declaration, in this order:
+ * 1. the media type, read once: a form post is marked to be answered with the declaration's
+ *    page, so whatever it gets (201, 400, 429, ...) comes as that page (answer.ts);
+ * 2. a body that is not JSON must come from this site's own pages (fromThisOrigin), checked
+ *    before the per-client count, so a forged post does not spend the visitor's allowance;
+ * 3. the per-client count (429 over the allowance; the declaration's 500 when it cannot count);
+ * 4. the body read, parsed and validated once (415, 413, 400);
+ * 5. the screen: a filled honeypot is answered as a success and dropped; anyone else must pass
+ *    Turnstile when it is configured (403, 503);
+ * 6. store, then the 201; the notification is sent after the response, so the visitor never
+ *    waits for e-mail.
+ */
+export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(declared: PublicSubmission<S>) {
+  const head: MiddlewareHandler<SubmissionEnv> = async (c, next) => {
+    const format = bodyFormatOf(c.req.header("content-type"));
+    c.set("bodyFormat", format);
+    if (format === "form") c.set("formPage", declared.page);
+    if (format !== "json" && !fromThisOrigin(c.req.raw)) throw new ApiError(403, "cross_origin", FORM_PAGE_TEXT.otherOrigin);
+    await next();
+  };
+  const perClient = limitPerClient(
+    (c) => ({ name: declared.counter, ...declared.limit(c.get("deps").config) }),
+    publicFormLimitErrors(declared.failure),
+  );
+
+  return new Hono<SubmissionEnv>().post("/", head, perClient, async (c) => {
+    const submission = await readSubmission(c, c.get("bodyFormat") ?? null, declared.schema);
+    const deps = c.get("deps");
+    if ((await screenSubmission(c, submission)) === "bot") return created(c, declared.answer(submission, deps.now().toISOString()));
+
+    const claim = firstClaim(deps);
+    let notification: Notification | null;
+    try {
+      const defer = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+      const network = clientKey(clientAddress(c.req.raw.headers));
+      notification = await declared.store(deps, submission, claim, { origin: new URL(c.req.url).origin, defer, network });
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError(500, "internal_error", declared.failure, {}, {}, { cause: error });
+    }
+    if (notification) c.executionCtx.waitUntil(deliverNew(deps, notification.item, notification.budgetUsed));
+    return created(c, declared.answer(submission, claim.now.toISOString()));
+  });
+}
+
+/** The body as the declaration's cleaned input: JSON or a form post (415 otherwise), read and validated once. */
+async function readSubmission<S extends v.GenericSchema>(
+  c: Context<SubmissionEnv>,
+  format: BodyFormat | null,
+  schema: S,
+): Promise<v.InferOutput<S>> {
+  if (format === null) throw API_BODY_ERRORS.unsupportedMediaType(UNSUPPORTED_MEDIA_TYPE.json_or_form);
+  // A form post's fields are kept for its page, which gives a refused form back with them (none
+  // when the body cannot be read: it is not read a second time).
+  if (format === "form") c.set("typed", {});
+  const body = await readBodyObject(c, format, API_BODY_ERRORS);
+  if (format === "form") c.set("typed", textFields(body));
+  return validBody(schema, body, API_BODY_ERRORS);
+}
+
+/**
+ * Whether the browser says the request was made by a page of this origin. A browser sends a
+ * form post or a text/plain body to any origin without asking it first (no CORS preflight), so
+ * a page of another site could make each of its visitors submit junk from their own addresses,
+ * past the per-client limits. JSON needs a preflight, which this API never grants.
+ * - Sec-Fetch-Site (sent by every current browser; a page cannot set it): "same-origin", or
+ *   "none" (the person's own doing: the address bar, a bookmark). "same-site" (another
+ *   subdomain, which may be anyone's) and "cross-site" are refused, as is any value not known.
+ * - Without it (an older browser): Origin, when sent, must be this origin; "null" (a sandboxed
+ *   frame, a privacy-preserving redirect) is not.
+ * - With neither, no browser page made the request (curl, a server): it borrows no visitor's
+ *   address, and the per-client limit counts it like anyone's.
+ */
+export function fromThisOrigin(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" || site === "none";
+  const origin = request.headers.get("origin");
+  return origin === null || origin === new URL(request.url).origin;
+}
