@@ -38,7 +38,7 @@ it("0004 lower-cases stored utm_source, utm_medium, utm_campaign and referrer_ho
     expect(rows.rows.map((row) => ({ ...row }))).toEqual([
       { email: "a@example.com", utm_source: "tiktok", utm_medium: "social", utm_campaign: "launch1", referrer_host: "news.example" },
       { email: "b@example.com", utm_source: "tiktok", utm_medium: null, utm_campaign: "launch1", referrer_host: null },
-      // SQLite's lower() is ASCII-only: other capitals stay in old rows (README "Operator console").
+      // SQLite's lower() is ASCII-only: other capitals stay in old rows (docs/operating.md "The operator console").
       { email: "c@example.com", utm_source: "Ünï", utm_medium: "ÉtÉ", utm_campaign: null, referrer_host: null },
     ]);
   } finally {

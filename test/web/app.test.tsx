@@ -283,7 +283,7 @@ describe("legal pages", () => {
     ]) {
       expect(use).toMatch(why);
     }
-    // How long, as the cron run deletes (README: codes after a day, used refresh tokens after 30 days).
+    // How long, as the cron run deletes (docs/api.md "Sign-in": codes after a day, used refresh tokens after 30 days).
     expect(use).toMatch(/sign-in codes for at most a day/);
     expect(use).toMatch(/used session tokens for 30 days/);
   });

@@ -277,7 +277,7 @@ describe("ContactForm", () => {
   });
 
   describe("the server's word on a field (400)", () => {
-    /** The API's 400 (README "API"): the first field with a problem, and each field's first problem. */
+    /** The API's 400 (docs/api.md "Public API"): the first field with a problem, and each field's first problem. */
     const refused = (fields: Record<string, string>) =>
       jsonResponse(400, {
         error: { code: "validation_failed", message: Object.values(fields)[0], field: Object.keys(fields)[0], fields },

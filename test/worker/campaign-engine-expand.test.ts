@@ -16,7 +16,7 @@ import {
   uniqueTag,
 } from "../support/campaign-engine";
 
-/** Launch day's expansion through the worker's queue handler (README "Launch day"). */
+/** Launch day's expansion through the worker's queue handler (docs/launch-day.md). */
 describe("campaign expansion", () => {
   it("sending 'all' expands every confirmed entry of the audience (utm_source) into one row each and enqueues one send per row", async () => {
     const tag = uniqueTag("all");

@@ -25,7 +25,7 @@ import {
   uniqueTag,
 } from "../support/campaign-engine";
 
-/** A campaign's life: start, pause/resume, cancel, dead letters, the cron, the end and the progress (README "Launch day"). */
+/** A campaign's life: start, pause/resume, cancel, dead letters, the cron, the end and the progress (docs/launch-day.md). */
 describe("campaign lifecycle", () => {
   it("paused sends nothing (its messages are acked, rows stay queued); resume enqueues the rest and they are sent", async () => {
     const requests = stubProvider();

@@ -31,12 +31,12 @@ type RefusalMessages = { notVerified: string; verificationUnavailable: string };
 
 /**
  * The API's error shape {"error":{"code","message","field","fields","retry_after"}}, as far as it
- * is there; `fields` holds each refused field's message (README "API").
+ * is there; `fields` holds each refused field's message (docs/api.md "Public API").
  */
 type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<string, string>>; retryAfter?: number };
 
 /**
- * POST /api/waitlist (README "API"): 201 joined; 409 is the duplicate of spec §5, which means the
+ * POST /api/waitlist (docs/api.md "Public API"): 201 joined; 409 is the duplicate of spec §5, which means the
  * address is on the list: good news, not a failure; 400 carries the server's message for the
  * e-mail; a refusal (too many attempts, Turnstile) gets its own words; anything else, or no
  * answer at all, is the generic failure of spec §8, logged for whoever looks at the console.

@@ -17,7 +17,8 @@ const PRIVACY_LAST_UPDATED = "November 25, 2026";
  * What the site stores about a person, and why: keep it in step with worker/platform/db/schema.ts (the
  * waitlist's attribution columns, its confirmation, place and referral columns, the contact
  * form's fields, the sign-in sessions) and with
- * README.md's retention (the cron run's deletions) and erasure sections.
+ * the retention and erasure in docs/api.md (the cron run's deletions at the end of "Sign-in";
+ * what "Operator API" erases and keeps).
  */
 export const privacyPolicy: LegalPageContent = {
   title: "Privacy Policy",
