@@ -37,7 +37,7 @@ app.notFound(noSuchFile);
 
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/features/campaigns/lifecycle.ts; README "Launch day"). */
+  /** The campaign queue and its dead-letter queue (worker/features/campaigns/lifecycle.ts; docs/launch-day.md). */
   queue: handleCampaignQueue,
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old

@@ -35,7 +35,7 @@ export type EntryStatus = "pending" | "confirmed";
 export type JourneyFields = {
   status: EntryStatus;
   confirmed_at: string | null;
-  /** The place in line now (null while pending): README "The place in line". */
+  /** The place in line now (null while pending): docs/api.md "The place in line". */
   place: number | null;
   /** The entry's own code (given at confirmation), which its referral link carries. */
   referral_code: string | null;

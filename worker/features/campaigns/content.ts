@@ -4,7 +4,7 @@ import { longDate } from "../../shared/dates";
 import { type LinkPiece, scanLine } from "./links";
 
 /**
- * A campaign's e-mail (README "Campaign e-mail and unsubscribing"): the operator's subject and
+ * A campaign's e-mail (docs/api.md "Campaign e-mail and unsubscribing"): the operator's subject and
  * body rendered into one branded, accessible template with a plain-text alternative, and the
  * footer the bulk-mail laws and the mailbox providers ask for: why the recipient gets it, the
  * unsubscribe link, and who sends it (name and postal address).

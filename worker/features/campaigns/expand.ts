@@ -14,7 +14,7 @@ import {
 } from "./queue";
 
 /**
- * The queue's steps that fan a campaign out (README "Launch day"): expansion into recipient
+ * The queue's steps that fan a campaign out (docs/launch-day.md): expansion into recipient
  * rows, a scheduled campaign's start, and the requeue walk. Each does at most one chunk and
  * enqueues its own continuation, so no invocation outgrows Workers' time and subrequest limits.
  */

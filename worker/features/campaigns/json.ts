@@ -30,7 +30,7 @@ export function transportWarnings(transport: MailTransport): string[] {
   if (transport.canSetHeaders) return [];
   return [
     "The e-mail transport cannot set the List-Unsubscribe and List-Unsubscribe-Post headers, so mail apps show no unsubscribe button; " +
-      'the unsubscribe link in each e-mail\'s footer still works. Cloudflare Email Service sets them (README "Launch day": EMAIL_FROM).',
+      'the unsubscribe link in each e-mail\'s footer still works. Cloudflare Email Service sets them (docs/launch-day.md "The runbook": EMAIL_FROM).',
   ];
 }
 

@@ -20,7 +20,7 @@ import { handleDeadLetter, handleSend } from "./send";
 import { missingSenderSettings } from "../../platform/config/campaigns";
 
 /**
- * A campaign's life (README "Launch day"): draft -> sending (now) or scheduled -> sending;
+ * A campaign's life (docs/launch-day.md): draft -> sending (now) or scheduled -> sending;
  * sending <-> paused; draft, scheduled, sending, paused -> cancelled; sending -> sent once
  * every row is settled. The operator API (worker/features/campaigns/routes.ts) calls these; the queue
  * and the cron (worker/index.ts) call handleCampaignQueue and runCampaignCron.

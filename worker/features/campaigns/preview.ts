@@ -8,7 +8,7 @@ import { renderCampaignEmail } from "./content";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 
 /**
- * What the operator sees and tries before sending (README "Launch day"): the e-mail as a
+ * What the operator sees and tries before sending (docs/launch-day.md): the e-mail as a
  * recipient gets it (preview), a page of the worker that shows it in the console's frames
  * (/campaign-preview, opened by a signed 10-minute address: frames send no Authorization
  * header), and a test e-mail to the team.

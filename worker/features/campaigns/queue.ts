@@ -2,7 +2,7 @@ import { createDeps, type Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
 
 /**
- * The campaign queue's messages (README "Launch day"): JSON with one `type`. The producer is
+ * The campaign queue's messages (docs/launch-day.md): JSON with one `type`. The producer is
  * the CAMPAIGN_QUEUE binding (wrangler.toml); the consumer is handleCampaignQueue in this worker.
  * - expand: write the campaign's next chunk of recipient rows and enqueue a send for each.
  * - send: one recipient (claimed before the provider call, so a redelivery never sends twice).

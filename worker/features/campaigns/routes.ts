@@ -27,7 +27,7 @@ import {
 } from "../../shared/campaigns";
 
 /**
- * Launch day's operator routes, /api/admin/campaigns (README "Operator API" and "Launch day"),
+ * Launch day's operator routes, /api/admin/campaigns (docs/api.md "Operator API" and docs/launch-day.md),
  * behind the operator API's limit and authorisation (worker/features/operator/routes.ts mounts them). Drafts
  * are composed here (worker/features/campaigns/queries/campaigns.ts); sending, pausing, resuming, cancelling
  * and retrying dead letters are the campaign's life (worker/features/campaigns/lifecycle.ts), each

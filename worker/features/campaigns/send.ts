@@ -8,7 +8,7 @@ import { ACK, enqueue, type CampaignMessage, type Outcome } from "./queue";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 
 /**
- * One recipient's send (README "Launch day"): the send rate first (over it, the message waits
+ * One recipient's send (docs/launch-day.md): the send rate first (over it, the message waits
  * without touching the row), then the claim (the only way to a send: a row already sent,
  * skipped, failed or held by a live claim, or a campaign not sending, sends nothing), the
  * entry and its suppression (read in the claim's batch), the provider call, and the mark by the

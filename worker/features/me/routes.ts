@@ -26,7 +26,7 @@ import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../
 import { consentTrailOf, setSubscribed, subscriptionOf } from "./subscription";
 
 /**
- * The signed-in joiner's own API, /api/me (README "My place API"), behind the "My place" page
+ * The signed-in joiner's own API, /api/me (docs/api.md "My place API"), behind the "My place" page
  * (/#/me). Every route needs the access token of a sign-in (worker/features/me/signed-in.ts: 401
  * not_signed_in otherwise) and acts on that token's address only. Answers are never stored (the
  * API's Cache-Control: no-store). The rules are the waitlist's (worker/features/waitlist/journey.ts); the

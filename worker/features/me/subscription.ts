@@ -5,7 +5,7 @@ import { mailboxKey } from "../waitlist/keys";
 /**
  * A person's consent to campaign e-mail, by the mailbox their address reaches (the suppression
  * list is keyed like the waitlist, worker/features/waitlist/keys.ts): what /api/me shows, and its
- * "Unsubscribe" / "Subscribe again" (README "Campaign e-mail and unsubscribing").
+ * "Unsubscribe" / "Subscribe again" (docs/api.md "Campaign e-mail and unsubscribing").
  */
 
 const keyOf = (deps: Deps, email: string) => mailboxKey(deps.config.auth.jwtSecret, email);

@@ -8,7 +8,7 @@ import { limitPerClient } from "../../platform/limits";
 import { ADMIN_ERRORS } from "../../shared/admin";
 
 /**
- * Who may use the operator API (README "Operator API"):
+ * Who may use the operator API (docs/api.md "Operator API"):
  *
  * - `Authorization: Bearer <access token>` of a signed-in user whose address is in
  *   OPERATOR_EMAILS, checked at every request (removing an address revokes it at once); or

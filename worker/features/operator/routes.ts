@@ -13,7 +13,7 @@ import { mailboxKey } from "../waitlist/keys";
 import { campaignRoutes } from "../campaigns/routes";
 
 /**
- * The operator API, /api/admin/* (README "Operator API"): what the console (/admin/) shows, and
+ * The operator API, /api/admin/* (docs/api.md "Operator API"): what the console (/admin/) shows, and
  * what scripts use. Every request counts against the client's OPERATOR_RATE_LIMIT first, then
  * must come from an operator (worker/features/operator/operator.ts). Answers are never stored (the API's
  * Cache-Control: no-store). The parts: worker/features/operator/ (who, requests, JSON, CSV exports) and the

@@ -10,7 +10,7 @@ import { confirmPromptPage, linkProblemPage, placePage } from "./confirm-page";
 import { ConfirmTokenError, confirmEntry, journeyOf, readConfirmationToken } from "./journey";
 
 /**
- * The confirmation link's page, /confirm (README "The joiner's journey"), server-rendered in the
+ * The confirmation link's page, /confirm (docs/api.md "The joiner's journey"), server-rendered in the
  * site's style and working without JavaScript:
  *
  * - GET /confirm?token=…: the "Confirm my place" button, a form that posts the token back. Opening

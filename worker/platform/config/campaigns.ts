@@ -1,6 +1,6 @@
 import type { Settings } from "./config";
 
-/** Launch day's settings (README "Configuration" and "Launch day"), read by worker/platform/config/config.ts. */
+/** Launch day's settings (docs/configuration.md and docs/launch-day.md), read by worker/platform/config/config.ts. */
 export type CampaignConfig = {
   /**
    * Who sends the campaigns, as the bulk-mail laws ask: the company's name and postal address,

@@ -7,7 +7,7 @@ import { type WaitlistConfig, waitlistSettings } from "./waitlist";
  * Every setting the worker reads, in one typed object. Plain settings are [vars] in
  * wrangler.toml; secrets come from `wrangler secret put` or .dev.vars. The names are the
  * generated `Env` type's (`npm run types` reads wrangler.toml and .dev.vars.example), so a new
- * setting is added there, here, and in the README's table.
+ * setting is added there, here, and in the table in docs/configuration.md.
  *
  * Fails closed: only ENVIRONMENT=development (exactly) is development. Anything else, or
  * nothing, is production: no dev mailbox, and every missing or placeholder secret is reported

@@ -1,6 +1,6 @@
 import type { Settings } from "./config";
 
-/** The joiner's journey's settings (README "Configuration"), read by worker/platform/config/config.ts. */
+/** The joiner's journey's settings (docs/configuration.md), read by worker/platform/config/config.ts. */
 export type WaitlistConfig = {
   /** WAITLIST_DOUBLE_OPT_IN: joins wait for the e-mailed confirmation (true) or are confirmed at once. */
   doubleOptIn: boolean;

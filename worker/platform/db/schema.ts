@@ -134,7 +134,7 @@ export const referralCredits = table(
   (t) => [uniqueIndex(`${TABLE_PREFIX}_referral_credits_pair_idx`).on(t.referralCode, t.mailboxKey)],
 );
 
-/** What a campaign is doing (worker/features/campaigns/*; README "Launch day"). */
+/** What a campaign is doing (worker/features/campaigns/*; docs/launch-day.md). */
 export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent";
 
 /**
@@ -224,7 +224,7 @@ export const campaignRecipients = table(
  * folded address, never the address), with why (unsubscribed, bounced, complained) and how.
  * Checked before every campaign send; sign-in codes and confirmations are not campaigns and
  * still go. "Subscribe again" on /#/me, or a join of the waitlist the mailbox's owner confirms
- * (the link's button, a signed-in join; README "Campaign e-mail and unsubscribing"), removes it.
+ * (the link's button, a signed-in join; docs/api.md "Campaign e-mail and unsubscribing"), removes it.
  */
 export const suppressions = table("suppressions", {
   mailboxKey: text("mailbox_key").primaryKey(),

@@ -4,7 +4,7 @@ import { errorCode, MailDeliveryError, type MailTransport, rejectionOf } from ".
  * Cloudflare Email Service through the worker's `send_email` binding (EMAIL in wrangler.toml):
  * the structured send() of the runtime's types, which takes the message's own headers (a
  * campaign's List-Unsubscribe pair). Used for what visitors receive once the launch team has
- * onboarded the sending domain and set EMAIL_FROM (README "Launch day"); locally wrangler's
+ * onboarded the sending domain and set EMAIL_FROM (docs/launch-day.md); locally wrangler's
  * simulation only logs and keeps the message, so the dev mailbox stays the local transport.
  *
  * The binding throws an error with a string code (E_SENDER_NOT_VERIFIED, E_RATE_LIMIT_EXCEEDED,

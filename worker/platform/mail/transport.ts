@@ -35,7 +35,7 @@ export type SendReceipt = {
 
 export interface MailTransport {
   readonly name: TransportName;
-  /** Whether a message's `headers` reach the recipient (the spec's provider takes none: README "Campaign e-mail and unsubscribing"). */
+  /** Whether a message's `headers` reach the recipient (the spec's provider takes none: docs/api.md "Campaign e-mail and unsubscribing"). */
   readonly canSetHeaders: boolean;
   /** Resolves when the message was accepted; throws MailDeliveryError otherwise. */
   send(message: MailMessage): Promise<SendReceipt>;
@@ -183,7 +183,7 @@ export function unconfiguredTransport(): MailTransport {
   };
 }
 
-/** The company's transport: notifications to COMPANY_EMAIL (README "Configuration"). */
+/** The company's transport: notifications to COMPANY_EMAIL (docs/configuration.md). */
 export function selectTransport(config: AppConfig): MailTransport {
   if (config.mail.token) return providerTransport(config.mail);
   return config.isDevelopment ? devMailboxTransport() : unconfiguredTransport();

@@ -13,7 +13,7 @@ import type { Campaign, CampaignRecipient } from "../../../platform/db/schema";
  */
 
 /**
- * Who is in an audience (README "Launch day"), as a WHERE clause on hwh_waitlist: only entries
+ * Who is in an audience (docs/launch-day.md), as a WHERE clause on hwh_waitlist: only entries
  * that can receive it. Confirmed entries only; a mailbox on the suppression list is not drawn
  * (so the size the operator confirms is the number of e-mails, and a wave never marks invited
  * someone it will not write to); and one e-mail per inbox: of the confirmed entries sharing a

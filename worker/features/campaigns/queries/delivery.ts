@@ -11,7 +11,7 @@ import type { Campaign, CampaignRecipient, WaitlistEntry } from "../../../platfo
  * A campaign's delivery in the database (worker/features/campaigns/*): expansion into recipient rows,
  * the claim before each send and the marks after, what a stalled campaign re-enqueues, the
  * dead letters and the campaign's own status changes. Every write is one statement or one batch
- * whose conditions make it safe to run twice or at once (README "Launch day").
+ * whose conditions make it safe to run twice or at once (docs/launch-day.md).
  */
 
 const r = campaignRecipients;

@@ -7,7 +7,7 @@ import type { Suppression } from "../../../platform/db/schema";
 /**
  * Who receives no campaign e-mail (hwh_suppressions) and the consent trail behind it
  * (hwh_subscription_events), both by mailbox key: the waitlist's keyed hash of the folded
- * address (worker/features/waitlist/keys.ts), never the address. README "Campaign e-mail and
+ * address (worker/features/waitlist/keys.ts), never the address. docs/api.md "Campaign e-mail and
  * unsubscribing" has the rules; each change here is one batch that writes the row and its
  * event together, and only when something changes (a second unsubscribe, or "Subscribe again"
  * of a subscribed mailbox, writes nothing).

@@ -8,7 +8,7 @@ import { maskAddress, ONE_CLICK_BODY, verifyUnsubscribe } from "./token";
 import { UNSUBSCRIBE_TEXT, unsubscribedPage, unsubscribeProblemPage, unsubscribePromptPage } from "./page";
 
 /**
- * The unsubscribe link of every campaign e-mail, /unsubscribe?token=… (README "Campaign e-mail
+ * The unsubscribe link of every campaign e-mail, /unsubscribe?token=… (docs/api.md "Campaign e-mail
  * and unsubscribing"):
  *
  * - GET: a page with the "Unsubscribe" button (a form posting the token). Opening the link

@@ -2,7 +2,7 @@ import { secretsEqual, signature } from "../../sign-in/secrets";
 import type { Deps } from "../../../deps";
 
 /**
- * The signed, per-recipient unsubscribe link of every campaign e-mail (README "Campaign e-mail
+ * The signed, per-recipient unsubscribe link of every campaign e-mail (docs/api.md "Campaign e-mail
  * and unsubscribing"): SITE_URL/unsubscribe?token=<campaignId>.<mailboxKey>.<base64url HMAC>,
  * HMAC-SHA-256 with the server secret under its own purpose label (worker/features/sign-in/secrets.ts), so
  * no other signed value of this server passes for one. It names the mailbox by its keyed hash

@@ -23,7 +23,7 @@ export type QueueMail = { claim: string; now: Date; lockMs: number; origin: stri
 const nextSeq = sql`(select coalesce(max(confirm_seq), 0) + 1 from ${waitlist})`;
 
 /**
- * The place's order key (README "Place in line"), in one home: rank_key = 2 x (confirm_seq -
+ * The place's order key (docs/api.md "The place in line"), in one home: rank_key = 2 x (confirm_seq -
  * boost x referrals) - (1 once the entry has a referral). Doubling leaves room for that 1, which
  * puts an entry moved up by referrals just before the one whose standing it reached, so one
  * referral moves it up exactly `boost` places (not boost - 1, as a tie lost to the earlier
