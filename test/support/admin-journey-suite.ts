@@ -20,7 +20,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
   async function confirmedJoin(repo: TestRepository, ms: number, joiner: Joiner) {
     const mailboxKey = joiner.mailbox ?? joiner.email;
     const now = at(ms);
-    const result = await repo.joinWaitlist(
+    const result = await repo.waitlist.join(
       { email: joiner.email, source: null },
       { now, lockMs: LOCK_MS },
       {
@@ -57,7 +57,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
     await confirmedJoin(repo, 9000, { email: "f6@x.test", ref: A, network: "net-2" });
     await confirmedJoin(repo, 10_000, { email: "s@x.test", ref: A, network: "net-1", mailbox: "a@x.test" });
     await confirmedJoin(repo, 11_000, { email: "g@x.test", ref: "HHHH2222", network: "net-1" });
-    await repo.joinWaitlist(
+    await repo.waitlist.join(
       { email: "p1@x.test", source: null },
       { now: at(12_000), lockMs: LOCK_MS },
       {
@@ -68,7 +68,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
         cap: { key: "confirm-mail:p1", window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
       },
     );
-    await repo.joinWaitlist({ email: "p2@x.test", source: null }, { now: at(13_000), lockMs: LOCK_MS });
+    await repo.waitlist.join({ email: "p2@x.test", source: null }, { now: at(13_000), lockMs: LOCK_MS });
   }
 
   /** Every entry's place as the journey computes it for one person (two counts each). */
@@ -77,12 +77,12 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
   describe(`operator journey figures on ${driver}`, () => {
     it("stats: pending and confirmed, the confirmation rate, confirmed referrals, the viral coefficient, top and flagged referrers", async () => {
       const repo = await fresh();
-      const empty = await repo.admin.stats(t0, { networkFlag: 5 });
+      const empty = await repo.operator.stats(t0, { networkFlag: 5 });
       expect(empty.waitlist).toMatchObject({ total: 0, pending: 0, confirmed: 0, confirmationRate: 0 });
       expect(empty.referrals).toEqual({ confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 5 });
 
       await seed(repo);
-      const stats = await repo.admin.stats(at(20_000), { networkFlag: 5 });
+      const stats = await repo.operator.stats(at(20_000), { networkFlag: 5 });
       expect(stats.waitlist).toMatchObject({ total: 13, pending: 2, confirmed: 11, confirmationRate: 11 / 13 });
       // a's six (its own mailbox's confirmation never counted) and h's one.
       expect(stats.referrals.confirmed).toBe(7);
@@ -95,8 +95,8 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
       // either); g on net-1 is h's only one. The network itself is never in the answer.
       expect(stats.referrals.flagged).toEqual([{ email: "a@x.test", code: "AAAA2222", referrals: 6, fromOneNetwork: 5 }]);
       expect(JSON.stringify(stats)).not.toContain("net-1");
-      expect((await repo.admin.stats(at(20_000), { networkFlag: 6 })).referrals).toMatchObject({ flagged: [], flagAt: 6 });
-      expect((await repo.admin.stats(at(20_000), { networkFlag: 1 })).referrals.flagged).toEqual([
+      expect((await repo.operator.stats(at(20_000), { networkFlag: 6 })).referrals).toMatchObject({ flagged: [], flagAt: 6 });
+      expect((await repo.operator.stats(at(20_000), { networkFlag: 1 })).referrals.flagged).toEqual([
         { email: "a@x.test", code: "AAAA2222", referrals: 6, fromOneNetwork: 5 },
         { email: "h@x.test", code: "HHHH2222", referrals: 1, fromOneNetwork: 1 },
       ]);
@@ -105,19 +105,19 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
     it("lists each entry with its place (boosts of exactly REFERRAL_BOOST places; pending none), the same on every page and as placeOf", async () => {
       const repo = await fresh();
       await seed(repo);
-      const all = await repo.admin.listWaitlist({ q: "", limit: 50, after: null });
+      const all = await repo.operator.listWaitlist({ q: "", limit: 50, after: null });
       expect(all.map((e) => e.email)).toEqual(["p2@x.test", "p1@x.test", ...[...LINE].sort((x, y) => order(y) - order(x))]);
       const placeOf = new Map(all.map((e) => [e.email, e.place]));
       expect(LINE.map((email) => placeOf.get(email))).toEqual(LINE.map((_, i) => i + 1));
       expect(placeOf.get("p1@x.test")).toBeNull();
       expect(placeOf.get("p2@x.test")).toBeNull();
-      for (const entry of all) expect(entry.place).toBe(await repo.journey.placeOf(entry));
+      for (const entry of all) expect(entry.place).toBe(await repo.waitlist.placeOf(entry));
 
       // Pages of three: each page's places are the line's, whatever else the page holds.
       const paged: (number | null)[] = [];
       let after: { createdAt: string; id: number } | null = null;
       for (;;) {
-        const rows = await repo.admin.listWaitlist({ q: "", limit: 3, after });
+        const rows = await repo.operator.listWaitlist({ q: "", limit: 3, after });
         paged.push(...rows.map((e) => e.place));
         const last = rows.at(-1);
         if (rows.length < 3 || !last) break;
@@ -126,7 +126,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
       expect(paged).toEqual(all.map((e) => e.place));
 
       // The search (with its total) places its rows alike; a code finds its referrer and the friends it brought.
-      const found = await repo.admin.searchWaitlist({ q: "aaaa2222", limit: 50, after: null });
+      const found = await repo.operator.searchWaitlist({ q: "aaaa2222", limit: 50, after: null });
       expect(found.total).toBe(9);
       expect(found.rows.map((e) => [e.email, e.place])).toEqual([
         ["p1@x.test", null],
@@ -144,18 +144,18 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
     it("the person look-up carries the place; the erasure deletes the entry's joiner mails with it", async () => {
       const repo = await fresh();
       await seed(repo);
-      expect((await repo.admin.person("h@x.test")).waitlist).toMatchObject({ email: "h@x.test", place: 3, referralsConfirmed: 1 });
-      expect((await repo.admin.person("p1@x.test")).waitlist).toMatchObject({ place: null, referredBy: "AAAA2222" });
+      expect((await repo.operator.person("h@x.test")).waitlist).toMatchObject({ email: "h@x.test", place: 3, referralsConfirmed: 1 });
+      expect((await repo.operator.person("p1@x.test")).waitlist).toMatchObject({ place: null, referredBy: "AAAA2222" });
 
       const erased = (await repo.findWaitlistEntry("a@x.test"))!;
       const kept = (await repo.findWaitlistEntry("b@x.test"))!;
-      await repo.admin.erasePerson("a@x.test", { operator: "op", subjectHash: "hash", now: at(30_000) });
+      await repo.operator.erasePerson("a@x.test", { operator: "op", subjectHash: "hash", now: at(30_000) });
       // Every unsent mail is due once its first lease lapsed: b's welcome is, a's is gone.
-      const due = await repo.journey.claimDueMail({ claim: claim(), now: at(LOCK_MS * 10), lockMs: LOCK_MS, limit: 100 });
+      const due = await repo.waitlist.claimDueMail({ claim: claim(), now: at(LOCK_MS * 10), lockMs: LOCK_MS, limit: 100 });
       expect(due.map((mail) => mail.entryId)).toContain(kept.id);
       expect(due.map((mail) => mail.entryId)).not.toContain(erased.id);
       // The rest of the line closes up: b is first now.
-      expect((await repo.admin.person("b@x.test")).waitlist?.place).toBe(1);
+      expect((await repo.operator.person("b@x.test")).waitlist?.place).toBe(1);
     });
   });
 

@@ -48,7 +48,7 @@ export async function expectAuthError(response: Response, status: number, code: 
 
 /** The newest sign-in code e-mailed to `email` (from the dev mailbox table). */
 export async function latestCode(email: string): Promise<string> {
-  const mails = await testRepository().listDevMail(200);
+  const mails = await testRepository().devMail.list(200);
   const mail = mails.find((message) => message.receivers.includes(email) && /sign-in code/.test(message.title));
   const code = mail && /\b(\d{6})\b/.exec(mail.bodyHtml)?.[1];
   if (!code) throw new Error(`No sign-in code was e-mailed to ${email}.`);

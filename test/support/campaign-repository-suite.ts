@@ -32,7 +32,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       mail: { claim: crypto.randomUUID(), now: t0, lockMs: 60_000, origin: "http://site.test" },
       confirm: { claim: crypto.randomUUID(), at: t0, referralCode: newReferralCode(), boost: 5, mailboxKey: key, network: null },
     };
-    const result = await repo.joinWaitlist(
+    const result = await repo.waitlist.join(
       { email: `${tag}-${keys}@example.com`, source: null, utm_source: utmSource },
       { now: t0, lockMs: 60_000 },
       journey,
@@ -41,7 +41,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
   }
 
   async function pending(repo: TestRepository, tag: string): Promise<void> {
-    await repo.joinWaitlist({ email: `${tag}@example.com`, source: null }, { now: t0, lockMs: 60_000 });
+    await repo.waitlist.join({ email: `${tag}@example.com`, source: null }, { now: t0, lockMs: 60_000 });
   }
 
   /** A campaign, created as a draft and moved to sending as startCampaign does. */
@@ -76,7 +76,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       expect(after).toMatchObject({ audienceSize: 5, expandCursor: String(entries[4]!.id) });
       expect(after.expandedAt).not.toBeNull();
       // Announcements invite nobody.
-      expect((await repo.journey.entryById(entries[0]!.id))!.invitedAt).toBeNull();
+      expect((await repo.waitlist.entryById(entries[0]!.id))!.invitedAt).toBeNull();
     });
 
     it("a step with a stale view of the campaign (a redelivered message, a racing consumer) writes nothing", async () => {
@@ -105,10 +105,10 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       const placesOf = async (id: number) => (await repo.campaignDelivery.rowsOf(id)).map((row) => row.place);
       expect(await placesOf(first.id)).toEqual([1, 2]);
       expect(await placesOf(second.id)).toEqual([3, 4]);
-      const third = await repo.journey.entryById(entries[2]!.id);
+      const third = await repo.waitlist.entryById(entries[2]!.id);
       expect(third).toMatchObject({ invitedCampaignId: second.id });
       expect(third!.invitedAt).not.toBeNull();
-      expect((await repo.journey.entryById(entries[4]!.id))!.invitedAt).toBeNull();
+      expect((await repo.waitlist.entryById(entries[4]!.id))!.invitedAt).toBeNull();
       expect((await repo.campaignDelivery.campaign(second.id))!.audienceSize).toBe(2);
     });
 
@@ -158,7 +158,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       const ids = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
       expect(ids).toHaveLength(2);
       await repo.consent.suppress({ mailboxKey: kept.mailboxKey, reason: "unsubscribed", source: "one-click", campaignId: null, now: t0 });
-      await repo.journey.leave(gone.email);
+      await repo.waitlist.leave(gone.email);
       expect(await claim(repo, c, ids[0]!)).toMatchObject({ suppressed: "unsubscribed", entry: { id: kept.id } });
       expect(await claim(repo, c, ids[1]!)).toMatchObject({ entry: null });
     });
@@ -195,15 +195,15 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       const entry = await confirmed(repo, tag, tag);
       const c = await sending(repo, { kind: "wave", size: 1, utm_source: tag });
       const [id] = (await repo.campaignDelivery.expandChunk(c, 10, t0)).recipientIds;
-      expect((await repo.journey.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
+      expect((await repo.waitlist.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
       await repo.consent.suppress({ mailboxKey: entry.mailboxKey, reason: "unsubscribed", source: "page", campaignId: null, now: t0 });
       const held = await claim(repo, c, id!);
       expect(held).toMatchObject({ suppressed: "unsubscribed" });
       // Another holder's skip (a lost claim) changes nothing.
       await repo.campaignDelivery.markSkipped({ ...held!.recipient, claim: "not-mine" }, "unsubscribed", at(1_000));
-      expect((await repo.journey.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
+      expect((await repo.waitlist.entryById(entry.id))!.invitedCampaignId).toBe(c.id);
       await repo.campaignDelivery.markSkipped(held!.recipient, "unsubscribed", at(1_000));
-      expect(await repo.journey.entryById(entry.id)).toMatchObject({ invitedAt: null, invitedCampaignId: null });
+      expect(await repo.waitlist.entryById(entry.id)).toMatchObject({ invitedAt: null, invitedCampaignId: null });
       await repo.consent.resubscribe({ mailboxKey: entry.mailboxKey, now: at(2_000), event: "resubscribed", source: "me" });
       const next = await sending(repo, { kind: "wave", size: 5, utm_source: tag });
       await expandAll(repo, next.id, 10);
@@ -274,8 +274,8 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
         ["skipped", "cancelled"],
         ["skipped", "cancelled"],
       ]);
-      expect((await repo.journey.entryById(entries[0]!.id))!.invitedCampaignId).toBe(c.id);
-      expect((await repo.journey.entryById(entries[1]!.id))!.invitedAt).toBeNull();
+      expect((await repo.waitlist.entryById(entries[0]!.id))!.invitedCampaignId).toBe(c.id);
+      expect((await repo.waitlist.entryById(entries[1]!.id))!.invitedAt).toBeNull();
       expect(await repo.campaignDelivery.cancel(c.id, at(2_000))).toBeNull();
     });
   });

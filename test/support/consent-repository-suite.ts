@@ -53,7 +53,7 @@ export function consentRepositorySuite(driver: string, fresh: () => Promise<Test
       for (const mailbox of [mine, theirs]) {
         await repo.consent.suppress({ mailboxKey: mailbox, reason: "unsubscribed", source: "me", campaignId: null, now: t0 });
       }
-      await repo.admin.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 }, mine);
+      await repo.operator.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 }, mine);
       expect(await repo.consent.statusOf(mine)).toBeNull();
       expect(await trail(repo, mine)).toEqual([]);
       expect(await repo.consent.statusOf(theirs)).not.toBeNull();

@@ -43,15 +43,15 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
   });
 
   async function confirmed(repo: TestRepository, email: string, key = email, ref: string | null = null, boost = 5): Promise<WaitlistEntry> {
-    const result = await repo.joinWaitlist({ email, source: null }, claim(), atOnce(key, ref, boost));
+    const result = await repo.waitlist.join({ email, source: null }, claim(), atOnce(key, ref, boost));
     return result.current!;
   }
-  const place = async (repo: TestRepository, email: string) => repo.journey.placeOf((await repo.journey.entryByEmail(email))!);
+  const place = async (repo: TestRepository, email: string) => repo.waitlist.placeOf((await repo.waitlist.entryByEmail(email))!);
 
   describe(`journey repository on ${driver}`, () => {
     it("queues a claimed confirmation e-mail in the join's batch, and re-queues on a re-join within the daily cap only", async () => {
       const repo = await fresh();
-      const first = await repo.joinWaitlist({ email: "p@example.com", source: null }, claim(), pending("kp"));
+      const first = await repo.waitlist.join({ email: "p@example.com", source: null }, claim(), pending("kp"));
       expect(first.outcome).toBe("joined");
       expect(first.current).toMatchObject({ confirmedAt: null, mailboxKey: "kp", referralCode: null });
       expect(first.joinerMail).toMatchObject({
@@ -64,55 +64,55 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       // Two more re-joins are within 3 a day; the fourth queues nothing, a duplicate (409) too.
       for (const n of [2, 3])
         expect(
-          (await repo.joinWaitlist({ email: "p@example.com", source: null }, claim(n), pending("kp"))).joinerMail,
+          (await repo.waitlist.join({ email: "p@example.com", source: null }, claim(n), pending("kp"))).joinerMail,
           `join ${n}`,
         ).not.toBeNull();
-      await repo.outbox.markSent([{ kind: "waitlist", record: first.current! }], at(10));
-      const fourth = await repo.joinWaitlist({ email: "p@example.com", source: null }, claim(20), pending("kp"));
+      await repo.notifications.markSent([{ kind: "waitlist", record: first.current! }], at(10));
+      const fourth = await repo.waitlist.join({ email: "p@example.com", source: null }, claim(20), pending("kp"));
       expect(fourth).toMatchObject({ outcome: "duplicate", joinerMail: null });
     });
 
     it("counts the cap per mailbox key whatever the address, and not for a confirmed entry", async () => {
       const repo = await fresh();
-      const one = await repo.joinWaitlist({ email: "a.b@gmail.com", source: null }, claim(), pending("same", null, 1));
-      const two = await repo.joinWaitlist({ email: "ab+x@gmail.com", source: null }, claim(), pending("same", null, 1));
+      const one = await repo.waitlist.join({ email: "a.b@gmail.com", source: null }, claim(), pending("same", null, 1));
+      const two = await repo.waitlist.join({ email: "ab+x@gmail.com", source: null }, claim(), pending("same", null, 1));
       expect(one.joinerMail).not.toBeNull();
       expect(two.joinerMail).toBeNull();
       await confirmed(repo, "c@example.com", "kc");
-      expect((await repo.joinWaitlist({ email: "c@example.com", source: null }, claim(), pending("kc"))).joinerMail).toBeNull();
+      expect((await repo.waitlist.join({ email: "c@example.com", source: null }, claim(), pending("kc"))).joinerMail).toBeNull();
     });
 
     it("confirms at once with seq, code and rank key, queues one welcome, and confirms once", async () => {
       const repo = await fresh();
-      const result = await repo.joinWaitlist({ email: "w@example.com", source: null }, claim(), atOnce("kw"));
+      const result = await repo.waitlist.join({ email: "w@example.com", source: null }, claim(), atOnce("kw"));
       expect(result.current).toMatchObject({ confirmSeq: 1, rankKey: 2, confirmedAt: t0.toISOString(), referralsConfirmed: 0 });
       expect(result.current!.referralCode).toMatch(/^[23456789A-Z]{8}$/);
       expect(result.joinerMail).toMatchObject({ kind: "welcome" });
-      const again = await repo.joinWaitlist({ email: "w@example.com", source: null }, claim(5), atOnce("kw"));
+      const again = await repo.waitlist.join({ email: "w@example.com", source: null }, claim(5), atOnce("kw"));
       expect(again.current).toMatchObject({ confirmSeq: 1, referralCode: result.current!.referralCode });
       expect(again.joinerMail).toBeNull();
-      expect(await repo.journey.confirm(result.current!, write("kw"))).toMatchObject({ confirmClaim: result.current!.confirmClaim });
+      expect(await repo.waitlist.confirm(result.current!, write("kw"))).toMatchObject({ confirmClaim: result.current!.confirmClaim });
     });
 
     it("keeps only a known referral code, counts a referral once at confirmation, never for the same mailbox", async () => {
       const repo = await fresh();
       const referrer = await confirmed(repo, "r@example.com", "kr");
       const code = referrer.referralCode!;
-      const unknown = await repo.joinWaitlist({ email: "u@example.com", source: null }, claim(), pending("ku", "ZZZZZZZZ"));
+      const unknown = await repo.waitlist.join({ email: "u@example.com", source: null }, claim(), pending("ku", "ZZZZZZZZ"));
       expect(unknown.current!.referredBy).toBeNull();
-      const friend = await repo.joinWaitlist({ email: "f@example.com", source: null }, claim(), pending("kf", code));
-      const self = await repo.joinWaitlist({ email: "r+2@example.com", source: null }, claim(), pending("kr", code));
+      const friend = await repo.waitlist.join({ email: "f@example.com", source: null }, claim(), pending("kf", code));
+      const self = await repo.waitlist.join({ email: "r+2@example.com", source: null }, claim(), pending("kr", code));
       expect([friend.current!.referredBy, self.current!.referredBy]).toEqual([code, code]);
-      expect(await repo.journey.referralsPending(referrer)).toBe(1);
+      expect(await repo.waitlist.referralsPending(referrer)).toBe(1);
 
       const w = write("kf");
-      const won = await repo.journey.confirm(friend.current!, w);
+      const won = await repo.waitlist.confirm(friend.current!, w);
       expect(won).toMatchObject({ confirmClaim: w.claim, referralNetwork: "net" });
-      await repo.journey.confirm(friend.current!, write("kf"));
-      await repo.journey.confirm(self.current!, write("kr"));
-      expect(await repo.journey.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1, rankKey: 2 - 11 });
-      expect(await repo.journey.referralsPending(referrer)).toBe(0);
-      expect(await repo.journey.referralsFromNetwork(code, "net")).toBe(2);
+      await repo.waitlist.confirm(friend.current!, write("kf"));
+      await repo.waitlist.confirm(self.current!, write("kr"));
+      expect(await repo.waitlist.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1, rankKey: 2 - 11 });
+      expect(await repo.waitlist.referralsPending(referrer)).toBe(0);
+      expect(await repo.waitlist.referralsFromNetwork(code, "net")).toBe(2);
     });
 
     it("places by rank key then confirmation order, never above 1st", async () => {
@@ -121,40 +121,40 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       expect(await place(repo, "e7@example.com")).toBe(7);
       // e7 (7th) refers one friend and moves up exactly 5 places: key 2 x 7 - 11 = 3, just before
       // e2 (key 4) whose standing it reached, after e1 (key 2): e7 is 2nd.
-      const code7 = (await repo.journey.entryByEmail("e7@example.com"))!.referralCode;
+      const code7 = (await repo.waitlist.entryByEmail("e7@example.com"))!.referralCode;
       await confirmed(repo, "f1@example.com", "kf1", code7);
-      expect(await repo.journey.entryByEmail("e7@example.com")).toMatchObject({ rankKey: 3, referralsConfirmed: 1 });
+      expect(await repo.waitlist.entryByEmail("e7@example.com")).toMatchObject({ rankKey: 3, referralsConfirmed: 1 });
       expect(await Promise.all(["e1", "e7", "e2", "e3", "f1"].map((name) => place(repo, `${name}@example.com`)))).toEqual([1, 2, 3, 4, 8]);
       // A second referral: key 3 - 10 = -7, ahead of everyone (never above 1st).
       await confirmed(repo, "f2@example.com", "kf2", code7);
       expect(await place(repo, "e7@example.com")).toBe(1);
       expect(await place(repo, "e1@example.com")).toBe(2);
-      expect(await repo.journey.placeOf({ rankKey: null, confirmSeq: null })).toBeNull();
+      expect(await repo.waitlist.placeOf({ rankKey: null, confirmSeq: null })).toBeNull();
     });
 
     it("claims due joiner mails with a lease, backs off failures and leaves with the entry", async () => {
       const repo = await fresh();
-      const joined = await repo.joinWaitlist({ email: "m@example.com", source: null }, claim(), pending("km"));
+      const joined = await repo.waitlist.join({ email: "m@example.com", source: null }, claim(), pending("km"));
       const options = { claim: "cron", lockMs: 60_000, limit: 10 };
-      expect(await repo.journey.claimDueMail({ ...options, now: at(1000) })).toEqual([]);
-      const [claimed] = await repo.journey.claimDueMail({ ...options, now: at(61_000) });
+      expect(await repo.waitlist.claimDueMail({ ...options, now: at(1000) })).toEqual([]);
+      const [claimed] = await repo.waitlist.claimDueMail({ ...options, now: at(61_000) });
       expect(claimed).toMatchObject({ id: joined.joinerMail!.id, attempts: 2, claim: "cron" });
-      await repo.journey.markMailFailed(joined.joinerMail!, "stale holder", at(70_000));
-      await repo.journey.markMailFailed(claimed!, "HTTP 500", at(300_000));
-      expect(await repo.journey.claimDueMail({ ...options, now: at(200_000) })).toEqual([]);
-      const [retry] = await repo.journey.claimDueMail({ ...options, now: at(300_000) });
+      await repo.waitlist.markMailFailed(joined.joinerMail!, "stale holder", at(70_000));
+      await repo.waitlist.markMailFailed(claimed!, "HTTP 500", at(300_000));
+      expect(await repo.waitlist.claimDueMail({ ...options, now: at(200_000) })).toEqual([]);
+      const [retry] = await repo.waitlist.claimDueMail({ ...options, now: at(300_000) });
       expect(retry).toMatchObject({ attempts: 3, lastError: "HTTP 500" });
-      await repo.journey.markMailSent(retry!, at(301_000), {
+      await repo.waitlist.markMailSent(retry!, at(301_000), {
         receivers: ["m@example.com"],
         title: "t",
         bodyHtml: "<p>h</p>",
         bodyText: "h",
       });
-      expect(await repo.journey.claimDueMail({ ...options, now: at(10_000_000) })).toEqual([]);
-      expect((await repo.listDevMail())[0]).toMatchObject({ bodyText: "h" });
-      expect(await repo.journey.leave("m@example.com")).toBe(true);
-      expect(await repo.journey.entryByEmail("m@example.com")).toBeNull();
-      expect(await repo.journey.leave("m@example.com")).toBe(false);
+      expect(await repo.waitlist.claimDueMail({ ...options, now: at(10_000_000) })).toEqual([]);
+      expect((await repo.devMail.list())[0]).toMatchObject({ bodyText: "h" });
+      expect(await repo.waitlist.leave("m@example.com")).toBe(true);
+      expect(await repo.waitlist.entryByEmail("m@example.com")).toBeNull();
+      expect(await repo.waitlist.leave("m@example.com")).toBe(false);
     });
   });
 }

@@ -17,12 +17,12 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
   const f = (record: FormSubmission): Notified => ({ kind: "form", record });
 
   async function join(repo: TestRepository, email: string, ms = 0, source: string | null = null) {
-    const result = await repo.joinWaitlist({ email, source }, first(ms));
+    const result = await repo.waitlist.join({ email, source }, first(ms));
     if (result.outcome !== "joined") throw new Error(`${email} was a duplicate`);
     return result;
   }
   const failed = (entry: WaitlistEntry, retryAtMs: number, repo: TestRepository) =>
-    repo.outbox.markFailed([{ item: w(entry), error: "HTTP 500", nextAttemptAt: at(retryAtMs) }]);
+    repo.notifications.markFailed([{ item: w(entry), error: "HTTP 500", nextAttemptAt: at(retryAtMs) }]);
 
   describe(`repository on ${driver}`, () => {
     it("joins a new e-mail and claims its first notification in the same write", async () => {
@@ -48,7 +48,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const again = await join(repo, "b@example.com", 1000, "cta");
       expect(again.entry).toMatchObject({ id: entry.id, source: "cta", updatedAt: at(1000).toISOString() });
 
-      await repo.outbox.markSent([w(entry)], at(2000));
+      await repo.notifications.markSent([w(entry)], at(2000));
       const sent = await repo.findWaitlistEntry("b@example.com");
       expect(sent).toMatchObject({
         emailSent: true,
@@ -57,14 +57,14 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
         notifyClaim: null,
         notifyLockedUntil: null,
       });
-      expect(await repo.joinWaitlist({ email: "b@example.com", source: "x" }, first(3000))).toEqual({ outcome: "duplicate" });
+      expect(await repo.waitlist.join({ email: "b@example.com", source: "x" }, first(3000))).toEqual({ outcome: "duplicate" });
       expect(await repo.findWaitlistEntry("b@example.com")).toEqual(sent);
     });
 
     it("a re-join fills in only the attribution the entry lacks; what it has is kept", async () => {
       const repo = await fresh();
-      await repo.joinWaitlist({ email: "first@example.com", source: "hero", utm_source: "newsletter" }, first());
-      const again = await repo.joinWaitlist(
+      await repo.waitlist.join({ email: "first@example.com", source: "hero", utm_source: "newsletter" }, first());
+      const again = await repo.waitlist.join(
         {
           email: "first@example.com",
           source: "cta",
@@ -77,7 +77,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       );
       const kept = { source: "hero", utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring", referrerHost: "evil.example" };
       expect(again).toMatchObject({ outcome: "joined", entry: kept });
-      await repo.joinWaitlist(
+      await repo.waitlist.join(
         { email: "first@example.com", source: null, utm_campaign: "summer", referrer_host: "other.example" },
         first(2000),
       );
@@ -97,13 +97,13 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const { entry } = await join(repo, "c@example.com");
       await failed(entry, 300_000, repo);
       for (const ms of [300_000, 900_000]) {
-        const [claimed] = await repo.outbox.claimDue("waitlist", due(ms));
+        const [claimed] = await repo.notifications.claimDue("waitlist", due(ms));
         expect(claimed).toBeDefined();
         await failed(claimed!, ms === 300_000 ? 900_000 : 20_000_000, repo);
       }
       const waiting = (await repo.findWaitlistEntry("c@example.com"))!;
       expect(waiting).toMatchObject({ notifyAttempts: 3, notifyNextAttemptAt: at(20_000_000).toISOString(), notifyLastError: "HTTP 500" });
-      expect(await repo.outbox.claimDue("waitlist", due(10_000_000))).toEqual([]);
+      expect(await repo.notifications.claimDue("waitlist", due(10_000_000))).toEqual([]);
 
       const again = await join(repo, "c@example.com", 10_000_000);
       expect(again.claimed).toBe(true);
@@ -129,7 +129,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
     it("stores form submissions with their data as JSON, their notification claimed", async () => {
       const repo = await fresh();
       const data = { name: "Ada", email: "ada@example.com", message: "Line\nbreak ✓", nested: { a: [1, 2] } };
-      const saved = (await repo.insertFormSubmission("Contact Form", data, first())).submission;
+      const saved = (await repo.contact.insert("Contact Form", data, first())).submission;
       expect(saved).toMatchObject({
         formName: "Contact Form",
         formData: data,
@@ -143,43 +143,43 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
 
     it("lets exactly one of several concurrent senders claim a due notification, until its lease lapses", async () => {
       const repo = await fresh();
-      const saved = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
-      expect(await repo.outbox.claimDue("form", due(LOCK_MS - 1))).toEqual([]); // the inserter's lease
-      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.outbox.claimDue("form", due(LOCK_MS))));
+      const saved = (await repo.contact.insert("Contact Form", { name: "x" }, first())).submission;
+      expect(await repo.notifications.claimDue("form", due(LOCK_MS - 1))).toEqual([]); // the inserter's lease
+      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.notifications.claimDue("form", due(LOCK_MS))));
       expect(claims.flat()).toHaveLength(1);
       expect(claims.flat()[0]).toMatchObject({ id: saved.id, notifyAttempts: 2 });
-      expect(await repo.outbox.claimDue("form", due(2 * LOCK_MS - 1))).toEqual([]);
-      expect(await repo.outbox.claimDue("form", due(2 * LOCK_MS))).toMatchObject([{ notifyAttempts: 3 }]);
+      expect(await repo.notifications.claimDue("form", due(2 * LOCK_MS - 1))).toEqual([]);
+      expect(await repo.notifications.claimDue("form", due(2 * LOCK_MS))).toMatchObject([{ notifyAttempts: 3 }]);
     });
 
     it("respects the backoff time and never claims a delivered notification", async () => {
       const repo = await fresh();
-      const saved = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
-      await repo.outbox.markFailed([{ item: f(saved), error: "HTTP 500", nextAttemptAt: at(300_000) }]);
+      const saved = (await repo.contact.insert("Contact Form", { name: "x" }, first())).submission;
+      await repo.notifications.markFailed([{ item: f(saved), error: "HTTP 500", nextAttemptAt: at(300_000) }]);
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         notifyLastError: "HTTP 500",
         notifyNextAttemptAt: at(300_000).toISOString(),
         notifyLockedUntil: null,
         notifyClaim: null,
       });
-      expect(await repo.outbox.claimDue("form", due(299_999))).toEqual([]);
-      expect(await repo.outbox.claimDue("form", due(300_000))).toHaveLength(1);
-      await repo.outbox.markSent([f(saved)], at(301_000));
+      expect(await repo.notifications.claimDue("form", due(299_999))).toEqual([]);
+      expect(await repo.notifications.claimDue("form", due(300_000))).toHaveLength(1);
+      await repo.notifications.markSent([f(saved)], at(301_000));
       expect(await repo.findFormSubmission(saved.id)).toMatchObject({
         emailSent: true,
         emailSentAt: at(301_000).toISOString(),
         notifyLastError: null,
         notifyLockedUntil: null,
       });
-      expect(await repo.outbox.claimDue("form", due(10_000_000))).toEqual([]);
+      expect(await repo.notifications.claimDue("form", due(10_000_000))).toEqual([]);
     });
 
     it("ignores a failure reported by a sender whose claim was taken over", async () => {
       const repo = await fresh();
       const { entry: stale } = await join(repo, "slow@example.com");
-      const [current] = await repo.outbox.claimDue("waitlist", due(LOCK_MS));
+      const [current] = await repo.notifications.claimDue("waitlist", due(LOCK_MS));
       expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
-      await repo.outbox.markSent([w(current!)], at(LOCK_MS + 1));
+      await repo.notifications.markSent([w(current!)], at(LOCK_MS + 1));
       await failed(stale, 999_999, repo);
       expect(await repo.findWaitlistEntry("slow@example.com")).toMatchObject({
         emailSent: true,
@@ -191,7 +191,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
     it("ignores a failure reported by a taken-over claim while the record is unsent: the new holder's claim stands", async () => {
       const repo = await fresh();
       const { entry: stale } = await join(repo, "taken@example.com");
-      const [current] = await repo.outbox.claimDue("waitlist", due(LOCK_MS));
+      const [current] = await repo.notifications.claimDue("waitlist", due(LOCK_MS));
       expect(current!.notifyClaim).not.toBe(stale.notifyClaim);
       await failed(stale, 999_999, repo);
       expect(await repo.findWaitlistEntry("taken@example.com")).toMatchObject({
@@ -214,33 +214,33 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const repo = await fresh();
       const entries: WaitlistEntry[] = [];
       for (let n = 0; n < 4; n += 1) entries.push((await join(repo, `due${n}@example.com`, n)).entry);
-      await repo.outbox.markSent([w(entries[1]!)], at(10));
-      const batch = await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10, 2));
+      await repo.notifications.markSent([w(entries[1]!)], at(10));
+      const batch = await repo.notifications.claimDue("waitlist", due(LOCK_MS + 10, 2));
       expect(batch.map((e) => e.email)).toEqual(["due0@example.com", "due2@example.com"]);
-      const rest = await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10));
+      const rest = await repo.notifications.claimDue("waitlist", due(LOCK_MS + 10));
       expect(rest.map((e) => e.email)).toEqual(["due3@example.com"]);
-      expect(await repo.outbox.claimDue("waitlist", due(LOCK_MS + 10))).toEqual([]);
-      expect(await repo.outbox.claimDue("form", due(LOCK_MS + 10))).toEqual([]);
+      expect(await repo.notifications.claimDue("waitlist", due(LOCK_MS + 10))).toEqual([]);
+      expect(await repo.notifications.claimDue("form", due(LOCK_MS + 10))).toEqual([]);
     });
 
     it("keeps the dev mailbox copy in the same write as the sent flag, listed newest first", async () => {
       const repo = await fresh();
       const one = (await join(repo, "one@example.com")).entry;
-      const two = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
-      await repo.outbox.markSent([w(one)], at(1), { receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" });
-      await repo.outbox.markSent([f(two)], at(2), {
+      const two = (await repo.contact.insert("Contact Form", { name: "x" }, first())).submission;
+      await repo.notifications.markSent([w(one)], at(1), { receivers: ["a@example.com"], title: "one", bodyHtml: "<p>1</p>" });
+      await repo.notifications.markSent([f(two)], at(2), {
         receivers: ["a@example.com", "b@example.com"],
         title: "two",
         bodyHtml: "<p>2</p>",
       });
-      const mails = await repo.listDevMail();
+      const mails = await repo.devMail.list();
       expect(mails.map((m) => m.title)).toEqual(["two", "one"]);
       expect(mails[0]).toMatchObject({
         receivers: ["a@example.com", "b@example.com"],
         bodyHtml: "<p>2</p>",
         createdAt: at(2).toISOString(),
       });
-      expect(await repo.listDevMail(1)).toHaveLength(1);
+      expect(await repo.devMail.list(1)).toHaveLength(1);
       expect((await repo.findFormSubmission(two.id))!.emailSent).toBe(true);
     });
 
@@ -248,8 +248,12 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       const repo = await fresh();
       const a = (await join(repo, "digest-a@example.com")).entry;
       const b = (await join(repo, "digest-b@example.com")).entry;
-      const c = (await repo.insertFormSubmission("Contact Form", { name: "x" }, first())).submission;
-      await repo.outbox.markSent([w(a), w(b), f(c)], at(5), { receivers: ["team@example.com"], title: "digest", bodyHtml: "<p>3</p>" });
+      const c = (await repo.contact.insert("Contact Form", { name: "x" }, first())).submission;
+      await repo.notifications.markSent([w(a), w(b), f(c)], at(5), {
+        receivers: ["team@example.com"],
+        title: "digest",
+        bodyHtml: "<p>3</p>",
+      });
       expect(await repo.findWaitlistEntry("digest-a@example.com")).toMatchObject({
         emailSent: true,
         emailSentAt: at(5).toISOString(),
@@ -257,64 +261,64 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       });
       expect(await repo.findWaitlistEntry("digest-b@example.com")).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
       expect(await repo.findFormSubmission(c.id)).toMatchObject({ emailSent: true, emailSentAt: at(5).toISOString() });
-      expect((await repo.listDevMail()).map((m) => m.title)).toContain("digest");
+      expect((await repo.devMail.list()).map((m) => m.title)).toContain("digest");
     });
 
     it("a released claim is due at once, without counting an attempt; only its holder may release it", async () => {
       const repo = await fresh();
       const { entry } = await join(repo, "release@example.com");
-      await repo.outbox.release(w({ ...entry, notifyClaim: "someone-else" }));
+      await repo.notifications.release(w({ ...entry, notifyClaim: "someone-else" }));
       expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({ notifyClaim: entry.notifyClaim, notifyAttempts: 1 });
-      await repo.outbox.release(w(entry));
+      await repo.notifications.release(w(entry));
       expect(await repo.findWaitlistEntry("release@example.com")).toMatchObject({
         notifyClaim: null,
         notifyLockedUntil: null,
         notifyAttempts: 0,
       });
-      expect(await repo.outbox.claimDue("waitlist", due(1))).toMatchObject([{ email: "release@example.com", notifyAttempts: 1 }]);
+      expect(await repo.notifications.claimDue("waitlist", due(1))).toMatchObject([{ email: "release@example.com", notifyAttempts: 1 }]);
     });
 
     it("counts the undelivered notifications of both kinds and finds the oldest", async () => {
       const repo = await fresh();
-      expect(await repo.outbox.undelivered()).toEqual({ count: 0, oldestAt: null });
+      expect(await repo.notifications.undelivered()).toEqual({ count: 0, oldestAt: null });
       const sent = (await join(repo, "sent@example.com", 0)).entry;
-      await repo.outbox.markSent([w(sent)], at(1));
-      (await repo.insertFormSubmission("Contact Form", { name: "x" }, first(100))).submission;
+      await repo.notifications.markSent([w(sent)], at(1));
+      (await repo.contact.insert("Contact Form", { name: "x" }, first(100))).submission;
       await join(repo, "waiting@example.com", 200);
-      expect(await repo.outbox.undelivered()).toEqual({ count: 2, oldestAt: at(100).toISOString() });
+      expect(await repo.notifications.undelivered()).toEqual({ count: 2, oldestAt: at(100).toISOString() });
     });
 
     it("counts requests per key in fixed windows, concurrently exact, and prunes ended windows", async () => {
       const repo = await fresh();
       const window = { start: 1000, end: 1600 };
-      const counts = await Promise.all(Array.from({ length: 12 }, () => repo.countRequest("waitlist:203.0.113.1", window)));
+      const counts = await Promise.all(Array.from({ length: 12 }, () => repo.counters.count("waitlist:203.0.113.1", window)));
       expect([...counts].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-      expect(await repo.countRequest("waitlist:203.0.113.2", window)).toBe(1);
-      expect(await repo.countRequest("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(1);
+      expect(await repo.counters.count("waitlist:203.0.113.2", window)).toBe(1);
+      expect(await repo.counters.count("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(1);
       // A request that arrives late for an older window does not reset the newer one.
-      expect(await repo.countRequest("waitlist:203.0.113.1", window)).toBe(2);
-      await repo.pruneCounters(new Date(1_600_000));
-      expect(await repo.countRequest("waitlist:203.0.113.2", { start: 1600, end: 2200 })).toBe(1);
-      expect(await repo.countRequest("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(3);
+      expect(await repo.counters.count("waitlist:203.0.113.1", window)).toBe(2);
+      await repo.counters.prune(new Date(1_600_000));
+      expect(await repo.counters.count("waitlist:203.0.113.2", { start: 1600, end: 2200 })).toBe(1);
+      expect(await repo.counters.count("waitlist:203.0.113.1", { start: 1600, end: 2200 })).toBe(3);
     });
 
     it("finds the schema complete after the migrations, and counts the undelivered in the same call", async () => {
       const repo = await fresh();
-      expect(await repo.checkHealth()).toEqual({ missingSchema: null, undelivered: { count: 0, oldestAt: null } });
+      expect(await repo.health.check()).toEqual({ missingSchema: null, undelivered: { count: 0, oldestAt: null } });
       await join(repo, "health@example.com", 100);
-      expect(await repo.checkHealth()).toEqual({ missingSchema: null, undelivered: { count: 1, oldestAt: at(100).toISOString() } });
+      expect(await repo.health.check()).toEqual({ missingSchema: null, undelivered: { count: 1, oldestAt: at(100).toISOString() } });
     });
 
     it("stores, claims and counts against a budget in one call, for both kinds", async () => {
       const repo = await fresh();
       const budget = { key: "notify:single", window: { start: 0, end: 3600 } };
-      const one = await repo.joinWaitlist({ email: "budget1@example.com", source: null }, { ...first(), budget });
-      const two = await repo.insertFormSubmission("Contact Form", { name: "x" }, { ...first(), budget });
-      const three = await repo.joinWaitlist({ email: "budget2@example.com", source: null }, { ...first(), budget });
+      const one = await repo.waitlist.join({ email: "budget1@example.com", source: null }, { ...first(), budget });
+      const two = await repo.contact.insert("Contact Form", { name: "x" }, { ...first(), budget });
+      const three = await repo.waitlist.join({ email: "budget2@example.com", source: null }, { ...first(), budget });
       expect([one.outcome === "joined" && one.budgetUsed, two.budgetUsed, three.outcome === "joined" && three.budgetUsed]).toEqual([
         1, 2, 3,
       ]);
-      expect((await repo.insertFormSubmission("Contact Form", { name: "y" }, first())).budgetUsed).toBeNull();
+      expect((await repo.contact.insert("Contact Form", { name: "y" }, first())).budgetUsed).toBeNull();
     });
   });
 
@@ -322,12 +326,12 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
     it("stats: totals, 24 hours and 7 days, breakdowns with their no-value count, 30 days by day, messages by form, undelivered", async () => {
       const repo = await fresh();
       const day = 86_400_000;
-      await repo.joinWaitlist({ email: "a@x.test", source: "hero", utm_source: "news", referrer_host: "news.example" }, first(-1000));
-      await repo.joinWaitlist({ email: "b@x.test", source: "cta", utm_source: "news", utm_campaign: "launch" }, first(-3 * day));
-      await repo.joinWaitlist({ email: "c@x.test", source: null }, first(-40 * day));
-      await repo.insertFormSubmission("Contact Form", { email: "a@x.test" }, first());
+      await repo.waitlist.join({ email: "a@x.test", source: "hero", utm_source: "news", referrer_host: "news.example" }, first(-1000));
+      await repo.waitlist.join({ email: "b@x.test", source: "cta", utm_source: "news", utm_campaign: "launch" }, first(-3 * day));
+      await repo.waitlist.join({ email: "c@x.test", source: null }, first(-40 * day));
+      await repo.contact.insert("Contact Form", { email: "a@x.test" }, first());
 
-      const stats = await repo.admin.stats(t0, { networkFlag: 5 });
+      const stats = await repo.operator.stats(t0, { networkFlag: 5 });
       expect(stats.waitlist).toMatchObject({
         total: 3,
         last24h: 1,
@@ -360,44 +364,44 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
     it("lists newest first, searches, and continues after a cursor (created_at, then id)", async () => {
       const repo = await fresh();
       for (const [i, email] of ["one@x.test", "two@x.test", "three@x.test"].entries()) await join(repo, email, i === 2 ? 1 : 0);
-      const all = await repo.admin.listWaitlist({ q: "", limit: 10, after: null });
+      const all = await repo.operator.listWaitlist({ q: "", limit: 10, after: null });
       expect(all.map((e) => e.email)).toEqual(["three@x.test", "two@x.test", "one@x.test"]);
-      const after = await repo.admin.listWaitlist({ q: "", limit: 10, after: { createdAt: all[1]!.createdAt, id: all[1]!.id } });
+      const after = await repo.operator.listWaitlist({ q: "", limit: 10, after: { createdAt: all[1]!.createdAt, id: all[1]!.id } });
       expect(after.map((e) => e.email)).toEqual(["one@x.test"]);
-      expect((await repo.admin.listWaitlist({ q: "TW", limit: 10, after: null })).map((e) => e.email)).toEqual(["two@x.test"]);
+      expect((await repo.operator.listWaitlist({ q: "TW", limit: 10, after: null })).map((e) => e.email)).toEqual(["two@x.test"]);
 
-      await repo.insertFormSubmission("Contact Form", { name: "Ada", message: "About Maths" }, first());
-      await repo.insertFormSubmission("Other", { name: "Ada", message: "About maths" }, first());
-      const found = await repo.admin.listSubmissions("Contact Form", { q: "maths", limit: 10, after: null });
+      await repo.contact.insert("Contact Form", { name: "Ada", message: "About Maths" }, first());
+      await repo.contact.insert("Other", { name: "Ada", message: "About maths" }, first());
+      const found = await repo.operator.listSubmissions("Contact Form", { q: "maths", limit: 10, after: null });
       expect(found.map((s) => s.formData.message)).toEqual(["About Maths"]);
     });
 
     it("searches the address and the campaign in any case, and counts every match with the page (issue 15)", async () => {
       const repo = await fresh();
       const joinWith = (email: string, ms: number, campaign: Record<string, string>) =>
-        repo.joinWaitlist({ email, source: null, ...campaign }, first(ms));
+        repo.waitlist.join({ email, source: null, ...campaign }, first(ms));
       await joinWith("ann@x.test", 0, { utm_source: "tiktok", utm_campaign: "launch1" });
       await joinWith("bob@x.test", 1, { utm_medium: "tiktok-bio" });
       await joinWith("cy@x.test", 2, { referrer_host: "www.tiktok.com" });
       await joinWith("tiktok.fan@x.test", 3, {});
       await joinWith("dee@x.test", 4, { utm_source: "news", utm_campaign: "Launch1".toLowerCase() });
 
-      const found = await repo.admin.searchWaitlist({ q: "TikTok", limit: 2, after: null });
+      const found = await repo.operator.searchWaitlist({ q: "TikTok", limit: 2, after: null });
       expect(found.rows.map((e) => e.email)).toEqual(["tiktok.fan@x.test", "cy@x.test"]);
       expect(found.total).toBe(4);
       const last = found.rows[1]!;
-      const rest = await repo.admin.searchWaitlist({ q: "tiktok", limit: 2, after: { createdAt: last.createdAt, id: last.id } });
+      const rest = await repo.operator.searchWaitlist({ q: "tiktok", limit: 2, after: { createdAt: last.createdAt, id: last.id } });
       expect(rest.rows.map((e) => e.email)).toEqual(["bob@x.test", "ann@x.test"]);
       // The total is of the search, not of the page after the cursor.
       expect(rest.total).toBe(4);
-      expect((await repo.admin.searchWaitlist({ q: "LAUNCH1", limit: 10, after: null })).total).toBe(2);
-      expect(await repo.admin.searchWaitlist({ q: "", limit: 1, after: null })).toMatchObject({ total: 5 });
-      expect(await repo.admin.searchWaitlist({ q: "nowhere", limit: 10, after: null })).toEqual({ rows: [], total: 0 });
+      expect((await repo.operator.searchWaitlist({ q: "LAUNCH1", limit: 10, after: null })).total).toBe(2);
+      expect(await repo.operator.searchWaitlist({ q: "", limit: 1, after: null })).toMatchObject({ total: 5 });
+      expect(await repo.operator.searchWaitlist({ q: "nowhere", limit: 10, after: null })).toEqual({ rows: [], total: 0 });
 
-      await repo.insertFormSubmission("Contact Form", { name: "Ada", message: "About Maths" }, first());
-      await repo.insertFormSubmission("Contact Form", { name: "Bo", message: "maths again" }, first(1));
-      await repo.insertFormSubmission("Other", { name: "Ada", message: "About maths" }, first());
-      const messages = await repo.admin.searchSubmissions("Contact Form", { q: "MATHS", limit: 1, after: null });
+      await repo.contact.insert("Contact Form", { name: "Ada", message: "About Maths" }, first());
+      await repo.contact.insert("Contact Form", { name: "Bo", message: "maths again" }, first(1));
+      await repo.contact.insert("Other", { name: "Ada", message: "About maths" }, first());
+      const messages = await repo.operator.searchSubmissions("Contact Form", { q: "MATHS", limit: 1, after: null });
       expect(messages.rows.map((m) => m.formData.name)).toEqual(["Bo"]);
       expect(messages.total).toBe(2);
     });
@@ -410,9 +414,9 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       await failed(other.entry, 600_000, repo);
       await join(repo, "waits@x.test", 20);
       const sent = await join(repo, "sent@x.test", 30);
-      await repo.outbox.markSent([w(sent.entry)], at(40));
+      await repo.notifications.markSent([w(sent.entry)], at(40));
 
-      const stats = await repo.admin.stats(t0, { networkFlag: 5 });
+      const stats = await repo.operator.stats(t0, { networkFlag: 5 });
       expect(stats.notifications.undelivered).toBe(3);
       expect(stats.failedNotifications).toEqual({ count: 2, nextAttemptAt: at(600_000).toISOString() });
     });
@@ -425,26 +429,26 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
       // Stored as typed: the first release kept a contact form's address unchanged (the form has
       // lower-cased it since), and a field that becomes an e-mail field keeps what it held, so the
       // look-up and the erasure compare stored addresses lower-cased.
-      await repo.insertFormSubmission("Contact Form", { email: "GONE@x.test", message: "delete me" }, first());
-      await repo.insertFormSubmission("Contact Form", { email: "kept@x.test", message: "gone@x.test is my friend" }, first());
-      expect(await repo.admin.requeueUndelivered()).toBe(4);
+      await repo.contact.insert("Contact Form", { email: "GONE@x.test", message: "delete me" }, first());
+      await repo.contact.insert("Contact Form", { email: "kept@x.test", message: "gone@x.test is my friend" }, first());
+      expect(await repo.operator.requeueUndelivered()).toBe(4);
 
-      const person = await repo.admin.person("gone@x.test");
+      const person = await repo.operator.person("gone@x.test");
       expect(person.waitlist?.email).toBe("gone@x.test");
       expect(person.submissions).toHaveLength(1);
 
-      const counts = await repo.admin.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 });
+      const counts = await repo.operator.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 });
       expect(counts).toEqual({ waitlist: 1, submissions: 1, users: 0 });
-      expect(await repo.admin.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, signInCode: null });
-      expect((await repo.admin.person("kept@x.test")).submissions).toHaveLength(1);
-      const [record] = await repo.admin.auditTrail(1);
+      expect(await repo.operator.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, signInCode: null });
+      expect((await repo.operator.person("kept@x.test")).submissions).toHaveLength(1);
+      const [record] = await repo.operator.auditTrail(1);
       expect(record).toMatchObject({
         action: "person.erased",
         operator: "op@x.test",
         subjectHash: "h".repeat(64),
         details: { waitlist: 1, submissions: 1, users: 0 },
       });
-      expect((await repo.joinWaitlist({ email: "gone@x.test", source: null }, first(5))).outcome).toBe("joined");
+      expect((await repo.waitlist.join({ email: "gone@x.test", source: null }, first(5))).outcome).toBe("joined");
     });
   });
 }

@@ -570,14 +570,14 @@ describe("GET /api/admin/waitlist.csv", () => {
     await join(uniqueEmail("exported"));
     const before = Date.now();
     const text = await (await admin("/waitlist.csv", await operator())).text();
-    const [record] = await testRepository().admin.auditTrail(1);
+    const [record] = await testRepository().operator.auditTrail(1);
     expect(record).toMatchObject({ action: "waitlist.exported", operator: OPERATOR, subjectHash: null });
     expect((record!.details as { rows: number }).rows).toBe(text.split("\r\n").length - 2);
     expect(Date.parse(record!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
     await sendContact(uniqueEmail("exported"));
     await (await admin("/submissions.csv?form=contact", ADMIN_KEY)).text();
-    const [submissions] = await testRepository().admin.auditTrail(1);
+    const [submissions] = await testRepository().operator.auditTrail(1);
     expect(submissions).toMatchObject({ action: "submissions.exported", operator: "admin-key", details: { form: "contact" } });
     expect((submissions!.details as { rows: number }).rows).toBeGreaterThanOrEqual(1);
   });
@@ -651,7 +651,7 @@ describe("POST /api/admin/notifications/retry", () => {
       { email: `${tag}-w1@x.test`, next: null },
       { email: `${tag}-w2@x.test`, next: null },
     ]);
-    const [record] = await testRepository().admin.auditTrail(1);
+    const [record] = await testRepository().operator.auditTrail(1);
     expect(record).toMatchObject({ action: "notifications.retried", operator: OPERATOR, details: { requeued } });
   });
 });
@@ -747,7 +747,7 @@ describe("/api/admin/people/lookup and /erase", () => {
     await json(await people("erase", email, await operator()));
     await json(await people("erase", email));
 
-    const [byKey, byOperator] = await testRepository().admin.auditTrail(2);
+    const [byKey, byOperator] = await testRepository().operator.auditTrail(2);
     const hash = await subjectHash(JWT_SECRET, email);
     expect(byOperator).toMatchObject({
       action: "person.erased",
@@ -773,7 +773,7 @@ describe("/api/admin/people/lookup and /erase", () => {
     await join(email);
     const before = Date.now();
     await json(await people("lookup", email, await operator()));
-    const [record] = await testRepository().admin.auditTrail(1);
+    const [record] = await testRepository().operator.auditTrail(1);
     expect(record).toMatchObject({
       action: "person.looked_up",
       operator: OPERATOR,
@@ -910,7 +910,7 @@ describe("the joiner's journey for the operator (issue 16)", () => {
     const repo = testRepository();
     for (const entry of all) {
       const stored = (await repo.findWaitlistEntry(entry.email))!;
-      expect(entry.place, entry.email).toBe(await repo.journey.placeOf(stored));
+      expect(entry.place, entry.email).toBe(await repo.waitlist.placeOf(stored));
     }
     // Six referrals moved the referrer 30 places up: ahead of every friend, who confirmed after it.
     for (const friend of friends) {

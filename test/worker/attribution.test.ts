@@ -217,7 +217,7 @@ describe("a join with attribution", () => {
 
   it("keeps the first visit's attribution when an undelivered entry joins again without any", async () => {
     const email = uniqueEmail("rejoin");
-    await repo.joinWaitlist({ email, source: "hero", utm_source: "first" }, { now: new Date(), lockMs: 0 });
+    await repo.waitlist.join({ email, source: "hero", utm_source: "first" }, { now: new Date(), lockMs: 0 });
     expect((await postJson("/api/waitlist", { email, source: "cta" })).status).toBe(201);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "hero", utmSource: "first" });
   });

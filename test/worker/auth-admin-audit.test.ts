@@ -16,7 +16,7 @@ async function logLinesDuring(work: () => Promise<unknown>): Promise<Record<stri
 
 /** The audit records of `action` whose details name `userId`, newest first. */
 async function auditOf(action: string, match: (details: Record<string, unknown>) => boolean): Promise<AuditRecord[]> {
-  const trail = await testRepository().admin.auditTrail(500);
+  const trail = await testRepository().operator.auditTrail(500);
   return trail.filter((record) => record.action === action && match(record.details));
 }
 
@@ -84,8 +84,8 @@ describe("/auth/v1/admin audit trail", () => {
   });
 
   it("without the key nothing is recorded", async () => {
-    const before = (await testRepository().admin.auditTrail(1000)).length;
+    const before = (await testRepository().operator.auditTrail(1000)).length;
     expect((await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer wrong" } })).status).toBe(403);
-    expect((await testRepository().admin.auditTrail(1000)).length).toBe(before);
+    expect((await testRepository().operator.auditTrail(1000)).length).toBe(before);
   });
 });

@@ -36,7 +36,7 @@ describe("POST /auth/v1/otp", () => {
 
     const code = await latestCode(email);
     expect(code).toMatch(/^\d{6}$/);
-    expect(await testRepository().auth.findUserByEmail(email)).toBeUndefined();
+    expect(await testRepository().signIn.findUserByEmail(email)).toBeUndefined();
 
     const stored = await codeRow(email);
     expect(stored!.code_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -44,7 +44,7 @@ describe("POST /auth/v1/otp", () => {
     expect(stored).toMatchObject({ attempts: 0 });
     expect(await mailboxCounts(email)).toEqual({ hour: 1, day: 1 });
     expect(JSON.stringify(stored)).not.toContain(code);
-    const mails = await testRepository().listDevMail(50);
+    const mails = await testRepository().devMail.list(50);
     const mail = mails.find((message) => message.receivers.includes(email))!;
     expect(mail.receivers).toEqual([email]);
     expect(mail.title).toContain(code);
@@ -114,7 +114,7 @@ describe("POST /auth/v1/otp", () => {
     const email = uniqueEmail("burst");
     const responses = await Promise.all(Array.from({ length: 8 }, () => authCall("POST", "/otp", { email })));
     expect(responses.map((response) => response.status).sort()).toEqual([200, 429, 429, 429, 429, 429, 429, 429]);
-    const mails = (await testRepository().listDevMail(200)).filter((mail) => mail.receivers.includes(email));
+    const mails = (await testRepository().devMail.list(200)).filter((mail) => mail.receivers.includes(email));
     expect(mails).toHaveLength(1);
   });
 
@@ -231,7 +231,7 @@ describe("POST /auth/v1/otp", () => {
     const sent = provider.calls[0]!.body as { inputs: { receivers: string[]; title: string; body_html: string } };
     expect(sent.inputs.receivers).toEqual([email]);
     expect(sent.inputs.body_html).toMatch(/\b\d{6}\b/);
-    expect((await testRepository().listDevMail(200)).some((mail) => mail.receivers.includes(email))).toBe(false);
+    expect((await testRepository().devMail.list(200)).some((mail) => mail.receivers.includes(email))).toBe(false);
   });
 
   it("refuses to work without a JWT secret, saying sign-in is not configured", async () => {

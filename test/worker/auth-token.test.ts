@@ -98,10 +98,10 @@ describe("POST /auth/v1/token?grant_type=refresh_token", () => {
     const session = await signIn(uniqueEmail("logout-race"));
     const sessionId = jwtPayload(session.access_token).session_id as string;
     const deps = createDeps(env);
-    const rotate = deps.repo.auth.rotateRefreshToken.bind(deps.repo.auth);
+    const rotate = deps.repo.signIn.rotateRefreshToken.bind(deps.repo.signIn);
     // The logout lands between the token's lookup and its rotation.
-    vi.spyOn(deps.repo.auth, "rotateRefreshToken").mockImplementation(async (input) => {
-      await deps.repo.auth.deleteSessions({ userId: session.user.id, only: sessionId });
+    vi.spyOn(deps.repo.signIn, "rotateRefreshToken").mockImplementation(async (input) => {
+      await deps.repo.signIn.deleteSessions({ userId: session.user.id, only: sessionId });
       return rotate(input);
     });
     const origin = { issuer: "http://localhost/auth/v1", ip: null, userAgent: null };

@@ -35,12 +35,12 @@ describe("user creation", () => {
     const email = uniqueEmail("firstverify");
     await askWithData(email, { grade: 9, name: "Ada" });
     expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
-    expect(await testRepository().auth.findUserByEmail(email)).toBeUndefined();
+    expect(await testRepository().signIn.findUserByEmail(email)).toBeUndefined();
 
     const session = await verified(email);
     expect(session.user.user_metadata).toEqual({ grade: 9, name: "Ada" });
     expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(1);
-    const user = await testRepository().auth.findUserByEmail(email);
+    const user = await testRepository().signIn.findUserByEmail(email);
     expect(user).toMatchObject({ id: session.user.id, userMetadata: { grade: 9, name: "Ada" } });
     expect(user!.createdAt).toBe(user!.emailConfirmedAt);
     expect(await (await getUser(session.access_token)).json()).toMatchObject({ user_metadata: { grade: 9, name: "Ada" } });
@@ -63,7 +63,7 @@ describe("user creation", () => {
     const second = await verified(email);
     expect(second.user.id).toBe(first.user.id);
     expect(second.user.user_metadata).toEqual({ grade: 9 });
-    expect((await testRepository().auth.findUserByEmail(email))!.userMetadata).toEqual({ grade: 9 });
+    expect((await testRepository().signIn.findUserByEmail(email))!.userMetadata).toEqual({ grade: 9 });
   });
 
   it("the data of the code that is verified is the one applied: an earlier request by someone else plants nothing", async () => {

@@ -55,15 +55,15 @@ describe("campaign expansion", () => {
     const emails = async (id: number) => {
       const repo = testRepository();
       const rows = await rowsOf(id);
-      return Promise.all(rows.map(async (row) => (await repo.journey.entryById(row.entryId))!.email));
+      return Promise.all(rows.map(async (row) => (await repo.waitlist.entryById(row.entryId))!.email));
     };
     expect(await emails(first.id)).toEqual([1, 2, 3, 4].map((i) => `${tag}-${i}@example.com`));
     expect(await emails(second.id)).toEqual([5, 6, 7, 8].map((i) => `${tag}-${i}@example.com`));
     const places = (await rowsOf(second.id)).map((row) => row.place!);
     expect(places[1]! - places[0]!).toBe(1);
-    const invited = await testRepository().journey.entryByEmail(`${tag}-5@example.com`);
+    const invited = await testRepository().waitlist.entryByEmail(`${tag}-5@example.com`);
     expect(invited).toMatchObject({ invitedCampaignId: second.id });
-    expect((await testRepository().journey.entryByEmail(`${tag}-9@example.com`))!.invitedAt).toBeNull();
+    expect((await testRepository().waitlist.entryByEmail(`${tag}-9@example.com`))!.invitedAt).toBeNull();
   });
 
   it("a redelivered expand message (the first delivery's outcome lost) writes no row twice", async () => {

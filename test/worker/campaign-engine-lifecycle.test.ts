@@ -86,7 +86,7 @@ describe("campaign lifecycle", () => {
       queue.take().map((m) => m.body),
     );
     const repo = testRepository();
-    const emails = await Promise.all((await rowsOf(next.id)).map(async (row) => (await repo.journey.entryById(row.entryId))!.email));
+    const emails = await Promise.all((await rowsOf(next.id)).map(async (row) => (await repo.waitlist.entryById(row.entryId))!.email));
     expect(emails).toEqual([2, 3, 4].map((i) => `${tag}-${i}@example.com`));
   });
 

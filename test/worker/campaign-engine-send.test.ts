@@ -91,7 +91,7 @@ describe("campaign sends", () => {
     const requests = stubProvider();
     const { tag, testEnv, campaign, sends } = await expanded(4, PROVIDER_ENV);
     const repo = testRepository();
-    const key = async (i: number) => (await repo.journey.entryByEmail(emailOf(tag, i)))!.mailboxKey;
+    const key = async (i: number) => (await repo.waitlist.entryByEmail(emailOf(tag, i)))!.mailboxKey;
     await repo.consent.suppress({
       mailboxKey: await key(1),
       reason: "unsubscribed",
@@ -100,7 +100,7 @@ describe("campaign sends", () => {
       now: new Date(),
     });
     await repo.consent.suppress({ mailboxKey: await key(2), reason: "bounced", source: "transport", campaignId: null, now: new Date() });
-    await repo.journey.leave(emailOf(tag, 3));
+    await repo.waitlist.leave(emailOf(tag, 3));
     await deliver(testEnv, sends);
     expect(requests.map((r) => r.receivers)).toEqual([[emailOf(tag, 4)]]);
     expect((await rowsOf(campaign.id)).map((row) => [row.status, row.skipReason])).toEqual([
@@ -117,7 +117,7 @@ describe("campaign sends", () => {
     const result = await deliver(testEnv, sends);
     expect(result.retryMessages).toEqual([]);
     expect(await rowsOf(campaign.id)).toMatchObject([{ status: "failed" }]);
-    const entry = await testRepository().journey.entryByEmail(emailOf(tag, 1));
+    const entry = await testRepository().waitlist.entryByEmail(emailOf(tag, 1));
     expect(await testRepository().consent.statusOf(entry!.mailboxKey)).toMatchObject({
       reason: "bounced",
       source: "transport",

@@ -221,7 +221,7 @@ describe("the dev mailbox keeps each message's headers", () => {
       headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       idempotencyKey: "campaign-1-recipient-2",
     });
-    await repo.insertDevMail(receipt.devMail!, new Date());
+    await repo.devMail.insert(receipt.devMail!, new Date());
     const { messages } = await json<{ messages: { receivers: string[]; headers: Record<string, string> }[] }>(
       await call("/dev/mailbox?format=json"),
     );
@@ -239,7 +239,7 @@ describe("the dev mailbox keeps each message's headers", () => {
     const to = uniqueEmail("no-headers");
     const receipt = await devMailboxTransport().send({ receivers: [to], title: "Plain", bodyHtml: "<p>Hi</p>" });
     expect(receipt.devMail!.headers).toBeNull();
-    await repo.insertDevMail(receipt.devMail!, new Date());
+    await repo.devMail.insert(receipt.devMail!, new Date());
     const { messages } = await json<{ messages: { receivers: string[]; headers: Record<string, string> }[] }>(
       await call("/dev/mailbox?format=json"),
     );

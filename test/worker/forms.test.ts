@@ -23,7 +23,7 @@ describe("POST /api/forms/:form", () => {
       emailSent: true,
     });
     expect(stored!.emailSentAt).not.toBeNull();
-    const mail = (await repo.listDevMail()).find((m) => m.bodyHtml.includes(email));
+    const mail = (await repo.devMail.list()).find((m) => m.bodyHtml.includes(email));
     expect(mail!.title).toBe("[Contact Form] New submission");
     expect(mail!.bodyHtml).toContain("<strong>name:</strong> Ada Lovelace");
     expect(mail!.bodyHtml).toContain(stored!.createdAt);

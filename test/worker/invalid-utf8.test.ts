@@ -52,7 +52,7 @@ async function storedWith(text: string, also = ""): Promise<number> {
     (await count("select count(*) as n from hwh_form_submissions where form_data like ? and form_data like ?"))
   );
 }
-const mailsWith = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
+const mailsWith = async (text: string) => (await repo.devMail.list(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
 
 async function expectJsonRefusal(response: Response) {
   expect(response.status).toBe(400);

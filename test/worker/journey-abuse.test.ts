@@ -29,7 +29,7 @@ describe("referrals that must not count twice (issue 16: 'nor twice for one pers
     const friend = `loop.friend.${Date.now().toString(36)}@example.com`;
     for (let round = 0; round < 3; round++) {
       expect((await postJson("/api/waitlist", { email: friend, ref: referrer.code }, AT_ONCE)).status).toBe(201);
-      expect(await repo.journey.leave(friend)).toBe(true);
+      expect(await repo.waitlist.leave(friend)).toBe(true);
     }
     expect(await referralsOf(referrer.email)).toBe(1);
   });

@@ -28,7 +28,7 @@ async function joined(email: string, ref?: string) {
 async function confirmedReferrer(email: string) {
   const { entry, token } = await joined(email);
   await confirmEntry(deps(), token, null);
-  return (await repo.journey.entryById(entry.id))!;
+  return (await repo.waitlist.entryById(entry.id))!;
 }
 
 describe("confirming (issue 16)", () => {
@@ -38,7 +38,7 @@ describe("confirming (issue 16)", () => {
     expect(outcomes.filter((o) => o.outcome === "confirmed")).toHaveLength(1);
     expect(outcomes.filter((o) => o.outcome === "already")).toHaveLength(19);
     expect(new Set(outcomes.map((o) => o.entryId))).toEqual(new Set([entry.id]));
-    const after = (await repo.journey.entryById(entry.id))!;
+    const after = (await repo.waitlist.entryById(entry.id))!;
     expect(after.rankKey).toBe(2 * after.confirmSeq!);
     expect(after.referralCode).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
     expect(await confirmEntry(deps(), token, null)).toEqual({ outcome: "already", entryId: entry.id });
@@ -48,10 +48,10 @@ describe("confirming (issue 16)", () => {
     const referrer = await confirmedReferrer(uniqueEmail("referrer"));
     const friend = await joined(uniqueEmail("friend"), referrer.referralCode!);
     await Promise.all(Array.from({ length: 20 }, () => confirmEntry(deps(), friend.token, "198.51.100.7")));
-    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 11 });
+    expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 11 });
     const others = await Promise.all([1, 2, 3, 4].map((n) => joined(uniqueEmail(`friend${n}`), referrer.referralCode!)));
     await Promise.all(others.flatMap(({ token }) => [confirmEntry(deps(), token, null), confirmEntry(deps(), token, null)]));
-    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 5, rankKey: referrer.rankKey! - 51 });
+    expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 5, rankKey: referrer.rankKey! - 51 });
     const journey = await journeyOf(deps(), referrer.email, "http://localhost");
     expect(journey).toMatchObject({ status: "confirmed", position: 1, referrals_confirmed: 5, referrals_pending: 0 });
     expect(journey.referral_link).toBe(`http://localhost/?ref=${referrer.referralCode}`);
@@ -70,7 +70,7 @@ describe("confirming (issue 16)", () => {
       const { token } = await joined(email, referrer.referralCode!);
       expect((await confirmEntry(deps(), token, null)).outcome).toBe("confirmed");
     }
-    expect((await repo.journey.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 0, rankKey: referrer.rankKey });
+    expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 0, rankKey: referrer.rankKey });
     expect((await journeyOf(deps(), referrer.email)).referrals_pending).toBe(0);
   });
 
@@ -93,7 +93,7 @@ describe("confirming (issue 16)", () => {
     }
     const unknown = await confirmationToken(deps(), 2_000_000_000);
     expect(await problem(confirmEntry(deps(), unknown, null))).toEqual(["unknown", 404]);
-    expect(await repo.journey.entryById(entry.id)).toEqual(entry);
+    expect(await repo.waitlist.entryById(entry.id)).toEqual(entry);
     expect(await readConfirmationToken(deps(), token)).toEqual({ entryId: entry.id });
     // Left the list: the token's entry is gone.
     expect(await leaveWaitlist(deps(), entry.email)).toBe(true);
@@ -115,7 +115,7 @@ describe("confirming (issue 16)", () => {
     expect(await joinConfirmed(deps(), email)).toBe("already");
     const fresh = uniqueEmail("one-click");
     expect(await joinConfirmed(deps(), fresh)).toBe("joined");
-    const mails = (await repo.listDevMail(500)).filter((mail) => mail.receivers.includes(fresh));
+    const mails = (await repo.devMail.list(500)).filter((mail) => mail.receivers.includes(fresh));
     expect(mails.map((mail) => mail.title)).toEqual([expect.stringMatching(/^You're #\d+ in line for Homework Helper$/)]);
     expect(await journeyOf(deps(), fresh)).toMatchObject({ status: "confirmed", referrals_pending: 0 });
   });

@@ -9,7 +9,7 @@ const repo = testRepository();
 
 /** The joiner e-mails the dev mailbox holds for one address, oldest first. */
 async function mailsTo(email: string) {
-  return (await repo.listDevMail(500)).filter((mail) => mail.receivers.includes(email)).reverse();
+  return (await repo.devMail.list(500)).filter((mail) => mail.receivers.includes(email)).reverse();
 }
 
 const tokenOf = (mail: { bodyText: string | null }) => /confirm\?token=([^\s&"]+)/.exec(mail.bodyText ?? "")![1]!;
@@ -27,7 +27,7 @@ describe("the join's confirmation e-mail (issue 16)", () => {
     expect(mail!.bodyHtml).toContain('href="http://localhost/confirm?token=');
     expect(mail!.bodyText).toContain("Confirm my place: http://localhost/confirm?token=");
     expect(mail!.bodyText).toContain("You get this e-mail because");
-    const team = (await repo.listDevMail(500)).filter((m) => m.receivers.includes("team@example.com") && m.bodyHtml.includes(email));
+    const team = (await repo.devMail.list(500)).filter((m) => m.receivers.includes("team@example.com") && m.bodyHtml.includes(email));
     expect(team.map((m) => m.title)).toEqual(["New Waitlist Submission"]);
     const entry = await repo.findWaitlistEntry(email);
     expect(entry).toMatchObject({ confirmedAt: null, referralCode: null });
@@ -120,7 +120,7 @@ describe("the join's confirmation e-mail (issue 16)", () => {
     expect(res.status).toBe(201);
     const entry = (await repo.findWaitlistEntry(email))!;
     expect(entry.confirmedAt).not.toBeNull();
-    const place = await repo.journey.placeOf(entry);
+    const place = await repo.waitlist.placeOf(entry);
     const [mail, ...more] = await mailsTo(email);
     expect(more).toEqual([]);
     expect(mail!.title).toBe(`You're #${place} in line for Homework Helper`);

@@ -206,7 +206,7 @@ describe("POST /api/me/confirmation: the confirmation e-mail again", () => {
     const { email, token } = await signedIn("resend");
     await joinWaitlist(email);
     const mailsTo = async () =>
-      (await testRepository().listDevMail(500)).filter(
+      (await testRepository().devMail.list(500)).filter(
         (mail) => mail.receivers.includes(email) && mail.bodyHtml.includes("/confirm?token="),
       ).length;
     let sent = 0;
@@ -265,7 +265,7 @@ describe("GET /api/me/data: my data", () => {
     expect(mine.user?.sessions).toHaveLength(1);
 
     const hash = await subjectHash(JWT_SECRET, email);
-    const records = (await testRepository().admin.auditTrail(50)).filter((record) => record.subjectHash === hash);
+    const records = (await testRepository().operator.auditTrail(50)).filter((record) => record.subjectHash === hash);
     expect(records.map((record) => [record.action, record.operator])).toContainEqual(["person.looked_up", "self"]);
   });
 
@@ -324,7 +324,7 @@ describe("DELETE /api/me: delete everything", () => {
     }
 
     const hash = await subjectHash(JWT_SECRET, email);
-    const [record] = (await testRepository().admin.auditTrail(50)).filter(
+    const [record] = (await testRepository().operator.auditTrail(50)).filter(
       (row) => row.subjectHash === hash && row.action === "person.erased",
     );
     expect(record).toMatchObject({ operator: "self", details: { waitlist: 1, submissions: 1, users: 1 } });

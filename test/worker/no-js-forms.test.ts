@@ -50,7 +50,7 @@ const contact = (tag: string, extra: Record<string, string> = {}) => ({
 });
 const waitlist = (tag: string, extra: Record<string, string> = {}) => ({ email: uniqueEmail(tag), source: "hero", website: "", ...extra });
 
-const mailsWith = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text));
+const mailsWith = async (text: string) => (await repo.devMail.list(500)).filter((mail) => mail.bodyHtml.includes(text));
 const submissionWith = async (email: string) => {
   const row = await env.DB.prepare("select id from hwh_form_submissions where form_data like ?").bind(`%${email}%`).first<{ id: number }>();
   return row ? repo.findFormSubmission(row.id) : undefined;

@@ -316,7 +316,7 @@ describe("dev mailbox", () => {
         emailSent: false,
         notifyLastError: expect.stringMatching(/MAIL_PROVIDER_TOKEN/),
       });
-      expect((await repo.listDevMail(200)).some((mail) => mail.bodyHtml.includes(email))).toBe(false);
+      expect((await repo.devMail.list(200)).some((mail) => mail.bodyHtml.includes(email))).toBe(false);
     },
   );
 

@@ -16,7 +16,7 @@ function post(path: string, body: Record<string, unknown>, headers: Record<strin
 }
 
 const contact = (tag: string) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello" });
-const mailsTo = async (text: string) => (await repo.listDevMail(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
+const mailsTo = async (text: string) => (await repo.devMail.list(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
 
 /**
  * Fake clock at `offsetSeconds` into a 10-minute window `daysAhead` days from now, where no other

@@ -27,7 +27,7 @@ describe("POST /api/waitlist", () => {
     expect(entry!.emailSent).toBe(true);
     expect(entry!.emailSentAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(entry!.updatedAt).toBe(entry!.emailSentAt);
-    const mails = await repo.listDevMail();
+    const mails = await repo.devMail.list();
     const mail = mails.find((m) => m.bodyHtml.includes(email));
     expect(mail).toBeDefined();
     expect(mail!.title).toBe("New Waitlist Submission");

@@ -43,7 +43,7 @@ export function judgeAll(verdicts: readonly LimitVerdict[]): LimitVerdict {
 export async function countAgainst(deps: Deps, limit: Limit, key: string): Promise<LimitVerdict> {
   const now = deps.now();
   const window = windowOf(now, limit.windowSeconds);
-  const count = await deps.repo.countRequest(`${limit.name}:${key}`, window);
+  const count = await deps.repo.counters.count(`${limit.name}:${key}`, window);
   return judge(count, limit.max, window.end, now);
 }
 

@@ -97,7 +97,7 @@ const EXPORT_PAGE = 1000;
 export async function recipientsCsv(c: Context<OperatorEnv>, campaign: Campaign): Promise<Response> {
   const deps = c.get("deps");
   const details = { campaign_id: campaign.id, rows: campaign.audienceSize };
-  await deps.repo.admin.recordAction("campaign.recipients_exported", c.get("operator").name, details, deps.now());
+  await deps.repo.operator.recordAction("campaign.recipients_exported", c.get("operator").name, details, deps.now());
   const body = csvStream<RecipientOutcome, number>(
     RECIPIENT_COLUMNS,
     async (after) => {

@@ -84,5 +84,5 @@ export async function sendTestEmail(deps: Deps, campaign: Campaign, to: string, 
   const recipient = { email: to, joinedAt: (await deps.repo.campaigns.joinedAt(to)) ?? deps.now().toISOString() };
   const message = await campaignMessage(deps, campaign, recipient, { origin, test: true });
   const receipt = await deps.visitorTransport.send(message);
-  if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
+  if (receipt.devMail) await deps.repo.devMail.insert(receipt.devMail, deps.now());
 }

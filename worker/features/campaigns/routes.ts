@@ -85,7 +85,7 @@ async function recorded(
   status: 200 | 201 = 200,
 ) {
   const deps = c.get("deps");
-  await deps.repo.admin.recordAction(`campaign.${action}`, c.get("operator").name, { campaign_id: campaign.id, ...details }, deps.now());
+  await deps.repo.operator.recordAction(`campaign.${action}`, c.get("operator").name, { campaign_id: campaign.id, ...details }, deps.now());
   return c.json(await campaignJson(deps, campaign), status);
 }
 

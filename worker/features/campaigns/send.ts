@@ -35,7 +35,7 @@ export const idempotencyKey = (campaignId: number, recipientId: number) => `camp
 export async function rateWait(deps: Deps): Promise<number | null> {
   const now = deps.now();
   const window = windowOf(now, 1);
-  const count = await deps.repo.countRequest(RATE_KEY, window);
+  const count = await deps.repo.counters.count(RATE_KEY, window);
   const rate = deps.config.campaigns.sendRatePerSecond;
   if (judge(count, rate, window.end, now).allowed) return null;
   return Math.min(300, Math.max(1, Math.ceil((count - rate) / rate)));

@@ -7,7 +7,7 @@ import type { FormSubmission } from "../../platform/db/schema";
 export function createSubmissionRepository(db: Database) {
   return {
     /** Stores a submission with its notification claimed by the caller (and counted, see FirstClaim). */
-    async insertFormSubmission(
+    async insert(
       formName: string,
       data: Record<string, unknown>,
       claim: FirstClaim,

@@ -27,7 +27,7 @@ export function formSubmission(form: FormDefinition): PublicSubmission<ReturnTyp
     // No id: a sequential id would tell anyone how many messages the team has had.
     answer: (_input, at) => ({ form_name: form.name, created_at: at }),
     async store(deps, input, claim) {
-      const { submission, budgetUsed } = await deps.repo.insertFormSubmission(form.name, formValues(form, input), claim);
+      const { submission, budgetUsed } = await deps.repo.contact.insert(form.name, formValues(form, input), claim);
       return { item: { kind: "form", record: submission }, budgetUsed };
     },
   };

@@ -18,7 +18,7 @@ function headerList(headers: Record<string, string> | null): string {
  */
 export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { repo } = c.get("deps");
-  const mails = await repo.listDevMail(100);
+  const mails = await repo.devMail.list(100);
   const wantsJson = c.req.query("format") === "json" || (c.req.header("accept") ?? "").includes("application/json");
   if (wantsJson) {
     return c.json({

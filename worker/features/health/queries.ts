@@ -17,7 +17,7 @@ export function createHealthRepository(db: Database) {
      * table or column fails the batch with a message naming it: resolved as `missingSchema`
      * (and `undelivered` null). Throws when the database cannot be reached.
      */
-    async checkHealth(): Promise<HealthCheck> {
+    async check(): Promise<HealthCheck> {
       const probes = TABLES.map((table) => {
         const { name, columns } = getTableConfig(table);
         return db.run(sql.raw(`select ${columns.map((column) => `"${column.name}"`).join(", ")} from "${name}" limit 0`));

@@ -31,7 +31,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   };
   const problems: string[] = [];
   try {
-    const { missingSchema, undelivered } = await deps.repo.checkHealth();
+    const { missingSchema, undelivered } = await deps.repo.health.check();
     report.database.reachable = true;
     report.database.migrated = missingSchema === null;
     if (missingSchema) {

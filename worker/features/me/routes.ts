@@ -125,7 +125,7 @@ export const meRoutes = new Hono<MeEnv>()
   .get("/data", async (c) => {
     const deps = c.get("deps");
     const email = c.get("user").email;
-    const [found, consent] = await Promise.all([deps.repo.admin.person(email, await selfAudit(c)), consentTrailOf(deps, email)]);
+    const [found, consent] = await Promise.all([deps.repo.operator.person(email, await selfAudit(c)), consentTrailOf(deps, email)]);
     c.header("Content-Disposition", `attachment; filename="${ME_DATA_FILENAME}"`);
     return c.json({ ...personJson(email, found, deps.now()), consent } satisfies MeData);
   })
@@ -135,7 +135,7 @@ export const meRoutes = new Hono<MeEnv>()
     confirmedAddress(c);
     const deps = c.get("deps");
     const email = c.get("user").email;
-    const counts = await deps.repo.admin.erasePerson(email, await selfAudit(c), await mailboxKey(deps.config.auth.jwtSecret, email));
+    const counts = await deps.repo.operator.erasePerson(email, await selfAudit(c), await mailboxKey(deps.config.auth.jwtSecret, email));
     // The log names the user by id: log lines carry no address.
     log("info", "me.erased", { user: c.get("user").id, ...counts });
     return c.json(counts satisfies MeErasure);

@@ -56,7 +56,7 @@ const withinCap = (used: number, now: Date, config: AppConfig) =>
 async function takeSingle(deps: Deps): Promise<boolean> {
   if (deps.config.notify.hourlyCap === 0) return false;
   const budget = singleBudget(deps.now());
-  return withinCap(await deps.repo.countRequest(budget.key, budget.window), deps.now(), deps.config);
+  return withinCap(await deps.repo.counters.count(budget.key, budget.window), deps.now(), deps.config);
 }
 
 function singleMessage(item: Notified, config: AppConfig): MailMessage {
@@ -92,12 +92,12 @@ async function send(deps: Deps, items: Notified[], message: MailMessage): Promis
         next_attempt_at: failures[0]?.nextAttemptAt.toISOString(),
         error: describeError(error),
       });
-      await deps.repo.outbox.markFailed(failures);
+      await deps.repo.notifications.markFailed(failures);
       return false;
     }
     // No log line on success: email_sent_at records it, and a line per delivery is a real share
     // of a request's cost. Failures are always logged.
-    await deps.repo.outbox.markSent(items, deps.now(), receipt.devMail);
+    await deps.repo.notifications.markSent(items, deps.now(), receipt.devMail);
     return true;
   } catch (error) {
     log("error", "notification.not_recorded", { ...context, error: describeError(error) });
@@ -114,7 +114,7 @@ async function send(deps: Deps, items: Notified[], message: MailMessage): Promis
 export async function deliverNew(deps: Deps, item: Notified, budgetUsed: number | null): Promise<boolean> {
   if (budgetUsed !== null && !withinCap(budgetUsed, deps.now(), deps.config)) {
     try {
-      await deps.repo.outbox.release(item);
+      await deps.repo.notifications.release(item);
     } catch (error) {
       // The record keeps its claim; the cron takes it up when the lease lapses.
       log("error", "notification.not_recorded", { transport: deps.transport.name, error: describeError(error) });
@@ -136,8 +136,8 @@ export async function runOutbox(deps: Deps): Promise<OutboxReport> {
   const report: OutboxReport = { attempted: 0, sent: 0, failed: 0, digested: 0 };
   const claim = async (limit: number): Promise<Notified[]> => {
     const options = { now: deps.now(), lockMs: notify.lockMs };
-    const entries = await deps.repo.outbox.claimDue("waitlist", { ...options, limit });
-    const submissions = await deps.repo.outbox.claimDue("form", { ...options, limit: limit - entries.length });
+    const entries = await deps.repo.notifications.claimDue("waitlist", { ...options, limit });
+    const submissions = await deps.repo.notifications.claimDue("form", { ...options, limit: limit - entries.length });
     return [
       ...entries.map((record): Notified => ({ kind: "waitlist", record })),
       ...submissions.map((record): Notified => ({ kind: "form", record })),

@@ -85,7 +85,7 @@ function csvResponse<R extends { createdAt: string; id: number }, J>(
  */
 export async function waitlistCsv(c: Context<OperatorEnv>): Promise<Response> {
   const deps = c.get("deps");
-  const { admin } = deps.repo;
+  const { operator: admin } = deps.repo;
   await admin.recordExport({ table: "waitlist" }, c.get("operator").name, deps.now());
   return csvResponse(
     c,
@@ -98,7 +98,7 @@ export async function waitlistCsv(c: Context<OperatorEnv>): Promise<Response> {
 
 export async function submissionsCsv(c: Context<OperatorEnv>, form: FormDefinition): Promise<Response> {
   const deps = c.get("deps");
-  const { admin } = deps.repo;
+  const { operator: admin } = deps.repo;
   await admin.recordExport({ table: "submissions", form }, c.get("operator").name, deps.now());
   return csvResponse(
     c,

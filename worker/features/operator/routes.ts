@@ -28,12 +28,12 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/stats", async (c) => {
     const deps = c.get("deps");
-    return c.json(await deps.repo.admin.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }));
+    return c.json(await deps.repo.operator.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }));
   })
 
   .get("/waitlist", async (c) => {
     const query = listQuery(c);
-    const found = await c.get("deps").repo.admin.searchWaitlist({ ...query, limit: query.limit + 1 });
+    const found = await c.get("deps").repo.operator.searchWaitlist({ ...query, limit: query.limit + 1 });
     return c.json(listPage(found, query.limit, waitlistJson));
   })
 
@@ -42,7 +42,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
   .get("/submissions", async (c) => {
     const form = formOf(c);
     const query = listQuery(c);
-    const found = await c.get("deps").repo.admin.searchSubmissions(form.name, { ...query, limit: query.limit + 1 });
+    const found = await c.get("deps").repo.operator.searchSubmissions(form.name, { ...query, limit: query.limit + 1 });
     return c.json(listPage(found, query.limit, submissionJson));
   })
 
@@ -50,8 +50,8 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .post("/notifications/retry", async (c) => {
     const deps = c.get("deps");
-    const requeued = await deps.repo.admin.requeueUndelivered();
-    await deps.repo.admin.recordAction("notifications.retried", c.get("operator").name, { requeued }, deps.now());
+    const requeued = await deps.repo.operator.requeueUndelivered();
+    await deps.repo.operator.recordAction("notifications.retried", c.get("operator").name, { requeued }, deps.now());
     return c.json({ requeued } satisfies RetryResult);
   })
 
@@ -59,7 +59,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
     const deps = c.get("deps");
     const email = await personEmail(c);
     const audit = { operator: c.get("operator").name, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
-    const found = await deps.repo.admin.person(email, audit);
+    const found = await deps.repo.operator.person(email, audit);
     return c.json(personJson(email, found, deps.now()) satisfies PersonRecord);
   })
 
@@ -70,7 +70,7 @@ export const adminRoutes = new Hono<OperatorEnv>()
     const secret = jwtSecret(deps.config);
     const audit = { operator: operator.name, subjectHash: await subjectHash(secret, email), now: deps.now() };
     // The mailbox key finds its suppression and consent trail even after the entry left the list.
-    const counts = await deps.repo.admin.erasePerson(email, audit, await mailboxKey(secret, email));
+    const counts = await deps.repo.operator.erasePerson(email, audit, await mailboxKey(secret, email));
     // The log names the operator by id (a user id, or "admin-key"): log lines carry no address.
     log("info", "admin.person_erased", { operator: operator.id, ...counts });
     return c.json(counts satisfies ErasureCounts);

@@ -7,7 +7,7 @@ import { userJson, type UserJson } from "./user";
 
 /**
  * The admin routes of sign-in (/auth/v1/admin, GoTrue's admin API), for scripts holding the
- * admin key. What they read and erase is recorded in the audit trail (repo.admin.recordAction)
+ * admin key. What they read and erase is recorded in the audit trail (repo.operator.recordAction)
  * and in a log line: the action, the operator ("admin-key"), the time and counts or a user id,
  * never the person's address.
  */
@@ -33,14 +33,14 @@ export async function requireAdmin(config: AppConfig, authorization: string | un
  */
 async function audit(deps: Deps, action: string, details: Record<string, unknown>): Promise<void> {
   log("info", "auth.admin_action", { action, operator: ADMIN_KEY_OPERATOR, ...details });
-  await deps.repo.admin.recordAction(action, ADMIN_KEY_OPERATOR, details, deps.now());
+  await deps.repo.operator.recordAction(action, ADMIN_KEY_OPERATOR, details, deps.now());
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** GET /admin/users/:id: one user; the look-up is audited when it finds someone. */
 export async function adminGetUser(deps: Deps, id: string): Promise<UserJson> {
-  const user = UUID.test(id) ? await deps.repo.auth.findUserById(id.toLowerCase()) : undefined;
+  const user = UUID.test(id) ? await deps.repo.signIn.findUserById(id.toLowerCase()) : undefined;
   if (!user) throw userNotFound(404);
   await audit(deps, "auth_user.read", { user_id: user.id });
   return userJson(user);
@@ -48,7 +48,7 @@ export async function adminGetUser(deps: Deps, id: string): Promise<UserJson> {
 
 /** DELETE /admin/users/:id: the user with their sessions, tokens and code; audited. */
 export async function adminDeleteUser(deps: Deps, id: string): Promise<void> {
-  const deleted = UUID.test(id) ? await deps.repo.auth.deleteUser(id.toLowerCase()) : undefined;
+  const deleted = UUID.test(id) ? await deps.repo.signIn.deleteUser(id.toLowerCase()) : undefined;
   if (!deleted) throw userNotFound(404);
   await audit(deps, "auth_user.deleted", { user_id: deleted.id, users: 1 });
 }
@@ -67,7 +67,7 @@ export function readPagination(page: string | undefined, perPage: string | undef
 
 /** GET /admin/users: one page of users, newest first, with the total; audited with its counts. */
 export async function adminListUsers(deps: Deps, pagination: { page: number; perPage: number }) {
-  const { users, total } = await deps.repo.auth.listUsers(pagination.page, pagination.perPage);
+  const { users, total } = await deps.repo.signIn.listUsers(pagination.page, pagination.perPage);
   await audit(deps, "auth_users.listed", { page: pagination.page, per_page: pagination.perPage, users: users.length, total });
   return { users: users.map(userJson), total };
 }

@@ -44,7 +44,7 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
   const at = now();
-  const sendsCode = input.createUser || (await repo.auth.findUserByEmail(input.email)) !== undefined;
+  const sendsCode = input.createUser || (await repo.signIn.findUserByEmail(input.email)) !== undefined;
 
   // Hashed on both paths, so an unknown address costs the same work as a known one.
   const code = randomCode(config.auth.codeLength);
@@ -53,7 +53,7 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
   const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, at });
   const giveBack = () => giveBackCounts(deps, counted);
 
-  const stored = await repo.auth.storeCode({
+  const stored = await repo.signIn.storeCode({
     email: input.email,
     codeHash: sendsCode ? hash : null,
     userMetadata: input.createUser ? (input.data ?? {}) : null,
@@ -75,7 +75,7 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
     await sendCode(deps, input.email, code);
   } catch (error) {
     await Promise.all([
-      repo.auth.withdrawCode(input.email, hash).catch((withdrawError: unknown) => {
+      repo.signIn.withdrawCode(input.email, hash).catch((withdrawError: unknown) => {
         log("error", "auth.code_withdraw_failed", { error: describeError(withdrawError) });
       }),
       giveBack(),
@@ -116,7 +116,7 @@ async function countAndJudge(
     unsentCaps(secret, email, at, deps.config.auth),
   ]);
   const [counted, other] = sendsCode ? [mailbox, unsent] : [unsent, mailbox];
-  const [counts, otherCounts] = await Promise.all([deps.repo.countRequests(counted), deps.repo.auth.readCounts(other)]);
+  const [counts, otherCounts] = await Promise.all([deps.repo.counters.countAll(counted), deps.repo.signIn.readCounts(other)]);
   const totals = sendsCode ? counts : counts.map((count, index) => count + otherCounts[index]!);
   const verdict = judgeAll(counted.map((cap, index) => judge(totals[index]!, cap.max, cap.window.end, at)));
   if (!verdict.allowed) {
@@ -128,7 +128,7 @@ async function countAndJudge(
 
 /** Takes back a request's counts (best effort: a failure is logged, never thrown). */
 function giveBackCounts(deps: Deps, counted: MailboxCap[]): Promise<void> {
-  return deps.repo.uncountRequests(counted).catch((error: unknown) => {
+  return deps.repo.counters.uncountAll(counted).catch((error: unknown) => {
     log("error", "auth.code_caps_give_back_failed", { error: describeError(error) });
   });
 }
@@ -139,7 +139,7 @@ async function sendCode(deps: Deps, email: string, code: string): Promise<void> 
   try {
     // A visitor's e-mail, never a campaign: the suppression list does not apply.
     const receipt = await deps.visitorTransport.send({ receivers: [email], title: mail.title, bodyHtml: mail.bodyHtml });
-    if (receipt.devMail) await deps.repo.insertDevMail(receipt.devMail, deps.now());
+    if (receipt.devMail) await deps.repo.devMail.insert(receipt.devMail, deps.now());
   } catch (error) {
     log("error", "auth.code_email_failed", { transport: deps.visitorTransport.name, error: describeError(error) });
     throw error;
@@ -156,7 +156,7 @@ async function sendAfterAnswer(deps: Deps, email: string, code: string, hash: st
   try {
     await sendCode(deps, email, code);
   } catch {
-    await deps.repo.auth.clearCode(email, hash).catch((error: unknown) => {
+    await deps.repo.signIn.clearCode(email, hash).catch((error: unknown) => {
       log("error", "auth.code_clear_failed", { error: describeError(error) });
     });
   }

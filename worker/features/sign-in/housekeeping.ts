@@ -9,6 +9,6 @@ export const REVOKED_TOKEN_RETENTION_DAYS = 30;
  */
 export async function pruneRecords({ repo, now }: Deps): Promise<void> {
   const at = now();
-  await repo.pruneCounters(at);
-  await repo.auth.pruneAuth({ now: at, revokedTokenDays: REVOKED_TOKEN_RETENTION_DAYS });
+  await repo.counters.prune(at);
+  await repo.signIn.pruneAuth({ now: at, revokedTokenDays: REVOKED_TOKEN_RETENTION_DAYS });
 }

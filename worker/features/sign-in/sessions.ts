@@ -68,7 +68,7 @@ export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { ema
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
   const at = now();
-  const used = await repo.auth.useCode({
+  const used = await repo.signIn.useCode({
     email: input.email,
     codeHash: await codeHash(secret, input.email, input.token),
     now: at,
@@ -76,13 +76,13 @@ export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { ema
   });
   if (!used) {
     // Run for every address that asked (or not): the same statements whatever the account.
-    const guesses = await repo.auth.guessesSoFar({ email: input.email, now: at, maxAttempts: config.auth.codeMaxAttempts });
+    const guesses = await repo.signIn.guessesSoFar({ email: input.email, now: at, maxAttempts: config.auth.codeMaxAttempts });
     throw invalidCode(guesses === null ? null : config.auth.codeMaxAttempts - guesses);
   }
 
   const refreshToken = randomToken();
   const session = { id: crypto.randomUUID(), userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };
-  const user = await repo.auth.signIn({
+  const user = await repo.signIn.signIn({
     candidate: { id: crypto.randomUUID(), email: input.email, userMetadata: used.userMetadata },
     session,
     refreshTokenHash: await sha256Hex(refreshToken),
@@ -107,21 +107,21 @@ export async function refreshSession(deps: Deps, origin: RequestOrigin, refreshT
   const secret = jwtSecret(config);
   const at = now();
 
-  const record = await repo.auth.findRefreshToken(await sha256Hex(refreshToken));
+  const record = await repo.signIn.findRefreshToken(await sha256Hex(refreshToken));
   if (!record) throw refreshTokenNotFound();
   const { token, session, user } = record;
   const successor = await successorToken(secret, refreshToken);
   const successorHash = await sha256Hex(successor);
 
   if (token.revokedAt === null) {
-    await repo.auth.rotateRefreshToken({ tokenId: token.id, sessionId: session.id, successorHash, now: at });
+    await repo.signIn.rotateRefreshToken({ tokenId: token.id, sessionId: session.id, successorHash, now: at });
     // The batch stores the successor only while the session exists (a logout may have won).
-    if (!(await repo.auth.isLiveRefreshToken(successorHash))) throw refreshTokenNotFound();
+    if (!(await repo.signIn.isLiveRefreshToken(successorHash))) throw refreshTokenNotFound();
   } else {
     const withinGrace = at.getTime() - new Date(token.revokedAt).getTime() <= config.auth.refreshReuseSeconds * 1000;
-    const successorLive = token.replacedByHash === successorHash && (await repo.auth.isLiveRefreshToken(successorHash));
+    const successorLive = token.replacedByHash === successorHash && (await repo.signIn.isLiveRefreshToken(successorHash));
     if (!withinGrace || !successorLive) {
-      await repo.auth.deleteSessions({ userId: user.id, only: session.id });
+      await repo.signIn.deleteSessions({ userId: user.id, only: session.id });
       log("warn", "auth.refresh_token_reused", { session_id: session.id, user_id: user.id, revoked_at: token.revokedAt });
       throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
@@ -137,7 +137,7 @@ export async function authenticate(deps: Deps, origin: RequestOrigin, authorizat
   const token = bearerToken(authorization);
   if (token === null) throw noAuthorization();
   const claims = await verifyAccessToken(jwtSecret(deps.config), token, { issuer: origin.issuer, now: deps.now() });
-  const found = await deps.repo.auth.findSession(claims.sessionId);
+  const found = await deps.repo.signIn.findSession(claims.sessionId);
   if (!found) throw sessionNotFound();
   if (found.user.id !== claims.userId) throw userNotFound(403);
   return found;
@@ -163,5 +163,5 @@ export async function signOut(deps: Deps, origin: RequestOrigin, authorization: 
       : scope === "others"
         ? { userId: user.id, except: session.id }
         : { userId: user.id };
-  await deps.repo.auth.deleteSessions(selection);
+  await deps.repo.signIn.deleteSessions(selection);
 }

@@ -26,7 +26,7 @@ import { ConfirmTokenError, confirmEntry, journeyOf, readConfirmationToken } fro
 /** The place page of the entry `entryId` (the share box's figures as they are now); a 404's page when it is gone. */
 async function placeOf(c: Context<AppEnv>, entryId: number, already: boolean): Promise<Response> {
   const deps = c.get("deps");
-  const entry = await deps.repo.journey.entryById(entryId);
+  const entry = await deps.repo.waitlist.entryById(entryId);
   if (!entry) throw new ConfirmTokenError("unknown");
   const journey = await journeyOf(deps, entry.email, new URL(c.req.url).origin);
   const page = placePage({ ...journey, referral_boost: deps.config.waitlist.referralBoost }, already);
@@ -63,7 +63,7 @@ export const confirmRoutes = new Hono<AppEnv>()
     const token = c.req.query("token") ?? "";
     try {
       const { entryId } = await readConfirmationToken(deps, token);
-      const entry = await deps.repo.journey.entryById(entryId);
+      const entry = await deps.repo.waitlist.entryById(entryId);
       if (!entry) throw new ConfirmTokenError("unknown");
       if (entry.confirmedAt !== null) return await placeOf(c, entryId, true);
       return await sitePageResponse(c, confirmPromptPage(token), 200);

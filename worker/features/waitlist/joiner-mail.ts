@@ -23,7 +23,7 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
     const validDays = Math.max(1, Math.round(deps.config.waitlist.confirmTtlSeconds / 86_400));
     return { receivers: [entry.email], ...confirmationEmail({ link, validDays }) };
   }
-  const place = await deps.repo.journey.placeOf(entry);
+  const place = await deps.repo.waitlist.placeOf(entry);
   if (place === null || !entry.referralCode) return null;
   const link = referralLink(origin, entry.referralCode);
   return { receivers: [entry.email], ...welcomeEmail({ place, link, boost: deps.config.waitlist.referralBoost }) };
@@ -36,11 +36,11 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
 export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<boolean> {
   const context = { kind: mail.kind, id: mail.id, transport: deps.visitorTransport.name };
   try {
-    const entry = known ?? (await deps.repo.journey.entryById(mail.entryId));
+    const entry = known ?? (await deps.repo.waitlist.entryById(mail.entryId));
     const message = entry ? await messageFor(deps, mail, entry) : null;
     // Nothing to send (the entry left, or confirmed meanwhile): done, so the cron stops on it.
     if (!message) {
-      await deps.repo.journey.markMailSent(mail, deps.now());
+      await deps.repo.waitlist.markMailSent(mail, deps.now());
       return false;
     }
     let receipt: Awaited<ReturnType<Deps["visitorTransport"]["send"]>>;
@@ -55,10 +55,10 @@ export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: Wa
         next_attempt_at: next.toISOString(),
         error: describeError(error),
       });
-      await deps.repo.journey.markMailFailed(mail, describeError(error), next);
+      await deps.repo.waitlist.markMailFailed(mail, describeError(error), next);
       return false;
     }
-    await deps.repo.journey.markMailSent(mail, deps.now(), receipt.devMail);
+    await deps.repo.waitlist.markMailSent(mail, deps.now(), receipt.devMail);
     return true;
   } catch (error) {
     log("error", "joiner_mail.not_recorded", { ...context, error: describeError(error) });
@@ -71,14 +71,14 @@ export type JoinerOutboxReport = { attempted: number; sent: number; failed: numb
 /** The cron's share: claims due joiner mails (oldest first, NOTIFY batch size) and sends each. */
 export async function runJoinerOutbox(deps: Deps): Promise<JoinerOutboxReport> {
   const { notify } = deps.config;
-  const mails = await deps.repo.journey.claimDueMail({
+  const mails = await deps.repo.waitlist.claimDueMail({
     claim: crypto.randomUUID(),
     now: deps.now(),
     lockMs: notify.lockMs,
     limit: notify.batchSize,
   });
   const entries = new Map(
-    (await deps.repo.journey.entriesByIds([...new Set(mails.map((mail) => mail.entryId))])).map((entry) => [entry.id, entry]),
+    (await deps.repo.waitlist.entriesByIds([...new Set(mails.map((mail) => mail.entryId))])).map((entry) => [entry.id, entry]),
   );
   const report: JoinerOutboxReport = { attempted: mails.length, sent: 0, failed: 0 };
   for (const mail of mails) {

@@ -64,7 +64,7 @@ function queueMail(deps: Deps, origin: string): QueueMail {
  */
 export async function joinWithJourney(
   deps: Deps,
-  input: Parameters<Deps["repo"]["joinWaitlist"]>[0] & { ref?: string | null },
+  input: Parameters<Deps["repo"]["waitlist"]["join"]>[0] & { ref?: string | null },
   claim: FirstClaim,
   options: { origin: string; confirmAtOnce?: boolean; network?: string | null },
 ): Promise<JoinResult> {
@@ -76,7 +76,7 @@ export async function joinWithJourney(
   const { result, confirm } = await withConfirmRetries(async () => {
     const confirm = atOnce ? confirmWrite(deps, key, network) : null;
     const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
-    return { result: await deps.repo.joinWaitlist(input, claim, journey), confirm };
+    return { result: await deps.repo.waitlist.join(input, claim, journey), confirm };
   });
   // Joining again is consent again only when this join confirmed the entry itself (signing in
   // proved the address, or the operator turned double opt-in off): anyone can type a stranger's
@@ -104,7 +104,7 @@ export async function confirmEntry(
   clientNetwork: string | null,
 ): Promise<{ outcome: "confirmed" | "already"; entryId: number }> {
   const { entryId } = await readConfirmationToken(deps, token);
-  const entry = await deps.repo.journey.entryById(entryId);
+  const entry = await deps.repo.waitlist.entryById(entryId);
   if (!entry) throw new ConfirmTokenError("unknown");
   if (entry.confirmedAt !== null) return { outcome: "already", entryId };
   const secret = deps.config.auth.jwtSecret;
@@ -113,7 +113,7 @@ export async function confirmEntry(
   let write = confirmWrite(deps, key, network);
   const after = await withConfirmRetries(() => {
     write = confirmWrite(deps, key, network);
-    return deps.repo.journey.confirm(entry, write);
+    return deps.repo.waitlist.confirm(entry, write);
   });
   if (!after) throw new ConfirmTokenError("unknown");
   const won = after.confirmClaim === write.claim;
@@ -125,7 +125,7 @@ export async function confirmEntry(
 
 /** Many confirmed referrals of one referrer from one client network: flagged for the operator, never blocked (a school shares one). */
 async function flagNetwork(deps: Deps, referralCode: string, network: string): Promise<void> {
-  const referrals = await deps.repo.journey.referralsFromNetwork(referralCode, network);
+  const referrals = await deps.repo.waitlist.referralsFromNetwork(referralCode, network);
   if (referrals >= deps.config.waitlist.networkFlag)
     log("warn", "referral.network_flagged", { referrals, threshold: deps.config.waitlist.networkFlag });
 }
@@ -138,7 +138,7 @@ export type Journey = Pick<
 
 /** Where an address stands: status, place, referral code and link, friends pending and confirmed, times, and its invitation. */
 export async function journeyOf(deps: Deps, email: string, origin = ""): Promise<Journey & Pick<MeAnswer, "invited_at" | "invited_by">> {
-  const entry = await deps.repo.journey.entryByEmail(email);
+  const entry = await deps.repo.waitlist.entryByEmail(email);
   const [journey, sent] = await Promise.all([
     journeyOfRecord(deps, entry, origin),
     entry?.invitedAt ? deps.repo.recipients.invitationOf(entry) : null,
@@ -152,7 +152,7 @@ async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: 
     const none = { referral_code: null, referral_link: null, referrals_pending: 0, referrals_confirmed: 0 };
     return { status: "none", position: null, ...none, joined_at: null, confirmed_at: null };
   }
-  const [position, pending] = await Promise.all([deps.repo.journey.placeOf(entry), deps.repo.journey.referralsPending(entry)]);
+  const [position, pending] = await Promise.all([deps.repo.waitlist.placeOf(entry), deps.repo.waitlist.referralsPending(entry)]);
   const code = entry.confirmedAt ? entry.referralCode : null;
   return {
     status: entry.confirmedAt ? "confirmed" : "pending",
@@ -189,7 +189,7 @@ export async function joinConfirmed(
 
 /** Leaves the waitlist: the entry and its joiner mails are deleted. False when it was not on it. */
 export function leaveWaitlist(deps: Deps, email: string): Promise<boolean> {
-  return deps.repo.journey.leave(email);
+  return deps.repo.waitlist.leave(email);
 }
 
 /**
@@ -202,10 +202,10 @@ export async function resendConfirmation(
   email: string,
   options: { origin?: string; defer?: Defer } = {},
 ): Promise<{ sent: boolean; retryAfterSeconds?: number }> {
-  const entry = await deps.repo.journey.entryByEmail(email);
+  const entry = await deps.repo.waitlist.entryByEmail(email);
   if (!entry || entry.confirmedAt !== null) return { sent: false };
   const cap = confirmCap(deps, await mailboxKey(deps.config.auth.jwtSecret, email));
-  const mail = await deps.repo.journey.queueConfirmation(email, cap, queueMail(deps, options.origin ?? ""));
+  const mail = await deps.repo.waitlist.queueConfirmation(email, cap, queueMail(deps, options.origin ?? ""));
   if (!mail) return { sent: false, retryAfterSeconds: Math.max(1, cap.window.end - Math.floor(deps.now().getTime() / 1000)) };
   await run(deliverJoinerMail(deps, mail, entry), options.defer);
   return { sent: true };

@@ -37,16 +37,16 @@ export function createCounterRepository(db: Database) {
      * and returns the count so far in that window, this one included. A later window starts over
      * at 1. One upsert, so concurrent requests each get their own count.
      */
-    async countRequest(key: string, window: CounterWindow): Promise<number> {
+    async count(key: string, window: CounterWindow): Promise<number> {
       const rows = await countOne(db, key, window);
       return rows[0]!.count;
     },
 
     /**
-     * Counts one event against each counter, like countRequest, in one database call (one
+     * Counts one event against each counter, like count, in one database call (one
      * batch). Resolves each counter's count so far, in the order given.
      */
-    async countRequests(counters: readonly { key: string; window: CounterWindow }[]): Promise<number[]> {
+    async countAll(counters: readonly { key: string; window: CounterWindow }[]): Promise<number[]> {
       const [first, ...rest] = counters.map(({ key, window }) => countOne(db, key, window));
       if (!first) return [];
       const results = await db.batch([first, ...rest]);
@@ -58,7 +58,7 @@ export function createCounterRepository(db: Database) {
      * counted but then refused or failed. A counter whose window has moved on since is left
      * alone, and no count goes below zero.
      */
-    async uncountRequests(counters: readonly { key: string; window: CounterWindow }[]): Promise<void> {
+    async uncountAll(counters: readonly { key: string; window: CounterWindow }[]): Promise<void> {
       const [first, ...rest] = counters.map(({ key, window }) =>
         db
           .update(rateLimits)
@@ -69,7 +69,7 @@ export function createCounterRepository(db: Database) {
     },
 
     /** Deletes the counters of windows that have ended. */
-    async pruneCounters(now: Date): Promise<void> {
+    async prune(now: Date): Promise<void> {
       await db.delete(rateLimits).where(lte(rateLimits.expiresAt, Math.floor(now.getTime() / 1000)));
     },
   };

@@ -8,7 +8,7 @@ import { authCodes, authRefreshTokens } from "../../../platform/db/schema";
 export type { RefreshTokenRecord, SessionScope } from "./sessions";
 
 /**
- * The sign-in tables, as `repo.auth`: codes (auth-codes.ts), sessions and refresh tokens
+ * The sign-in tables, as `repo.signIn`: codes (auth-codes.ts), sessions and refresh tokens
  * (auth-sessions.ts) and users (auth-users.ts). As for the rest of the repository, every
  * guarantee that matters under concurrency (one user per e-mail, a code used once, a refresh
  * token rotated once, counters) comes from one conditional statement or one batch, never from a

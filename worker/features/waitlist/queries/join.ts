@@ -60,7 +60,7 @@ export function createWaitlistRepository(db: Database) {
      * updated_at moves, attribution it lacks is filled in (what it has is kept), its backoff is
      * cleared and, when nobody is sending it right now, its attempts start over with this one.
      */
-    async joinWaitlist(
+    async join(
       input: { email: string; source: string | null } & Partial<Attribution>,
       claim: FirstClaim,
       journey?: JoinJourney,
