@@ -14,7 +14,7 @@ import { createCounterRepository } from "./platform/db/counters";
 import type { Database } from "./platform/db/database";
 
 export type { CounterWindow } from "./platform/db/counters";
-export type { DevMailInput, FirstClaim, NotificationKind, Notified, NotifiedRecord } from "./features/notifications/queries";
+export type { FirstClaim, NotificationKind, Notified, NotifiedRecord } from "./features/notifications/queries";
 export type { JoinJourney, JoinResult } from "./features/waitlist/queries/join";
 
 /**

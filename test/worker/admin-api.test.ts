@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { subjectHash } from "../../worker/features/sign-in/secrets";
+import { subjectHash } from "../../worker/features/operator/audit";
 import { createDeps } from "../../worker/deps";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { csvCell, csvRow } from "../../worker/platform/http/csv";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
-import { escapeHtml } from "../../worker/features/notifications/content";
+import { escapeHtml } from "../../worker/platform/html";
 import { placePage, SHARE_BOX_SCRIPT } from "../../worker/features/waitlist/confirm-page";
 import { sitePageHtml } from "../../worker/platform/http/site-page";
 import { cspHash } from "../../worker/shared/hash";

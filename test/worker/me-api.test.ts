@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { subjectHash } from "../../worker/features/sign-in/secrets";
+import { subjectHash } from "../../worker/features/operator/audit";
 import type { PersonRecord } from "../../worker/shared/admin";
 import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
 import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeData, type MeErasure } from "../../worker/shared/me";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { FORM_MEDIA_TYPE, MAX_FORM_BODY_BYTES } from "../../worker/platform/http/body";
 import { refilledForm } from "../../worker/platform/http/form-refill";
-import { escapeHtml } from "../../worker/features/notifications/content";
+import { escapeHtml } from "../../worker/platform/html";
 import { FORM_MESSAGES } from "../../worker/shared/forms";
 import { cspHash } from "../../worker/shared/hash";
 import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS, tooManyAttempts } from "../../worker/shared/public-forms";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { UNSUBSCRIBE_PROBLEMS, UNSUBSCRIBE_TEXT } from "../../worker/features/campaigns/unsubscribe/page";
 import { maskAddress, signUnsubscribe } from "../../worker/features/campaigns/unsubscribe/token";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
-import { escapeHtml } from "../../worker/features/notifications/content";
+import { escapeHtml } from "../../worker/platform/html";
 import { cspHash } from "../../worker/shared/hash";
 import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { JWT_SECRET } from "../support/auth";

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../notifications/content";
+import { escapeHtml } from "../../platform/html";
 import { BRAND_NAME } from "../../shared/brand";
 import { longDate } from "../../shared/dates";
 import { type LinkPiece, scanLine } from "./links";

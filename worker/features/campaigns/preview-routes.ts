@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { previewOf, readPreviewToken } from "./preview";
 import type { AppEnv } from "../../deps";
 import { describeError, log } from "../../platform/log";
-import { escapeHtml } from "../notifications/content";
+import { escapeHtml } from "../../platform/html";
 
 /**
  * /campaign-preview?token=…: a campaign's e-mail as a page of its own, which the console shows

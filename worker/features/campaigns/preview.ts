@@ -1,4 +1,4 @@
-import { secretsEqual, signature } from "../sign-in/secrets";
+import { secretsEqual, signature } from "../../platform/crypto";
 import type { Campaign } from "../../platform/db/schema";
 import type { Deps } from "../../deps";
 import type { MailMessage } from "../../platform/mail/transport";

@@ -1,6 +1,7 @@
 import { countOne } from "../../platform/db/counters";
 import type { Database } from "../../platform/db/database";
-import { type FirstClaim, iso, newClaim } from "../notifications/queries";
+import { type FirstClaim, newClaim } from "../notifications/queries";
+import { iso } from "../../platform/db/sql";
 import { formSubmissions } from "../../platform/db/schema";
 import type { FormSubmission } from "../../platform/db/schema";
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { escapeHtml } from "../notifications/content";
+import { escapeHtml } from "../../platform/html";
 import type { AppEnv } from "../../deps";
 
 /** A message's own headers (a campaign's List-Unsubscribe pair), as the recipient's mail client would get them. */

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { subjectHash } from "../sign-in/secrets";
+import { subjectHash } from "../operator/audit";
 import { jwtSecret } from "../sign-in/service";
 import { personJson } from "../operator/json";
 import { jsonBody } from "../../platform/http/body";

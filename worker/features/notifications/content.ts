@@ -3,15 +3,8 @@
  * title and an HTML body. Every submitted value is HTML-escaped.
  */
 import type { Notified } from "../../repository";
-import { BRAND_NAME } from "../../shared/brand";
-
-export type MailContent = { title: string; bodyHtml: string };
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
-}
+import { escapeHtml } from "../../platform/html";
+import type { MailContent } from "../../platform/mail/transport";
 
 /** Spec §3: field names are shown with underscores as spaces. */
 export function displayFieldName(name: string): string {
@@ -87,22 +80,4 @@ export function digestNotification(items: Notified[], hourlyCap: number): MailCo
     );
   }
   return { title, bodyHtml: parts.join("\n") };
-}
-
-/**
- * The e-mail with a sign-in code, sent to the person signing in. The code is in the title too,
- * so it can be read from a notification without opening the message.
- */
-export function signInCodeEmail(input: { code: string; validMinutes: number }): MailContent {
-  const title = `${input.code} is your ${BRAND_NAME} sign-in code`;
-  return {
-    title,
-    bodyHtml: [
-      `<h2>Your ${escapeHtml(BRAND_NAME)} sign-in code</h2>`,
-      `<p>Enter this code on the sign-in page:</p>`,
-      `<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(input.code)}</p>`,
-      `<p>It works once and expires in ${input.validMinutes} minutes.</p>`,
-      `<p>If you did not ask to sign in, you can ignore this e-mail: nobody can sign in without the code.</p>`,
-    ].join("\n"),
-  };
 }

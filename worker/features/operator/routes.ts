@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { subjectHash } from "../sign-in/secrets";
+import { subjectHash } from "./audit";
 import { jwtSecret } from "../sign-in/service";
 import { submissionsCsv, waitlistCsv } from "./exports";
 import { personJson, submissionJson, waitlistJson } from "./json";

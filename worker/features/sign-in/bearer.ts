@@ -1,5 +1,5 @@
 import { MIN_ADMIN_KEY_LENGTH, isWeakSecret, type AppConfig } from "../../platform/config/config";
-import { secretsEqual } from "./secrets";
+import { secretsEqual } from "../../platform/crypto";
 
 /**
  * Reading `Authorization: Bearer <token>` and recognising the admin key, in one place for the

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { judge, judgeAll } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
-import { signInCodeEmail } from "../notifications/content";
+import { signInCodeEmail } from "./email";
 import { codeWaitMessage } from "../../shared/sign-in";
 import { AuthError } from "./errors";
 import { type MailboxCap, mailboxCaps, unsentCaps } from "./mailbox";

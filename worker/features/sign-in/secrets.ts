@@ -3,19 +3,8 @@
  * HMAC/SHA-256); nothing here is hand-rolled cryptography.
  */
 
-import { sha256, toHex } from "../../shared/hash";
-
-export { sha256Hex } from "../../shared/hash";
-
-const encoder = new TextEncoder();
-
-/** Bytes as unpadded base64url (RFC 4648 §5): how every token of this worker spells its random values and signatures. */
-export function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let binary = "";
-  for (const byte of view) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+import { toHex } from "../../shared/hash";
+import { hmac, toBase64Url } from "../../platform/crypto";
 
 /**
  * A code of `length` decimal digits, uniformly distributed: random 32-bit values at or above
@@ -28,25 +17,6 @@ export function randomCode(length: number): string {
   do crypto.getRandomValues(value);
   while (value[0]! >= limit);
   return String(value[0]! % range).padStart(length, "0");
-}
-
-/** 32 random bytes, base64url: a refresh token. */
-export function randomToken(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-/**
- * HMAC-SHA-256 with the server secret. `purpose` separates the uses of the one secret, so a
- * code hash can never be mistaken for a derived refresh token or the other way round.
- */
-export async function hmac(secret: string, purpose: string, message: string): Promise<ArrayBuffer> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\u0000${message}`));
-}
-
-/** The HMAC of `message` under `purpose`, spelled as the signature part of a token (base64url). */
-export async function signature(secret: string, purpose: string, message: string): Promise<string> {
-  return toBase64Url(await hmac(secret, purpose, message));
 }
 
 /**
@@ -76,25 +46,10 @@ export async function addressHash(secret: string, email: string): Promise<string
 }
 
 /**
- * How the audit trail names the person an operator's action was about (an erasure): keyed with
- * the server secret, so the trail never holds the address, yet the same address always gives
- * the same hash (a later request about it can be matched to the record).
- */
-export async function subjectHash(secret: string, email: string): Promise<string> {
-  return toHex(await hmac(secret, "audit-subject", email));
-}
-
-/**
  * The refresh token that replaces `token` when it is used. Deriving it (rather than drawing it)
  * lets two requests racing with the same token both be given the same successor, while only
  * digests are stored: computing it needs the token itself and the server secret.
  */
 export async function successorToken(secret: string, token: string): Promise<string> {
   return toBase64Url(await hmac(secret, "refresh-token", token));
-}
-
-/** Compares two secrets in time that does not depend on where they differ (or their lengths). */
-export async function secretsEqual(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
-  return crypto.subtle.timingSafeEqual(a, b);
 }

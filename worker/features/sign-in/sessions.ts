@@ -5,7 +5,9 @@ import { signAccessToken, verifyAccessToken } from "./access-token";
 import { bearerToken } from "./bearer";
 import { AuthError, invalidCode, noAuthorization, sessionNotFound, userNotFound, validationFailed } from "./errors";
 import { jwtSecret, type RequestOrigin } from "./request";
-import { codeHash, randomToken, sha256Hex, successorToken } from "./secrets";
+import { randomToken } from "../../platform/crypto";
+import { sha256Hex } from "../../shared/hash";
+import { codeHash, successorToken } from "./secrets";
 import { APP_METADATA, userJson, type UserJson } from "./user";
 
 /**

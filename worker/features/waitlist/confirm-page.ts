@@ -1,5 +1,5 @@
 import { homeButton, pageCard, type SitePage } from "../../platform/http/site-page";
-import { escapeHtml } from "../notifications/content";
+import { escapeHtml } from "../../platform/html";
 import {
   CONFIRM_LINK_PROBLEMS,
   type ConfirmLinkProblem,

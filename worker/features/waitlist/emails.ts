@@ -1,5 +1,5 @@
 import { BRAND_NAME } from "../../shared/brand";
-import { escapeHtml } from "../notifications/content";
+import { escapeHtml } from "../../platform/html";
 
 /**
  * What the joiner e-mails say: the brand, one sentence on why this person gets it, one

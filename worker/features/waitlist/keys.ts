@@ -1,5 +1,5 @@
 import { canonicalMailbox } from "../sign-in/mailbox";
-import { hmac, secretsEqual, signature } from "../sign-in/secrets";
+import { hmac, secretsEqual, signature } from "../../platform/crypto";
 import { toHex } from "../../shared/hash";
 
 /**

@@ -404,3 +404,12 @@ export const authRefreshTokens = table(
 export type AuthUser = typeof authUsers.$inferSelect;
 export type AuthSession = typeof authSessions.$inferSelect;
 export type AuthRefreshToken = typeof authRefreshTokens.$inferSelect;
+
+/** A message kept in the dev mailbox; `headers` are its own (List-Unsubscribe and the like), when it has any. */
+export type DevMailInput = {
+  receivers: string[];
+  title: string;
+  bodyHtml: string;
+  bodyText?: string | null;
+  headers?: Record<string, string> | null;
+};

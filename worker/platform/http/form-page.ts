@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../../deps";
-import { escapeHtml } from "../../features/notifications/content";
+import { escapeHtml } from "../html";
 import { FORM_PAGE_TEXT } from "../../shared/public-forms";
 import { type Refill, type RefillForm, refilledForm } from "./form-refill";
 import { sitePageResponse } from "./site-page";

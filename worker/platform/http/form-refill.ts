@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../features/notifications/content";
+import { escapeHtml } from "../html";
 import { DEFAULT_MAX_LENGTH, type FieldDefinition, fieldLabel, fieldPlaceholder } from "../../shared/forms";
 import { FORM_PAGE_TEXT, HONEYPOT_FIELD } from "../../shared/public-forms";
 

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../../deps";
 import { describeError, log } from "../log";
-import { escapeHtml } from "../../features/notifications/content";
+import { escapeHtml } from "../html";
 import { BRAND_NAME } from "../../shared/brand";
 import { cspHash } from "../../shared/hash";
 import { sitePolicy } from "../../shared/security-headers";

@@ -1,6 +1,9 @@
 import type { AppConfig } from "../config/config";
-import type { DevMailInput } from "../../repository";
+import type { DevMailInput } from "../db/schema";
 import { log } from "../log";
+
+/** What an e-mail says: its title (the subject) and its HTML body. */
+export type MailContent = { title: string; bodyHtml: string };
 
 /** One e-mail, ready to hand to a transport. */
 export type MailMessage = {

@@ -3,6 +3,7 @@ import type { CampaignAudience, CampaignDraftInput } from "../../../shared/campa
 import type { Database } from "../../../platform/db/database";
 import { campaignRecipients, campaigns, suppressions, waitlist } from "../../../platform/db/schema";
 import type { Campaign, CampaignRecipient } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 
 /**
  * Campaigns as the operator composes them (worker/features/campaigns/routes.ts): drafts, their audience
@@ -69,8 +70,6 @@ export type DraftUpdate = { campaign: Campaign } | { refused: "not_found" | "wro
 
 /** The statuses whose content and audience may still change: nothing has been sent. */
 export const EDITABLE_STATUSES = ["draft", "scheduled"] as const;
-
-const iso = (date: Date) => date.toISOString();
 
 export function createCampaignRepository(db: Database) {
   const outcomeColumns = {

@@ -3,7 +3,8 @@ import type { CampaignStatus, SkipReason } from "../../../shared/campaigns";
 import { audienceOf, audienceWhere } from "./campaigns";
 import { createCampaignStateRepository } from "./state";
 import type { Database } from "../../../platform/db/database";
-import { type DevMailInput, iso } from "../../notifications/queries";
+import { iso } from "../../../platform/db/sql";
+import type { DevMailInput } from "../../../platform/db/schema";
 import { campaignRecipients, campaigns, devMailbox, subscriptionEvents, suppressions, waitlist } from "../../../platform/db/schema";
 import type { Campaign, CampaignRecipient, WaitlistEntry } from "../../../platform/db/schema";
 

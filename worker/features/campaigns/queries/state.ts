@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { CampaignCounts, RecipientStatus } from "../../../shared/campaigns";
 import type { Database } from "../../../platform/db/database";
-import { iso } from "../../notifications/queries";
+import { iso } from "../../../platform/db/sql";
 import { campaignRecipients, campaigns, waitlist } from "../../../platform/db/schema";
 import type { Campaign, CampaignRecipient } from "../../../platform/db/schema";
 

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
-import { iso } from "../../notifications/queries";
+import { iso } from "../../../platform/db/sql";
 import { subscriptionEvents, suppressions, waitlist } from "../../../platform/db/schema";
 import type { Suppression } from "../../../platform/db/schema";
 

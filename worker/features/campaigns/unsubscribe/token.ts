@@ -1,4 +1,4 @@
-import { secretsEqual, signature } from "../../sign-in/secrets";
+import { secretsEqual, signature } from "../../../platform/crypto";
 import type { Deps } from "../../../deps";
 
 /**

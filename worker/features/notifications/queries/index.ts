@@ -2,7 +2,8 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { devMailbox, formSubmissions, waitlist } from "../../../platform/db/schema";
-import type { FormSubmission, WaitlistEntry } from "../../../platform/db/schema";
+import type { DevMailInput, FormSubmission, WaitlistEntry } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 import { type UndeliveredSummary, undeliveredQueries, undeliveredSummary } from "./undelivered";
 
 /**
@@ -22,17 +23,6 @@ export type Notified = { kind: "waitlist"; record: WaitlistEntry } | { kind: "fo
  * (the hour's single e-mails): one database call stores, claims and counts.
  */
 export type FirstClaim = { now: Date; lockMs: number; budget?: { key: string; window: CounterWindow } };
-
-/** A message kept in the dev mailbox; `headers` are its own (List-Unsubscribe and the like), when it has any. */
-export type DevMailInput = {
-  receivers: string[];
-  title: string;
-  bodyHtml: string;
-  bodyText?: string | null;
-  headers?: Record<string, string> | null;
-};
-
-export const iso = (date: Date) => date.toISOString();
 
 /** A fresh claim: a random token only its holder knows, and the lease it holds until. */
 export function newClaim({ now, lockMs }: Pick<FirstClaim, "now" | "lockMs">) {

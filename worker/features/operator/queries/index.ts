@@ -18,6 +18,7 @@ import {
   waitlist,
 } from "../../../platform/db/schema";
 import type { AuthSession, AuthUser, FormSubmission } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 
 /**
  * What the operator API (worker/features/operator/routes.ts) reads and erases: lists newest first with keyset
@@ -28,8 +29,6 @@ import type { AuthSession, AuthUser, FormSubmission } from "../../../platform/db
 /** Where a page of a list starts: after the row with this created_at and id (newest first). */
 export type ListCursor = { createdAt: string; id: number };
 export type ListQuery = { q: string; limit: number; after: ListCursor | null };
-
-const iso = (date: Date) => date.toISOString();
 
 /** Rows older than the cursor, in the list's order (created_at, then id, both descending). */
 function olderThan(t: typeof waitlist | typeof formSubmissions, after: ListCursor | null): SQL | undefined {

@@ -6,6 +6,7 @@ import { journeySummary, journeyTotals, referrerQueries } from "./journey";
 import type { Database } from "../../../platform/db/database";
 import { formSubmissions, waitlist } from "../../../platform/db/schema";
 import { undeliveredQueries, undeliveredSummary } from "../../notifications/queries/undelivered";
+import { iso } from "../../../platform/db/sql";
 
 /**
  * The console's overview (GET /api/admin/stats) in one database call. Breakdowns are counted and
@@ -15,7 +16,6 @@ import { undeliveredQueries, undeliveredSummary } from "../../notifications/quer
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const iso = (date: Date) => date.toISOString();
 
 /** The waitlist's columns with a breakdown, by the stats' names. */
 const BROKEN_DOWN = {

@@ -2,14 +2,13 @@ import { and, eq, gt, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import type { CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { authCodes, rateLimits } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 
 /**
  * Sign-in codes: one row per address (the live code's keyed hash, its cooldown, its guesses),
  * and the reading of the counters sign-in judges code requests by. Every guarantee under
  * concurrency comes from one conditional statement (see worker/features/sign-in/queries/index.ts).
  */
-
-const iso = (date: Date) => date.toISOString();
 
 export function createCodeRepository(db: Database) {
   return {

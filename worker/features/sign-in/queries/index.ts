@@ -4,6 +4,7 @@ import { createSessionRepository } from "./sessions";
 import { createUserRepository } from "./users";
 import type { Database } from "../../../platform/db/database";
 import { authCodes, authRefreshTokens } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 
 export type { RefreshTokenRecord, SessionScope } from "./sessions";
 
@@ -14,8 +15,6 @@ export type { RefreshTokenRecord, SessionScope } from "./sessions";
  * token rotated once, counters) comes from one conditional statement or one batch, never from a
  * read followed by a write.
  */
-
-const iso = (date: Date) => date.toISOString();
 
 const DAY = 24 * 60 * 60;
 

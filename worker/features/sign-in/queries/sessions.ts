@@ -2,13 +2,12 @@ import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
 import { authRefreshTokens, authSessions, authUsers } from "../../../platform/db/schema";
 import type { AuthRefreshToken, AuthSession, AuthUser } from "../../../platform/db/schema";
+import { iso } from "../../../platform/db/sql";
 
 /**
  * Sessions and their refresh tokens: signing in, finding, rotating and ending them. Every
  * guarantee under concurrency comes from one conditional statement or one batch.
  */
-
-const iso = (date: Date) => date.toISOString();
 
 /** What ends a user's sessions: all of them, only one, or all but one. */
 export type SessionScope = { userId: string; only?: string; except?: string };

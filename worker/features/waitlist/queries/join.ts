@@ -2,7 +2,8 @@ import { eq, getTableColumns, sql } from "drizzle-orm";
 import { ATTRIBUTION_FIELDS, type Attribution } from "../../../shared/waitlist";
 import { countOne } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
-import { type FirstClaim, iso, newClaim } from "../../notifications/queries";
+import { type FirstClaim, newClaim } from "../../notifications/queries";
+import { iso } from "../../../platform/db/sql";
 import {
   type ConfirmWrite,
   confirmMailStatements,

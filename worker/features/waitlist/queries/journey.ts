@@ -1,7 +1,8 @@
 import { and, count, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
-import { type DevMailInput, iso } from "../../notifications/queries";
+import { iso } from "../../../platform/db/sql";
+import type { DevMailInput } from "../../../platform/db/schema";
 import { devMailbox, joinerMail, rateLimits, referralCredits, waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 

@@ -1,0 +1,4 @@
+/** SQL helpers every feature's queries share. */
+
+/** How every timestamp column is written: ISO 8601 in UTC (text, so it sorts as it reads). */
+export const iso = (date: Date) => date.toISOString();
