@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { afterEach, expect, inject, it } from "vitest";
 import { admin, CONSOLE_PATH, LOGIN_URL } from "../../web/src/admin/content";
 import { login } from "../../web/src/content";
-import type { CampaignJson } from "../../worker/shared/campaigns";
+import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";
 import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail } from "./support";
 

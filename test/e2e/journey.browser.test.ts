@@ -16,8 +16,8 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { header, login, waitlistForm } from "../../web/src/content";
 import { ME_TEXT } from "../../web/src/pages/me/content";
-import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { JOURNEY_TEXT } from "@shared/journey-text";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { type DevMail, latestMailId, readCode, uniqueEmail, waitForMail } from "./support";
 

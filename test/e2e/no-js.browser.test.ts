@@ -8,7 +8,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { contactForm, demo, noScript, waitlistForm } from "../../web/src/content";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { uniqueEmail, waitForMail } from "./support";
 

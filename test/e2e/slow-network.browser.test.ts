@@ -17,7 +17,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { contactForm, login, waitlistForm } from "../../web/src/content";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { cspViolations, useBrowser } from "./browser";
 import { uniqueEmail } from "./support";
 

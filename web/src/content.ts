@@ -3,14 +3,12 @@
  * the launch team edits words, claims, the brand and the contact address here. Strings quoted by
  * the product spec (sections 2, 5, 8 and 9) are reproduced exactly; the waitlist and contact
  * form messages are the worker's own (worker/shared), so the page and the API never disagree.
- *
- * Imports of shared modules are relative (not "@shared"): Node-run tests import this file too.
  */
-import { BRAND_NAME } from "../../worker/shared/brand";
-import { FORM_MESSAGES } from "../../worker/shared/forms";
-import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "../../worker/shared/public-forms";
-import { CODE_LENGTH } from "../../worker/shared/sign-in";
-import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
+import { BRAND_NAME } from "@shared/brand";
+import { FORM_MESSAGES } from "@shared/forms";
+import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "@shared/public-forms";
+import { CODE_LENGTH } from "@shared/sign-in";
+import { WAITLIST_MESSAGES } from "@shared/waitlist";
 import { SECTION_IDS, type SectionId } from "./routes";
 
 // ---------------------------------------------------------------------------------------------

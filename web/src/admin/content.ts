@@ -3,7 +3,7 @@
  * web/src/content.ts on purpose: the console is a bundle of its own, and nothing of it may end up
  * in the marketing pages' JavaScript.
  */
-import { BRAND_NAME } from "../../../worker/shared/brand";
+import { BRAND_NAME } from "@shared/brand";
 import { CONSOLE_PATH, loginHref } from "../routes";
 
 /** Where the console lives (the operator comes back here after signing in). */
