@@ -10,7 +10,10 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH, LOGIN_URL, PAGE_SIZE } from "../../web/src/admin/content";
+import { admin } from "../../web/src/admin/content";
+import { PAGE_SIZE } from "../../web/src/admin/sections/paged-list";
+import { LOGIN_URL } from "../../web/src/admin/session";
+import { CONSOLE_PATH } from "../../web/src/routes";
 import { login, waitlistForm } from "../../web/src/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { latestMailId, readCode, uniqueEmail } from "./support";

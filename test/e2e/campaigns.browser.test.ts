@@ -11,7 +11,9 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterEach, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH, LOGIN_URL } from "../../web/src/admin/content";
+import { admin } from "../../web/src/admin/content";
+import { LOGIN_URL } from "../../web/src/admin/session";
+import { CONSOLE_PATH } from "../../web/src/routes";
 import { login } from "../../web/src/content";
 import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";

@@ -8,7 +8,8 @@
  */
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH } from "../../web/src/admin/content";
+import { admin } from "../../web/src/admin/content";
+import { CONSOLE_PATH } from "../../web/src/routes";
 import { login } from "../../web/src/content";
 import { codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 import { useBrowser } from "./browser";

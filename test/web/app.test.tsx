@@ -8,7 +8,7 @@ import { StrictMode } from "react";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { LOGIN_URL } from "../../web/src/admin/content";
+import { LOGIN_URL } from "../../web/src/admin/session";
 import { App } from "../../web/src/App";
 import { CONTACT_FORM } from "@shared/forms";
 import { ATTRIBUTION_FIELDS } from "@shared/waitlist";

@@ -2,10 +2,10 @@ import type { AdminStats } from "@shared/admin";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { AdminApiError, createAdminApi, type AdminApi } from "./api";
 import { Console } from "./Console";
-import { admin, LOGIN_URL } from "./content";
+import { admin } from "./content";
 import { ConsoleContext, type ConsoleContextValue } from "./context";
 import { ViewHeading } from "./ViewHeading";
-import { currentSession, onSessionChange, sessionTokens, signOut } from "./session";
+import { currentSession, LOGIN_URL, onSessionChange, sessionTokens, signOut } from "./session";
 
 /**
  * The console's page: it first checks who is signed in (the site's session) and whether the

@@ -1,6 +1,7 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { useEffect, useRef, useState } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
 import { CampaignsComposer, checkDraft, type DraftErrors, type DraftFields, draftFieldsOf } from "./CampaignsComposer";
 import { CampaignsControls } from "./CampaignsControls";
@@ -9,7 +10,7 @@ import { CampaignsPreview } from "./CampaignsPreview";
 import { CampaignsProgress, useCampaignPolling } from "./CampaignsProgress";
 import { CampaignsReport } from "./CampaignsReport";
 import { CampaignsSend } from "./CampaignsSend";
-import { LIVE_STATUSES, ScreenHeading, StatusBadge, doneOf, totalOf } from "./CampaignsShared";
+import { LIVE_STATUSES, ScreenHeading, StatusBadge, doneOf, statusWord, totalOf } from "./CampaignsShared";
 import { BusyButton, Messages } from "./Section";
 
 /**
@@ -74,7 +75,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
     }
     setCampaign(next);
     if (previousStatus.current !== null && previousStatus.current !== next.status) {
-      setStatus(text.statusChanged(text.status[next.status] ?? next.status));
+      setStatus(text.statusChanged(statusWord(next.status)));
     }
     previousStatus.current = next.status;
   }
@@ -262,7 +263,7 @@ function LiveLine({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign
   const [error, setError] = useState<string | null>(null);
   const done = doneOf(campaign);
   const total = totalOf(campaign);
-  const status = text.status[campaign.status] ?? campaign.status;
+  const status = statusWord(campaign.status);
   const sending = campaign.status === "sending";
 
   async function toggle() {

@@ -1,6 +1,7 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { useEffect, useState } from "react";
-import { admin, formatTime } from "../content";
+import { admin } from "../content";
+import { formatTime } from "../format";
 import { useConsole } from "../context";
 import { ScreenHeading, StatusBadge, totalOf } from "./CampaignsShared";
 import { Messages } from "./Section";

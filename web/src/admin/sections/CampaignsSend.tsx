@@ -1,8 +1,8 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { type FormEvent, type Ref, useEffect, useId, useRef, useState } from "react";
-import { admin, formatTime } from "../content";
+import { admin } from "../content";
+import { formatLocal, formatTime, localZone, parseLocal } from "../format";
 import { useConsole } from "../context";
-import { formatLocal, localZone, parseLocal } from "./CampaignsShared";
 import { BusyButton, Messages } from "./Section";
 
 type Confirm = { size: number; sendAt: Date | null; campaign: CampaignJson };

@@ -1,7 +1,8 @@
 import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, type ErasureCounts, type PersonRecord } from "@shared/admin";
 import { fieldLabel } from "@shared/forms";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
 import { BusyButton, Section, Value } from "./Section";
 
@@ -205,10 +206,10 @@ function Stored({ record }: { record: PersonRecord }) {
         {record.user ? (
           <>
             <dl className="fields">
-              <Field label={text.fields.email!}>{record.user.email}</Field>
-              <Field label={text.fields.created_at!}>{time(record.user.created_at)}</Field>
-              <Field label={text.fields.email_confirmed_at!}>{time(record.user.email_confirmed_at)}</Field>
-              <Field label={text.fields.last_sign_in_at!}>{time(record.user.last_sign_in_at)}</Field>
+              <Field label={text.fields.email}>{record.user.email}</Field>
+              <Field label={text.fields.created_at}>{time(record.user.created_at)}</Field>
+              <Field label={text.fields.email_confirmed_at}>{time(record.user.email_confirmed_at)}</Field>
+              <Field label={text.fields.last_sign_in_at}>{time(record.user.last_sign_in_at)}</Field>
             </dl>
             <p className="stored__subhead">{text.sessions(record.user.sessions.length)}</p>
             {record.user.sessions.length > 0 && (
@@ -245,22 +246,22 @@ function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
   const notification = entry.email_sent ? admin.notification.sent(time(entry.email_sent_at)) : admin.notification.waiting;
   return (
     <dl className="fields">
-      <Field label={fields.email!}>{entry.email}</Field>
-      <Field label={fields.source!}>{entry.source}</Field>
-      <Field label={fields.created_at!}>{time(entry.created_at)}</Field>
-      <Field label={fields.updated_at!}>{time(entry.updated_at)}</Field>
+      <Field label={fields.email}>{entry.email}</Field>
+      <Field label={fields.source}>{entry.source}</Field>
+      <Field label={fields.created_at}>{time(entry.created_at)}</Field>
+      <Field label={fields.updated_at}>{time(entry.updated_at)}</Field>
       {ATTRIBUTION_FIELDS.map((name) => (
-        <Field key={name} label={fields[name]!}>
+        <Field key={name} label={fields[name]}>
           {entry[name]}
         </Field>
       ))}
-      <Field label={fields.status!}>{admin.waitlist.status[entry.status]}</Field>
-      <Field label={fields.confirmed_at!}>{time(entry.confirmed_at)}</Field>
-      <Field label={fields.place!}>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Field>
-      <Field label={fields.referral_code!}>{entry.referral_code}</Field>
-      <Field label={fields.referred_by!}>{entry.referred_by}</Field>
-      <Field label={fields.referrals_confirmed!}>{formatCount(entry.referrals_confirmed)}</Field>
-      <Field label={fields.email_sent!}>{notification}</Field>
+      <Field label={fields.status}>{admin.waitlist.status[entry.status]}</Field>
+      <Field label={fields.confirmed_at}>{time(entry.confirmed_at)}</Field>
+      <Field label={fields.place}>{entry.place === null ? null : admin.waitlist.place(entry.place)}</Field>
+      <Field label={fields.referral_code}>{entry.referral_code}</Field>
+      <Field label={fields.referred_by}>{entry.referred_by}</Field>
+      <Field label={fields.referrals_confirmed}>{formatCount(entry.referrals_confirmed)}</Field>
+      <Field label={fields.email_sent}>{notification}</Field>
     </dl>
   );
 }

@@ -13,9 +13,11 @@ import {
   type RefObject,
 } from "react";
 import type { CsvFile, ListQuery } from "../api";
-import { admin, formatCount, formatTime, PAGE_SIZE } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
 import { saveFile } from "../download";
+import { PAGE_SIZE } from "./paged-list";
 import { openCampaign } from "./CampaignsShared";
 import { BusyButton, Messages, Section, Value } from "./Section";
 
