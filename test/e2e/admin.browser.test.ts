@@ -14,7 +14,8 @@ import { admin } from "../../web/src/admin/content";
 import { PAGE_SIZE } from "../../web/src/admin/sections/paged-list";
 import { LOGIN_URL } from "../../web/src/admin/session";
 import { CONSOLE_PATH } from "../../web/src/routes";
-import { login, waitlistForm } from "../../web/src/content";
+import { waitlistForm } from "../../web/src/form-content";
+import { login } from "../../web/src/pages/login/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { latestMailId, readCode, uniqueEmail } from "./support";
 

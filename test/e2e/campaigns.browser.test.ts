@@ -14,7 +14,7 @@ import { afterEach, expect, inject, it } from "vitest";
 import { admin } from "../../web/src/admin/content";
 import { LOGIN_URL } from "../../web/src/admin/session";
 import { CONSOLE_PATH } from "../../web/src/routes";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";
 import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail } from "./support";

@@ -10,7 +10,7 @@ import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { admin } from "../../web/src/admin/content";
 import { CONSOLE_PATH } from "../../web/src/routes";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 import { useBrowser } from "./browser";
 import { latestMailId, otherCode, readCode, uniqueEmail } from "./support";

@@ -12,8 +12,8 @@ import { LOGIN_URL } from "../../web/src/admin/session";
 import { App } from "../../web/src/App";
 import { CONTACT_FORM } from "@shared/forms";
 import { ATTRIBUTION_FIELDS } from "@shared/waitlist";
-import { SECTION_IDS, brand, documentTitles } from "../../web/src/content";
-import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash } from "../../web/src/routes";
+import { brand, documentTitles } from "../../web/src/content";
+import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash, SECTION_IDS } from "../../web/src/routes";
 import indexHtml from "../../web/index.html?raw";
 
 vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));

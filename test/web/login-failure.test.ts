@@ -4,7 +4,7 @@
  */
 import { AuthApiError, AuthRetryableFetchError } from "@supabase/auth-js";
 import { describe, expect, it } from "vitest";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
 import { CODE_COOLDOWN_SECONDS, codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 

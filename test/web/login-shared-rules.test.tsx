@@ -6,7 +6,7 @@
 import { render, screen } from "@testing-library/react";
 import { AuthApiError } from "@supabase/auth-js";
 import { describe, expect, it, vi } from "vitest";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { CodeStep } from "../../web/src/pages/login/CodeStep";
 import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
 import { loginIds } from "../../web/src/pages/login/fields";

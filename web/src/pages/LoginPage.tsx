@@ -4,10 +4,10 @@ import { CODE_LENGTH } from "@shared/sign-in";
 import { emailField, strictFields, validate } from "@shared/text";
 import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
-import { LOGIN_REDIRECT_DELAY_MS, login } from "../content";
 import { useMounted } from "../hooks/mounted";
 import { returnPathOfHash } from "../routes";
 import { CodeStep } from "./login/CodeStep";
+import { login } from "./login/content";
 import { EmailStep } from "./login/EmailStep";
 import { codeNotSent, codeNotVerifiedText, describeFailure, type FocusTarget, type Message } from "./login/failure";
 import { type Busy, ErrorMessage, loginIds } from "./login/fields";
@@ -16,6 +16,9 @@ import { SignedInView } from "./login/SignedInView";
 import { useCodeCooldown } from "./login/use-code-cooldown";
 
 type Step = "email" | "code";
+
+/** Spec §4 and §9: after a successful sign-in the page waits this long before going home. */
+const LOGIN_REDIRECT_DELAY_MS = 1500;
 
 /** The waitlist's e-mail rule (spec §5, worker/shared), with the login's own words. */
 const loginEmailSchema = strictFields({
