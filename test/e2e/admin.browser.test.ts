@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { admin } from "../../web/src/admin/content";
-import { PAGE_SIZE } from "../../web/src/admin/sections/paged-list";
+import { PAGE_SIZE } from "../../web/src/admin/api";
 import { LOGIN_URL } from "../../web/src/admin/session";
 import { CONSOLE_PATH } from "../../web/src/routes";
 import { waitlistForm } from "../../web/src/form-content";
