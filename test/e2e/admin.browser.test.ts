@@ -10,8 +10,12 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH, LOGIN_URL, PAGE_SIZE } from "../../web/src/admin/content";
-import { login, waitlistForm } from "../../web/src/content";
+import { admin } from "../../web/src/admin/content";
+import { PAGE_SIZE } from "../../web/src/admin/api";
+import { LOGIN_URL } from "../../web/src/admin/session";
+import { CONSOLE_PATH } from "../../web/src/routes";
+import { waitlistForm } from "../../web/src/form-content";
+import { login } from "../../web/src/pages/login/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { latestMailId, readCode, uniqueEmail } from "./support";
 

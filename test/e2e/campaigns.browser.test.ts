@@ -11,9 +11,11 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterEach, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH, LOGIN_URL } from "../../web/src/admin/content";
-import { login } from "../../web/src/content";
-import type { CampaignJson } from "../../worker/shared/campaigns";
+import { admin } from "../../web/src/admin/content";
+import { LOGIN_URL } from "../../web/src/admin/session";
+import { CONSOLE_PATH } from "../../web/src/routes";
+import { login } from "../../web/src/pages/login/content";
+import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";
 import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail } from "./support";
 

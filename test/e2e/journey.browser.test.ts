@@ -14,10 +14,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { header, login, waitlistForm } from "../../web/src/content";
+import { header } from "../../web/src/content";
+import { waitlistForm } from "../../web/src/form-content";
+import { login } from "../../web/src/pages/login/content";
 import { ME_TEXT } from "../../web/src/pages/me/content";
-import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { JOURNEY_TEXT } from "@shared/journey-text";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { type DevMail, latestMailId, readCode, uniqueEmail, waitForMail } from "./support";
 

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { SECTION_IDS } from "../../web/src/content";
+import { SECTION_IDS } from "../../web/src/routes";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { latestMailId, readCode } from "./support";
 

@@ -8,9 +8,10 @@
  */
 import type { Page, Response } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { admin, CONSOLE_PATH } from "../../web/src/admin/content";
-import { login } from "../../web/src/content";
-import { codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
+import { admin } from "../../web/src/admin/content";
+import { CONSOLE_PATH } from "../../web/src/routes";
+import { login } from "../../web/src/pages/login/content";
+import { codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 import { useBrowser } from "./browser";
 import { latestMailId, otherCode, readCode, uniqueEmail } from "./support";
 

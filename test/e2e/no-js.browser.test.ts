@@ -7,8 +7,9 @@
  */
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { contactForm, demo, noScript, waitlistForm } from "../../web/src/content";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { demo, noScript } from "../../web/src/content";
+import { contactForm, waitlistForm } from "../../web/src/form-content";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { uniqueEmail, waitForMail } from "./support";
 

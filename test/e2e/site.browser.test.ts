@@ -13,7 +13,9 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { SECTION_IDS, advancedAi, closingCta, contactSection, features, howItWorks, subjects, waitlistForm } from "../../web/src/content";
+import { advancedAi, closingCta, contactSection, features, howItWorks, subjects } from "../../web/src/content";
+import { waitlistForm } from "../../web/src/form-content";
+import { SECTION_IDS } from "../../web/src/routes";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
 import { listMailbox, uniqueEmail, waitForMail } from "./support";
 

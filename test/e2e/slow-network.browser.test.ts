@@ -16,8 +16,9 @@
  */
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { contactForm, login, waitlistForm } from "../../web/src/content";
-import { FORM_PAGE_TEXT } from "../../worker/shared/public-forms";
+import { contactForm, waitlistForm } from "../../web/src/form-content";
+import { login } from "../../web/src/pages/login/content";
+import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { cspViolations, useBrowser } from "./browser";
 import { uniqueEmail } from "./support";
 

@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { contactForm, waitlistForm } from "../../web/src/content";
+import { contactForm, waitlistForm } from "../../web/src/form-content";
 import { SITE_KEY_META, TURNSTILE_SCRIPT_URL } from "../../web/src/turnstile/names";
 import { run, startDevServer, tail, type DevServer } from "../support/dev-server.ts";
 import { PAGE_TIMEOUT_MS, cspViolations, launchChromium, watchPage, type PageWatch } from "./browser";

@@ -9,7 +9,8 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AdminApp } from "../../web/src/admin/AdminApp";
-import { admin, LOGIN_URL } from "../../web/src/admin/content";
+import { admin } from "../../web/src/admin/content";
+import { LOGIN_URL } from "../../web/src/admin/session";
 import { apiError, deferred, jsonResponse } from "./helpers";
 
 type Session = { access_token: string; user: { email: string } };

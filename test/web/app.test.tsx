@@ -8,12 +8,12 @@ import { StrictMode } from "react";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { LOGIN_URL } from "../../web/src/admin/content";
+import { LOGIN_URL } from "../../web/src/admin/session";
 import { App } from "../../web/src/App";
-import { CONTACT_FORM } from "../../worker/shared/forms";
-import { ATTRIBUTION_FIELDS } from "../../worker/shared/waitlist";
-import { SECTION_IDS, brand, documentTitles } from "../../web/src/content";
-import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash } from "../../web/src/routes";
+import { CONTACT_FORM } from "@shared/forms";
+import { ATTRIBUTION_FIELDS } from "@shared/waitlist";
+import { brand, documentTitles } from "../../web/src/content";
+import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash, SECTION_IDS } from "../../web/src/routes";
 import indexHtml from "../../web/index.html?raw";
 
 vi.mock("../../web/src/auth/client", () => import("./idle-auth-client"));

@@ -6,9 +6,9 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { FormDefinition } from "../../worker/shared/forms";
+import type { FormDefinition } from "@shared/forms";
 import { ContactForm } from "../../web/src/components/ContactForm";
-import { contactForm } from "../../web/src/content";
+import { contactForm } from "../../web/src/form-content";
 import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, preferReducedMotion, sentBody } from "./helpers";
 
 const SUCCESS = "Message sent successfully! We'll be in touch.";

@@ -3,8 +3,14 @@
  * number can be checked by hand, and on the real script against the spec's constants.
  */
 import { describe, expect, it } from "vitest";
-import { characters, createDemoTimeline } from "../../web/src/components/demo-timeline";
-import { DEMO_LOOP_MS, DEMO_STEP_DELAYS_MS, DEMO_TYPING_MS_PER_CHAR, demo } from "../../web/src/content";
+import {
+  characters,
+  createDemoTimeline,
+  DEMO_LOOP_MS,
+  DEMO_STEP_DELAYS_MS,
+  DEMO_TYPING_MS_PER_CHAR,
+} from "../../web/src/components/demo-timeline";
+import { demo } from "../../web/src/content";
 
 // "ab" (typed 0-100 ms) + 1000 ms pause, then "cde" (1100-1250 ms) + 500 ms pause; loop 3000 ms.
 const small = createDemoTimeline(["ab", "cde"], { msPerChar: 50, stepDelaysMs: [1000, 500], loopMs: 3000 });

@@ -4,9 +4,9 @@
  */
 import { AuthApiError, AuthRetryableFetchError } from "@supabase/auth-js";
 import { describe, expect, it } from "vitest";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
-import { CODE_COOLDOWN_SECONDS, codeWaitMessage, requestRateMessage } from "../../worker/shared/sign-in";
+import { CODE_COOLDOWN_SECONDS, codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 
 const api = (code: string, message: string) => describeFailure(new AuthApiError(message, 429, code));
 

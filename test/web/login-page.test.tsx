@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Router } from "wouter";
 import { useHashLocation } from "wouter/use-hash-location";
 import { AuthProvider } from "../../web/src/auth/AuthProvider";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { LoginPage } from "../../web/src/pages/LoginPage";
-import { codeWaitMessage, requestRateMessage, triesLeftSentence } from "../../worker/shared/sign-in";
+import { codeWaitMessage, requestRateMessage, triesLeftSentence } from "@shared/sign-in";
 import { deferred } from "./helpers";
 
 type Session = { user: { email: string } };

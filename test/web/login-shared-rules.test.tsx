@@ -6,13 +6,13 @@
 import { render, screen } from "@testing-library/react";
 import { AuthApiError } from "@supabase/auth-js";
 import { describe, expect, it, vi } from "vitest";
-import { login } from "../../web/src/content";
+import { login } from "../../web/src/pages/login/content";
 import { CodeStep } from "../../web/src/pages/login/CodeStep";
 import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
 import { loginIds } from "../../web/src/pages/login/fields";
-import { codeWaitMessage, triesLeftSentence } from "../../worker/shared/sign-in";
+import { codeWaitMessage, triesLeftSentence } from "@shared/sign-in";
 
-vi.mock("../../worker/shared/sign-in", () => ({
+vi.mock("@shared/sign-in", () => ({
   CODE_LENGTH: 8,
   CODE_COOLDOWN_SECONDS: 90,
   codeWaitMessage: (seconds: number) => `Hold on: ${seconds} s to go.`,

@@ -13,7 +13,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { loginHref, returnPathOfHash, ROUTES } from "../../web/src/routes";
-import type { MeAnswer } from "../../worker/shared/me";
+import type { MeAnswer } from "@shared/me";
 import { apiError, deferred, jsonResponse } from "./helpers";
 
 type Session = { access_token: string; user: { email: string } };

@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { PRERENDERED_ROUTES, renderNoScriptNote, renderRoute } from "../../web/src/entry-server";
 import { demo, noScript } from "../../web/src/content";
-import { LANDING_FIELDS } from "../../worker/shared/waitlist";
+import { LANDING_FIELDS } from "@shared/waitlist";
 
 const ROUTES = [
   { path: "/", heading: "Your Homework, <span" },

@@ -10,7 +10,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ContactForm } from "../../web/src/components/ContactForm";
 import { WaitlistForm } from "../../web/src/components/WaitlistForm";
-import { waitlistForm } from "../../web/src/content";
+import { waitlistForm } from "../../web/src/form-content";
 import { TOKEN_WAIT_MS } from "../../web/src/turnstile/use-turnstile";
 import { TURNSTILE_SCRIPT_URL } from "../../web/src/turnstile/names";
 import type { TurnstileApi, TurnstileRenderOptions } from "../../web/src/turnstile/widget";

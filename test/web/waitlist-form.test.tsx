@@ -6,7 +6,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
-import { waitlistForm } from "../../web/src/content";
+import { waitlistForm } from "../../web/src/form-content";
 import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
 
 const NOTE = "Join thousands of students already on our waitlist. No spam, ever.";

@@ -1,6 +1,6 @@
 import type { FormDefinition } from "@shared/forms";
 import { HONEYPOT_FIELD, retryAfterSeconds, TURNSTILE_FIELD, tooManyAttempts } from "@shared/public-forms";
-import { contactForm, waitlistForm } from "./content";
+import { contactForm, waitlistForm } from "./form-content";
 
 /** Where the waitlist forms post: the JSON call below, and the browser itself before the app runs. */
 export const WAITLIST_ENDPOINT = "/api/waitlist";
@@ -26,7 +26,7 @@ export type SubmitOutcome = { ok: true } | { ok: false; message: string; fieldEr
  */
 export type PublicFormExtras = { honeypot: string; turnstileToken?: string };
 
-/** The site's words for the Turnstile refusals any public form can get (content.ts); a 429 says its wait (tooManyAttempts). */
+/** The site's words for the Turnstile refusals any public form can get (form-content.ts); a 429 says its wait (tooManyAttempts). */
 type RefusalMessages = { notVerified: string; verificationUnavailable: string };
 
 /**

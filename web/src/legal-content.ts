@@ -1,10 +1,12 @@
 /**
  * The legal pages' text (spec §2), apart from content.ts: the two pages are a chunk of their own
  * (pages/route-chunks.tsx), so the home page's first-load script does not carry their text. The
- * launch team edits it here, with the rest of the copy in content.ts.
+ * launch team edits it here, with the rest of the copy in content.ts. Words only, their types
+ * taken from the values (`as const`): components/LegalPage.tsx says what a page may hold.
  */
-import { brand, contactEmail, type LegalPageContent } from "./content";
+import { brand, contactEmail } from "./content";
 
+/** Spec §2: both pages were last updated on this day; a page whose text changed since, on the day it changed. */
 const LEGAL_LAST_UPDATED = "October 26, 2025";
 
 /**
@@ -20,7 +22,7 @@ const PRIVACY_LAST_UPDATED = "November 25, 2026";
  * the retention and erasure in docs/api.md (the cron run's deletions at the end of "Sign-in";
  * what "Operator API" erases and keeps).
  */
-export const privacyPolicy: LegalPageContent = {
+export const privacyPolicy = {
   title: "Privacy Policy",
   lastUpdated: PRIVACY_LAST_UPDATED,
   lastUpdatedLabel: "Last updated",
@@ -94,9 +96,9 @@ export const privacyPolicy: LegalPageContent = {
       email: contactEmail,
     },
   ],
-};
+} as const;
 
-export const termsOfService: LegalPageContent = {
+export const termsOfService = {
   title: "Terms of Service",
   lastUpdated: LEGAL_LAST_UPDATED,
   lastUpdatedLabel: "Last updated",
@@ -146,4 +148,4 @@ export const termsOfService: LegalPageContent = {
       ],
     },
   ],
-};
+} as const;

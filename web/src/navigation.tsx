@@ -1,14 +1,16 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { navigate as navigateHash } from "wouter/use-hash-location";
-import type { SectionId, SectionLink } from "./content";
 import { prefersReducedMotion } from "./hooks/reduced-motion";
-import { MAIN_ID, ROUTES, anchorOfHash, isKnownRoute, routeOfHash } from "./routes";
+import { MAIN_ID, ROUTES, type SectionId, anchorOfHash, isKnownRoute, routeOfHash } from "./routes";
 
 export { MAIN_ID };
 
 /** Where focus goes when a section is shown: its heading, or (the waitlist buttons) its e-mail field. */
-export type SectionFocus = NonNullable<SectionLink["focus"]>;
+export type SectionFocus = "heading" | "email";
+
+/** A button that shows a home page section (the header's, whose labels are content.ts's). */
+export type SectionLink = { target: SectionId; focus?: SectionFocus };
 
 type SiteNavigation = {
   /** Scrolls the home page to a section (going home first from other pages) and focuses it. */

@@ -10,9 +10,9 @@ export const ROUTES = {
 
 /**
  * The anchors of the home page's sections (the contact anchor is named by spec §2). They live here,
- * not in content.ts (which re-exports them), so that no module of the app's start depends on the
- * copy: an edit of content.ts is then taken up by the components that show it (React's fast
- * refresh, with their state, in `npm run dev`) instead of reloading the page.
+ * not in content.ts, so that no module of the app's start depends on the copy: an edit of
+ * content.ts is then taken up by the components that show it (React's fast refresh, with their
+ * state, in `npm run dev`) instead of reloading the page.
  */
 export const SECTION_IDS = {
   hero: "hero",

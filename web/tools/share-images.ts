@@ -19,16 +19,18 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { runnerImport } from "vite";
 import { CHROMIUM_FLAGS, chromiumPathOrExit } from "../../test/support/chromium.ts";
+import siteConfig from "../vite.config.ts";
 
 const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PUBLIC = path.join(WEB, "public");
 
 type Brand = { name: string; tagline: string };
 
-/** The brand's words, from content.ts (loaded through Vite: it imports the worker's modules). */
+/** The brand's words, from content.ts (loaded through Vite with the site's alias: it imports the worker's modules as @shared). */
 async function loadBrand(): Promise<Brand> {
   const { module } = await runnerImport<{ brand: Brand }>(path.join(WEB, "src/content.ts"), {
     configFile: false,
+    resolve: siteConfig.resolve,
     logLevel: "warn",
   });
   return module.brand;

@@ -1,5 +1,6 @@
 import type { AdminStats } from "@shared/admin";
 import { useCallback, useState, type ReactNode } from "react";
+import { AdminHeader } from "./AdminHeader";
 import { admin } from "./content";
 import { useConsole } from "./context";
 import { Breakdowns } from "./sections/Breakdowns";
@@ -75,19 +76,15 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
 
   return (
     <>
-      <a className="skip-link" href={`#${mainId}`}>
-        {admin.skipLink}
-      </a>
-      <header className="admin-header">
-        <div className="admin-header__inner">
-          <p className="admin-brand">
-            {admin.brand} <span className="admin-brand__sub">{admin.title}</span>
-          </p>
+      <AdminHeader
+        mainId={mainId}
+        side={
           <div className="admin-user">
             {email && <p className="admin-user__email">{admin.signedInAs(email)}</p>}
             {signOutButton}
           </div>
-        </div>
+        }
+      >
         {signOutError && (
           <p role="alert" className="error admin-header__error">
             {signOutError}
@@ -102,7 +99,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
             ))}
           </ul>
         </nav>
-      </header>
+      </AdminHeader>
       <main id={mainId} tabIndex={-1} className="admin-main">
         <ViewHeading focus={focusHeading} className="admin-title">
           {admin.title}

@@ -78,6 +78,9 @@ const CAMPAIGNS = CAMPAIGNS_API.slice(ADMIN_API.length);
 
 export type ListQuery = { q?: string; cursor?: string | null; limit?: number };
 
+/** Rows per page of the waitlist and contact tables (the `limit` they ask for). */
+export const PAGE_SIZE = 25;
+
 export type AdminApi = ReturnType<typeof createAdminApi>;
 
 export function createAdminApi(tokens: TokenSource) {

@@ -1,4 +1,5 @@
 import { AUTH_STORAGE_KEY, getAuthClient } from "../auth/client";
+import { CONSOLE_PATH, loginHref } from "../routes";
 import type { TokenSource } from "./api";
 
 /**
@@ -6,6 +7,9 @@ import type { TokenSource } from "./api";
  * login page signs the console in, auth-js keeps it (storage, refresh) and relays sign-ins and
  * sign-outs between this tab and the site's.
  */
+
+/** Where an operator signs in: the site's own login page (an e-mail code, like anyone), which comes back to the console. */
+export const LOGIN_URL = /* @__PURE__ */ loginHref(CONSOLE_PATH);
 
 export type OperatorSession = { email: string | null; accessToken: string };
 

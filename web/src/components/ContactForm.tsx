@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { CONTACT_FORM, DEFAULT_MAX_LENGTH, fieldLabel, fieldPlaceholder, type FieldDefinition, type FormDefinition } from "@shared/forms";
 import { formEndpoint, submitForm } from "../api";
-import { contactForm } from "../content";
+import { contactForm } from "../form-content";
 import { useMounted } from "../hooks/mounted";
 import { prefersReducedMotion } from "../hooks/reduced-motion";
 import { useTurnstile } from "../turnstile/use-turnstile";

@@ -1,7 +1,14 @@
 import { useEffect, useState } from "react";
-import { DEMO_LOOP_MS, DEMO_STEP_DELAYS_MS, DEMO_TYPING_MS_PER_CHAR, demo } from "../content";
+import { demo } from "../content";
 import { usePrefersReducedMotion } from "../hooks/reduced-motion";
-import { characters, createDemoTimeline, type DemoFrame } from "./demo-timeline";
+import {
+  characters,
+  createDemoTimeline,
+  DEMO_LOOP_MS,
+  DEMO_STEP_DELAYS_MS,
+  DEMO_TYPING_MS_PER_CHAR,
+  type DemoFrame,
+} from "./demo-timeline";
 
 const timeline = createDemoTimeline(
   demo.steps.map((step) => step.text),

@@ -3,10 +3,13 @@ import { flushSync } from "react-dom";
 import { Link, useLocation } from "wouter";
 import Menu from "lucide-react/icons/menu";
 import X from "lucide-react/icons/x";
-import { HEADER_SCROLL_THRESHOLD_PX, brand, header, type SectionLink } from "../content";
+import { brand, header } from "../content";
 import { useHydrated } from "../hooks/hydrated";
-import { useSiteNavigation } from "../navigation";
+import { type SectionLink, useSiteNavigation } from "../navigation";
 import { AuthStatus } from "./AuthStatus";
+
+/** Spec §2 and §9: the header turns blurred and darker once the page is scrolled past this. */
+const HEADER_SCROLL_THRESHOLD_PX = 50;
 
 const MENU_ID = "site-menu";
 /** The checkbox that opens the menu before the app runs (see Header). */

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { HONEYPOT_FIELD } from "@shared/public-forms";
-import { honeypot } from "../content";
+import { honeypot } from "../form-content";
 
 /**
  * The honeypot of a public form (worker/shared/public-forms.ts): a field named like one a

@@ -12,7 +12,26 @@ import Landmark from "lucide-react/icons/landmark";
 import Lightbulb from "lucide-react/icons/lightbulb";
 import Rocket from "lucide-react/icons/rocket";
 import Zap from "lucide-react/icons/zap";
-import type { IconName } from "../content";
+
+/**
+ * The icons the copy may name (content.ts's `icon` values). Written out, not `keyof typeof ICONS`:
+ * the declaration of a lucide icon's own type cannot be named outside the package.
+ */
+export type IconName =
+  | "atom"
+  | "badge-check"
+  | "book-open"
+  | "brain"
+  | "calculator"
+  | "camera"
+  | "dna"
+  | "flask"
+  | "gift"
+  | "graduation-cap"
+  | "landmark"
+  | "lightbulb"
+  | "rocket"
+  | "zap";
 
 // Imported one by one so the bundle holds only these icons (inline SVG, no icon font or CDN).
 const ICONS: Record<IconName, typeof Zap> = {
@@ -32,7 +51,7 @@ const ICONS: Record<IconName, typeof Zap> = {
   zap: Zap,
 };
 
-/** A decorative icon named by the content module: hidden from assistive technology. */
+/** A decorative icon named by the copy: hidden from assistive technology. */
 export function Icon({ name, className }: { name: IconName; className?: string }) {
   const Component = ICONS[name];
   return <Component className={className} aria-hidden="true" />;

@@ -1,6 +1,24 @@
 import { Link } from "wouter";
-import type { LegalPageContent } from "../content";
 import { ROUTES } from "../routes";
+
+/** A section of a legal page: its heading and paragraphs, a list and paragraphs after it, a contact address. */
+type LegalSection = {
+  heading: string;
+  paragraphs: readonly string[];
+  items?: readonly string[];
+  after?: readonly string[];
+  /** Shown as a mailto link after the paragraphs. */
+  email?: string;
+};
+
+/** What a legal page shows (legal-content.ts holds the two pages' words). */
+type LegalPageContent = {
+  title: string;
+  lastUpdatedLabel: string;
+  lastUpdated: string;
+  sections: readonly LegalSection[];
+  backToHome: string;
+};
 
 /** A static legal page: title, last-updated date and its sections (spec §2). */
 export function LegalPage({ content }: { content: LegalPageContent }) {

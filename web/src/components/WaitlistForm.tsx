@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validate } from "@shared/text";
 import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { WAITLIST_ENDPOINT, joinWaitlist } from "../api";
-import { waitlistForm } from "../content";
+import { waitlistForm } from "../form-content";
 import { useMounted } from "../hooks/mounted";
 import { prefersReducedMotion } from "../hooks/reduced-motion";
 import { useTurnstile } from "../turnstile/use-turnstile";

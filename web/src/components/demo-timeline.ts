@@ -1,7 +1,7 @@
 /**
  * The demo's timeline as a pure function of time, shared by the Demo component and its tests.
  *
- * The rule (spec §9 constants, content.ts):
+ * The rule (spec §9 constants, below):
  * - A run starts at t = 0 and the demo starts over every `loopMs` (t is time since the run began).
  * - Steps are typed one after another, in script order. Step i starts at S(i): S(0) = 0 and
  *   S(i + 1) = S(i) + length(i) × msPerChar + delay(i); that is, each step's delay is the pause
@@ -14,6 +14,18 @@
  *   long for the loop would be cut off by the restart.
  * Lengths count characters as people see them (code points), not UTF-16 units.
  */
+
+/** Spec §9: the demo types one character every 50 ms. */
+export const DEMO_TYPING_MS_PER_CHAR = 50;
+
+/**
+ * Spec §9: one delay per demo step, in step order. Each is the pause after that step is fully
+ * typed, so the last one is how long the finished solution stays on screen before the next loop.
+ */
+export const DEMO_STEP_DELAYS_MS = [1000, 1500, 2000, 1000, 1500, 2000] as const;
+
+/** Spec §9: the demo starts over this long after the previous run started. */
+export const DEMO_LOOP_MS = 15_000;
 
 export type DemoTiming = {
   msPerChar: number;

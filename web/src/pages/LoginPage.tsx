@@ -4,16 +4,15 @@ import { CODE_LENGTH } from "@shared/sign-in";
 import { emailField, strictFields, validate } from "@shared/text";
 import { useAuth } from "../auth/auth-context";
 import { getAuthClient } from "../auth/client";
-import { LOGIN_REDIRECT_DELAY_MS, login } from "../content";
 import { useMounted } from "../hooks/mounted";
-import { returnPathOfHash } from "../routes";
 import { CodeStep } from "./login/CodeStep";
+import { login } from "./login/content";
 import { EmailStep } from "./login/EmailStep";
 import { codeNotSent, codeNotVerifiedText, describeFailure, type FocusTarget, type Message } from "./login/failure";
 import { type Busy, ErrorMessage, loginIds } from "./login/fields";
-import { goToReturnPath } from "./login/return-path";
 import { SignedInView } from "./login/SignedInView";
 import { useCodeCooldown } from "./login/use-code-cooldown";
+import { useRedirectAfterSignIn } from "./login/use-redirect";
 
 type Step = "email" | "code";
 
@@ -53,11 +52,9 @@ export function LoginPage() {
   const emailInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const pendingFocus = useRef<FocusTarget | null>(null);
-  const redirectTimer = useRef<number | undefined>(undefined);
   const isMounted = useMounted();
   const ids = loginIds(useId());
-
-  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+  const redirectSoon = useRedirectAfterSignIn(navigate);
 
   // Focus goes where the visitor carries on: into the code field when step two opens or a new
   // code is on its way (so a phone keeps its keyboard), to the field to correct after an error.
@@ -153,9 +150,7 @@ export function LoginPage() {
       }
       setSignedIn(true);
       show({ kind: "success", text: login.messages.signedIn });
-      // Home (spec §2), or back where the visitor came to sign in from (the console's link).
-      const returnPath = returnPathOfHash(window.location.hash);
-      redirectTimer.current = window.setTimeout(() => goToReturnPath(returnPath, navigate), LOGIN_REDIRECT_DELAY_MS);
+      redirectSoon();
     } catch (error) {
       if (isMounted()) show({ kind: "error", text: codeNotVerifiedText(describeFailure(error)) }, "code");
     } finally {

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense, useId, useState } from "react";
-import { myPlaceShell, pageLoad } from "../content";
+import { myPlaceShell } from "../content";
 import { useHydrated } from "../hooks/hydrated";
+import { LoadFailed } from "./LoadFailed";
 
 type BodyProps = { onRetry: () => void };
 
@@ -49,16 +50,5 @@ export function MyPlacePage() {
         )}
       </div>
     </section>
-  );
-}
-
-function LoadFailed({ onRetry }: BodyProps) {
-  return (
-    <div role="alert">
-      <p>{pageLoad.failed}</p>
-      <button type="button" className="button" onClick={onRetry}>
-        {pageLoad.retry}
-      </button>
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { type ComponentType, lazy, Suspense, useEffect } from "react";
-import { pageLoad } from "../content";
 import { MAIN_ID, ROUTES } from "../routes";
+import { LoadFailed } from "./LoadFailed";
 
 type Pages = Readonly<Record<string, ComponentType>>;
 
@@ -43,7 +43,7 @@ function routeChunk(load: () => Promise<{ PAGES: Pages }>) {
         (loaded) => ({ default: loaded[route]! }),
         (error: unknown) => {
           console.error(`Could not load the page ${route}.`, error);
-          return { default: LoadFailed };
+          return { default: ReloadFailed };
         },
       ),
     );
@@ -78,15 +78,8 @@ function FocusHeadingOnArrival() {
 }
 
 /** Offline, or a deploy replaced the files: reloading gets the page (and the current files). */
-function LoadFailed() {
-  return (
-    <div className="container" role="alert">
-      <p>{pageLoad.failed}</p>
-      <button type="button" className="button" onClick={() => location.reload()}>
-        {pageLoad.retry}
-      </button>
-    </div>
-  );
+function ReloadFailed() {
+  return <LoadFailed className="container" onRetry={() => location.reload()} />;
 }
 
 const legal = routeChunk(() => import("./legal-chunk"));

@@ -1,5 +1,6 @@
 import type { AdminStats, Breakdown as Counts } from "@shared/admin";
-import { admin, formatCount, formatShare } from "../content";
+import { admin } from "../content";
+import { formatCount, formatShare } from "../format";
 import { Section } from "./Section";
 
 /**

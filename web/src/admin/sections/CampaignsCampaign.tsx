@@ -1,6 +1,6 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { useEffect, useRef, useState } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
 import { useConsole } from "../context";
 import { CampaignsComposer, checkDraft, type DraftErrors, type DraftFields, draftFieldsOf } from "./CampaignsComposer";
 import { CampaignsControls } from "./CampaignsControls";
@@ -9,8 +9,11 @@ import { CampaignsPreview } from "./CampaignsPreview";
 import { CampaignsProgress, useCampaignPolling } from "./CampaignsProgress";
 import { CampaignsReport } from "./CampaignsReport";
 import { CampaignsSend } from "./CampaignsSend";
-import { LIVE_STATUSES, ScreenHeading, StatusBadge, doneOf, totalOf } from "./CampaignsShared";
+import { LIVE_STATUSES, ScreenHeading, StatusBadge, statusWord } from "./CampaignsShared";
+import { CampaignsLiveLine } from "./CampaignsLiveLine";
+import { CampaignsSummary } from "./CampaignsSummary";
 import { BusyButton, Messages } from "./Section";
+import { useFocusRequest } from "./use-focus-request";
 
 /**
  * One campaign's screen. A draft (or a new one) is the composer with Preview, "Send a test to me"
@@ -44,12 +47,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
   // The progress and its controls: when the campaign ends they go, and focus that was in them
   // (or nowhere) goes to the report's heading instead of dropping to <body>.
   const liveRef = useRef<HTMLDivElement>(null);
-  const reportHeading = useRef<HTMLHeadingElement>(null);
-  const [focusReport, setFocusReport] = useState(0);
-
-  useEffect(() => {
-    if (focusReport > 0) reportHeading.current?.focus();
-  }, [focusReport]);
+  const reportHeading = useFocusRequest<HTMLHeadingElement>();
 
   // The list's copy may be a few seconds old: the screen reads the campaign once when it opens.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the screen opens.
@@ -70,11 +68,11 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
     const was = previousStatus.current;
     if (was !== null && LIVE_STATUSES.has(was) && !LIVE_STATUSES.has(next.status)) {
       const active = document.activeElement;
-      if (active === null || active === document.body || liveRef.current?.contains(active)) setFocusReport((n) => n + 1);
+      if (active === null || active === document.body || liveRef.current?.contains(active)) reportHeading.request();
     }
     setCampaign(next);
     if (previousStatus.current !== null && previousStatus.current !== next.status) {
-      setStatus(text.statusChanged(text.status[next.status] ?? next.status));
+      setStatus(text.statusChanged(statusWord(next.status)));
     }
     previousStatus.current = next.status;
   }
@@ -148,7 +146,9 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
         </ScreenHeading>
         {campaign && <StatusBadge status={campaign.status} />}
       </div>
-      {campaign && (campaign.status === "sending" || campaign.status === "paused") && <LiveLine campaign={campaign} onCampaign={show} />}
+      {campaign && (campaign.status === "sending" || campaign.status === "paused") && (
+        <CampaignsLiveLine campaign={campaign} onCampaign={show} />
+      )}
       {(missing.length > 0 || warnings.length > 0) && editing && (
         <div className="notice campaign__notice">
           <p className="campaign__notice-title">{missing.length > 0 ? text.send.notConfiguredTitle : text.warnings.title}</p>
@@ -198,7 +198,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
       ) : (
         campaign && (
           <>
-            <Summary campaign={campaign} />
+            <CampaignsSummary campaign={campaign} />
             {warnings.length > 0 && (
               <ul className="notice campaign__notice">
                 {warnings.map((warning) => (
@@ -207,7 +207,7 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
               </ul>
             )}
             {campaign.status === "sent" || campaign.status === "cancelled" ? (
-              <CampaignsReport campaign={campaign} headingRef={reportHeading} />
+              <CampaignsReport campaign={campaign} headingRef={reportHeading.ref} />
             ) : (
               <div ref={liveRef}>
                 <CampaignsProgress campaign={campaign} error={pollError} />
@@ -219,83 +219,6 @@ export function CampaignsCampaign({ initial, focus }: { initial: CampaignJson | 
             <CampaignsPreview prepare={async () => campaign} heading={text.preview.sent} />
           </>
         )
-      )}
-    </div>
-  );
-}
-
-/** What a campaign past its draft is: its audience, size, who made it and when, when it sends. */
-function Summary({ campaign }: { campaign: CampaignJson }) {
-  const text = admin.campaigns.details;
-  const rows: [string, string][] = [
-    [text.audience, admin.campaigns.audience.describe(campaign.audience)],
-    [
-      text.size,
-      (campaign.status === "sending" || campaign.status === "paused") && !campaign.progress.expansion_done
-        ? text.sizeSoFar(totalOf(campaign))
-        : formatCount(totalOf(campaign)),
-    ],
-    [text.created, formatTime(campaign.created_at)],
-    [text.createdBy, campaign.created_by],
-  ];
-  if (campaign.send_at) rows.push([text.sendAt, formatTime(campaign.send_at)]);
-  return (
-    <dl className="fields campaign__summary">
-      {rows.map(([label, value]) => (
-        <div className="field" key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/**
- * The live state in one line under the title, with Pause or Resume: on a phone the progress
- * panel is below the fold, and a small wave is done before anyone scrolls to it.
- */
-function LiveLine({ campaign, onCampaign }: { campaign: CampaignJson; onCampaign: (campaign: CampaignJson) => void }) {
-  const { api, report } = useConsole();
-  const text = admin.campaigns;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const done = doneOf(campaign);
-  const total = totalOf(campaign);
-  const status = text.status[campaign.status] ?? campaign.status;
-  const sending = campaign.status === "sending";
-
-  async function toggle() {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onCampaign(await (sending ? api.pauseCampaign(campaign.id) : api.resumeCampaign(campaign.id)));
-    } catch (failure) {
-      setError(report(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <div className="campaign__live">
-      <p>
-        {done === 0 && !campaign.progress.expansion_done ? text.progress.gettingReady(total) : text.progress.compact(status, done, total)}
-        {" · "}
-        <BusyButton
-          className="link-button"
-          busy={busy}
-          busyLabel={sending ? text.controls.pausing : text.controls.resuming}
-          onClick={toggle}
-        >
-          {sending ? text.controls.pause : text.controls.resume} <span className="visually-hidden">{text.controls.liveSuffix}</span>
-        </BusyButton>
-      </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
 import type { CampaignJson } from "@shared/campaigns";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { admin } from "../content";
 import { useConsole } from "../context";
 import { BusyButton, Messages } from "./Section";
+import { useFocusRequest } from "./use-focus-request";
 
 type Action = "pause" | "resume" | "cancel";
 
@@ -25,19 +26,9 @@ export function CampaignsControls({
   const [asking, setAsking] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const questionRef = useRef<HTMLParagraphElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const [focusQuestion, setFocusQuestion] = useState(0);
-  const [focusCancel, setFocusCancel] = useState(0);
-
-  useEffect(() => {
-    if (focusQuestion > 0) questionRef.current?.focus();
-  }, [focusQuestion]);
-
+  const question = useFocusRequest<HTMLParagraphElement>();
   // "Keep it": the Cancel button is back once the question is gone, and focus returns to it.
-  useEffect(() => {
-    if (focusCancel > 0) cancelRef.current?.focus();
-  }, [focusCancel]);
+  const cancelButton = useFocusRequest<HTMLButtonElement>();
 
   async function run(action: Action) {
     if (busy) return;
@@ -81,12 +72,12 @@ export function CampaignsControls({
           ))}
         {!asking && (
           <button
-            ref={cancelRef}
+            ref={cancelButton.ref}
             type="button"
             className="button button--danger"
             onClick={() => {
               setAsking(true);
-              setFocusQuestion((n) => n + 1);
+              question.request();
             }}
           >
             {text.cancel}
@@ -95,7 +86,7 @@ export function CampaignsControls({
       </div>
       {asking && (
         <div className="confirm-step confirm-step--danger">
-          <p ref={questionRef} tabIndex={-1} className="confirm-step__question">
+          <p ref={question.ref} tabIndex={-1} className="confirm-step__question">
             {text.confirmCancel}
           </p>
           <p className="hint">{left > 0 ? text.confirmCancelNote(left, campaign.audience.kind === "wave") : text.confirmCancelNone}</p>
@@ -113,7 +104,7 @@ export function CampaignsControls({
               className="button button--quiet"
               onClick={() => {
                 setAsking(false);
-                setFocusCancel((n) => n + 1);
+                cancelButton.request();
               }}
             >
               {text.noCancel}

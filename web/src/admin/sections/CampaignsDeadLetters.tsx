@@ -1,6 +1,7 @@
 import type { CampaignJson, DeadLetter } from "@shared/campaigns";
 import { useEffect, useState } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
 import { BusyButton, Messages, Value } from "./Section";
 

@@ -1,9 +1,10 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { useEffect, useState } from "react";
-import { admin, formatTime } from "../content";
+import { admin } from "../content";
+import { formatTime } from "../format";
 import { useConsole } from "../context";
 import { ScreenHeading, StatusBadge, totalOf } from "./CampaignsShared";
-import { Messages } from "./Section";
+import { Messages, TryAgain } from "./Section";
 
 /**
  * Every campaign, newest first (GET /api/admin/campaigns): its number and subject (which opens
@@ -35,13 +36,7 @@ export function CampaignsList({ focus, onOpen }: { focus: number; onOpen: (campa
       <ScreenHeading focus={focus}>{text.title}</ScreenHeading>
       <p>{admin.campaigns.intro}</p>
       <Messages status={campaigns ? text.loaded(campaigns.length) : error ? null : admin.loading} error={error} />
-      {error && (
-        <p>
-          <button type="button" className="button button--small" onClick={() => setReloads((n) => n + 1)}>
-            {admin.tryAgain}
-          </button>
-        </p>
-      )}
+      {error && <TryAgain onClick={() => setReloads((n) => n + 1)} />}
       {campaigns && campaigns.length === 0 && <p className="empty">{text.empty}</p>}
       {campaigns && campaigns.length > 0 && (
         <p className="scroll-hint" id="campaigns-hint">

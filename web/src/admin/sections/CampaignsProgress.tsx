@@ -1,8 +1,9 @@
 import { CAMPAIGN_POLL_MS, type CampaignJson } from "@shared/campaigns";
 import { useEffect, useRef, useState } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
-import { LIVE_STATUSES, doneOf, preparing, skippedOf, totalOf } from "./CampaignsShared";
+import { LIVE_STATUSES, doneOf, preparing, skippedOf, statusWord, totalOf } from "./CampaignsShared";
 
 /**
  * Reads the campaign again every CAMPAIGN_POLL_MS while it may change on its own (scheduled,
@@ -66,7 +67,7 @@ export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson;
   const total = totalOf(campaign);
   const done = doneOf(campaign);
   const step = total > 0 ? Math.floor((done / total) * STEP) : 0;
-  const statusWord = admin.campaigns.status[status] ?? status;
+  const word = statusWord(status);
   const [spoken, setSpoken] = useState<string | null>(null);
   const last = useRef<string | null>(null);
 
@@ -74,9 +75,9 @@ export function CampaignsProgress({ campaign, error }: { campaign: CampaignJson;
     const key = `${status}:${step}`;
     if (last.current === key) return;
     // The first reading is not news (the screen just opened, and its heading took focus).
-    if (last.current !== null) setSpoken(text.live(statusWord, done, total));
+    if (last.current !== null) setSpoken(text.live(word, done, total));
     last.current = key;
-  }, [status, step, statusWord, done, total, text]);
+  }, [status, step, word, done, total, text]);
 
   // Not yet sent, from the first read: the target's people without a row count too.
   const queued = progress.unsent;

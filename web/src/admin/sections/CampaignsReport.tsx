@@ -1,6 +1,7 @@
 import type { CampaignJson } from "@shared/campaigns";
 import { type Ref, useState } from "react";
-import { admin, formatCount, formatTime } from "../content";
+import { admin } from "../content";
+import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
 import { saveFile } from "../download";
 import { Figure } from "./CampaignsProgress";

@@ -1,9 +1,10 @@
 import type { CampaignJson } from "@shared/campaigns";
-import { type FormEvent, type Ref, useEffect, useId, useRef, useState } from "react";
-import { admin, formatTime } from "../content";
+import { type FormEvent, type Ref, useId, useState } from "react";
+import { admin } from "../content";
+import { formatLocal, formatTime, localZone, parseLocal } from "../format";
 import { useConsole } from "../context";
-import { formatLocal, localZone, parseLocal } from "./CampaignsShared";
 import { BusyButton, Messages } from "./Section";
+import { useFocusRequest } from "./use-focus-request";
 
 type Confirm = { size: number; sendAt: Date | null; campaign: CampaignJson };
 
@@ -32,19 +33,9 @@ export function CampaignsSend({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const questionRef = useRef<HTMLParagraphElement>(null);
-  const startRef = useRef<HTMLButtonElement>(null);
-  const [focusQuestion, setFocusQuestion] = useState(0);
-  const [focusStart, setFocusStart] = useState(0);
-
-  useEffect(() => {
-    if (focusQuestion > 0) questionRef.current?.focus();
-  }, [focusQuestion]);
-
+  const questionLine = useFocusRequest<HTMLParagraphElement>();
   // The first button is back once the question is gone: focus returns to it.
-  useEffect(() => {
-    if (focusStart > 0) startRef.current?.focus();
-  }, [focusStart]);
+  const startButton = useFocusRequest<HTMLButtonElement>();
 
   async function ask(event: FormEvent) {
     event.preventDefault();
@@ -66,7 +57,7 @@ export function CampaignsSend({
       setStatus(null);
       if (size === 0) return setError(text.empty);
       setConfirm({ size, sendAt, campaign });
-      setFocusQuestion((n) => n + 1);
+      questionLine.request();
     } catch (failure) {
       setStatus(null);
       setError(report(failure));
@@ -93,7 +84,7 @@ export function CampaignsSend({
 
   function dontSend() {
     setConfirm(null);
-    setFocusStart((n) => n + 1);
+    startButton.request();
   }
 
   const question = confirm
@@ -147,7 +138,7 @@ export function CampaignsSend({
         {!confirm && (
           <p>
             <StartButton
-              buttonRef={startRef}
+              buttonRef={startButton.ref}
               busy={busy}
               inactive={blocked !== null}
               describedBy={blocked ? `${id}-blocked` : undefined}
@@ -158,7 +149,7 @@ export function CampaignsSend({
       </form>
       {confirm && question && (
         <div className="confirm-step">
-          <p ref={questionRef} tabIndex={-1} className="confirm-step__question">
+          <p ref={questionLine.ref} tabIndex={-1} className="confirm-step__question">
             {question}
           </p>
           <p className="hint">{text.confirmNote}</p>

@@ -5,7 +5,7 @@ import { admin } from "../content";
 
 /**
  * What the Campaigns view's parts share: the heading each screen of it starts with (focused when
- * the operator moved to that screen), the status badge, and the audience as the form holds it.
+ * the operator moved to that screen), the status badge and word, and the audience as the form holds it.
  */
 
 /** A screen's <h3>: it takes focus when `focus` changes to a number above 0 (the operator moved here). */
@@ -31,7 +31,12 @@ const BADGE: Record<CampaignStatus, string> = {
 };
 
 export function StatusBadge({ status }: { status: CampaignStatus }) {
-  return <span className={`badge ${BADGE[status]}`}>{admin.campaigns.status[status] ?? status}</span>;
+  return <span className={`badge ${BADGE[status]}`}>{statusWord(status)}</span>;
+}
+
+/** A campaign's status in words; a status this console does not know yet (a newer worker) as the API named it. */
+export function statusWord(status: CampaignStatus): string {
+  return admin.campaigns.status[status] ?? status;
 }
 
 /**
@@ -107,34 +112,4 @@ export function audienceOf(fields: AudienceFields): CampaignAudience | null {
   if (fields.kind === "all") return { kind: "all", utm_source };
   const size = waveSizeOf(fields.size);
   return size === null ? null : { kind: "wave", size, utm_source };
-}
-
-/** The operator's own time zone, as the browser names it ("Europe/Berlin"). */
-export function localZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
-}
-
-/**
- * A datetime-local value ("2026-03-01T09:30", the operator's local time) as a Date, or null.
- * Parsed by parts so the result never depends on how a browser reads a date without a zone.
- */
-export function parseLocal(value: string): Date | null {
-  const match = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(value);
-  if (!match) return null;
-  const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
-  const date = new Date(y, mo - 1, d, h, mi, s);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/** A moment in the operator's own time zone, for the confirmation: "Sun 1 Mar 2026, 09:30". */
-export function formatLocal(date: Date): string {
-  return date.toLocaleString("en-GB", {
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-  });
 }

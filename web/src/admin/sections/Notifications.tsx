@@ -1,6 +1,7 @@
 import type { AdminStats } from "@shared/admin";
 import { useState } from "react";
-import { admin, formatTime } from "../content";
+import { admin } from "../content";
+import { formatTime } from "../format";
 import { useConsole } from "../context";
 import { BusyButton, Messages, Section } from "./Section";
 

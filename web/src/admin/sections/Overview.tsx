@@ -1,6 +1,7 @@
 import type { AdminStats } from "@shared/admin";
 import { useState } from "react";
-import { admin, formatCount } from "../content";
+import { admin } from "../content";
+import { formatCount } from "../format";
 import { BusyButton, Messages, Section } from "./Section";
 
 /** The counts at a glance, and the way to load them again. */

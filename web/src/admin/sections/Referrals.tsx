@@ -1,6 +1,7 @@
 import type { AdminStats, Referrer } from "@shared/admin";
 import type { ReactNode } from "react";
-import { admin, formatCount, formatRatio, formatShare } from "../content";
+import { admin } from "../content";
+import { formatCount, formatRatio, formatShare } from "../format";
 import { Section } from "./Section";
 
 /**

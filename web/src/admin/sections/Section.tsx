@@ -43,6 +43,17 @@ export function Value({ children }: { children: ReactNode }) {
   );
 }
 
+/** After a failed read: a small button that asks again. */
+export function TryAgain({ onClick }: { onClick: () => void }) {
+  return (
+    <p>
+      <button type="button" className="button button--small" onClick={onClick}>
+        {admin.tryAgain}
+      </button>
+    </p>
+  );
+}
+
 /**
  * A live region that is always in the page (a region added together with its text is often not
  * announced): a status (polite) and, for failures, an alert.

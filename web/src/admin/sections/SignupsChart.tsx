@@ -1,5 +1,6 @@
 import { STATS_DAYS, type AdminStats } from "@shared/admin";
-import { admin, formatCount, formatDay } from "../content";
+import { admin } from "../content";
+import { formatCount, formatDay } from "../format";
 import { Section } from "./Section";
 
 type Day = AdminStats["waitlist"]["byDay"][number];

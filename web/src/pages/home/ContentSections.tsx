@@ -2,17 +2,9 @@ import Check from "lucide-react/icons/check";
 import { ContactForm } from "../../components/ContactForm";
 import { Icon } from "../../components/Icon";
 import { WaitlistForm } from "../../components/WaitlistForm";
-import {
-  SECTION_IDS,
-  advancedAi,
-  closingCta,
-  contactEmail,
-  contactSection,
-  features,
-  howItWorks,
-  subjects,
-  waitlistForm,
-} from "../../content";
+import { advancedAi, closingCta, contactEmail, contactSection, features, howItWorks, subjects } from "../../content";
+import { waitlistForm } from "../../form-content";
+import { SECTION_IDS } from "../../routes";
 import { Section } from "./Section";
 
 export function FeaturesSection() {

@@ -2,7 +2,8 @@ import Sparkles from "lucide-react/icons/sparkles";
 import { Demo } from "../../components/Demo";
 import { Icon } from "../../components/Icon";
 import { WaitlistForm } from "../../components/WaitlistForm";
-import { SECTION_IDS, hero } from "../../content";
+import { hero } from "../../content";
+import { SECTION_IDS } from "../../routes";
 
 const TITLE_ID = `${SECTION_IDS.hero}-title`;
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { SectionId } from "../../content";
+import type { SectionId } from "../../routes";
 
 /**
  * A home page section: an anchor the header scrolls to, named by its heading. The heading takes

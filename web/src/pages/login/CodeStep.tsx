@@ -1,6 +1,6 @@
 import type { ClipboardEvent, FormEvent, Ref } from "react";
 import { CODE_LENGTH } from "@shared/sign-in";
-import { login } from "../../content";
+import { login } from "./content";
 import { type Busy, Countdown, type LoginIds, StepField } from "./fields";
 
 type Props = {

@@ -1,6 +1,6 @@
 import type { FormEvent, Ref } from "react";
 import { fieldText } from "../../components/form-data";
-import { login } from "../../content";
+import { login } from "./content";
 import { type Busy, Countdown, type LoginIds, StepField } from "./fields";
 
 type Props = {

@@ -1,4 +1,4 @@
-import { login } from "../../content";
+import { login } from "./content";
 
 type Props = { headingId: string; email: string; loggingOut: boolean; onLogout: () => void };
 

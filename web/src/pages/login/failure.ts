@@ -1,5 +1,5 @@
 import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage, triesLeftFromMessage } from "@shared/sign-in";
-import { login } from "../../content";
+import { login } from "./content";
 
 /** A message in the page's status region ("success", "info") or its alert region ("error"). */
 export type Message = { kind: "success" | "info" | "error"; text: string };

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, Ref } from "react";
-import { login } from "../../content";
+import { login } from "./content";
 
 /** The request under way, if any. */
 export type Busy = "sending" | "verifying" | null;

@@ -1,6 +1,7 @@
 import type { MeSubscription } from "@shared/me";
 import type { Ref } from "react";
 import { ME_TEXT } from "./content";
+import { Fact, Said, Time } from "./parts";
 
 /**
  * "My place"'s campaign e-mail block: whether the address gets launch news and invitations,
@@ -17,7 +18,6 @@ export function SubscriptionSection({
   success,
   error,
   onChange,
-  time,
   buttonRef,
   successRef,
 }: {
@@ -32,11 +32,9 @@ export function SubscriptionSection({
   success: string;
   error: string;
   onChange: (subscribed: boolean) => void;
-  /** How the page shows a time. */
-  time: (iso: string) => React.ReactNode;
   /** The button and the success message, where the page puts focus once a change is done. */
-  buttonRef?: Ref<HTMLButtonElement>;
-  successRef?: Ref<HTMLParagraphElement>;
+  buttonRef: Ref<HTMLButtonElement>;
+  successRef: Ref<HTMLParagraphElement>;
 }) {
   const t = ME_TEXT.subscription;
   const { subscribed } = subscription;
@@ -46,15 +44,13 @@ export function SubscriptionSection({
     <section className="me__section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       <dl className="me__facts">
-        <div>
-          <dt>{invited ? t.invited.statusLabel : t.statusLabel}</dt>
-          <dd className={subscribed ? "me__status--confirmed" : undefined}>{subscribed ? t.on : t.off}</dd>
-        </div>
+        <Fact label={invited ? t.invited.statusLabel : t.statusLabel} className={subscribed ? "me__status--confirmed" : undefined}>
+          {subscribed ? t.on : t.off}
+        </Fact>
         {!subscribed && subscription.unsubscribed_at && (
-          <div>
-            <dt>{t.since}</dt>
-            <dd>{time(subscription.unsubscribed_at)}</dd>
-          </div>
+          <Fact label={t.since}>
+            <Time iso={subscription.unsubscribed_at} />
+          </Fact>
         )}
       </dl>
       <p>{subscribed ? (invited ? t.invited.subscribedText : t.subscribedText) : offText}</p>
@@ -68,13 +64,8 @@ export function SubscriptionSection({
       >
         {subscribed ? (pending ? t.unsubscribing : t.unsubscribe) : pending ? t.subscribing : t.subscribe}
       </button>
-      {/* Focused when a change is done, so it is read and the keyboard stays in this block. */}
-      <p ref={successRef} tabIndex={-1} className="message message--success" role="status">
-        {success}
-      </p>
-      <p className="message message--error" role="alert">
-        {error}
-      </p>
+      {/* The success line is focused when a change is done, so it is read and the keyboard stays in this block. */}
+      <Said success={success} error={error} successRef={successRef} />
     </section>
   );
 }

@@ -1,0 +1,129 @@
+/**
+ * The console's words for its records: the paged tables, the waitlist and the contact messages,
+ * the team's alert about each record, and erasing a person. Part of the console's copy
+ * (./content.ts gathers it); the numbers and times in them are written by ./format.ts.
+ */
+import { entryRange, formatCount, plural, shorten } from "./format";
+
+export const table = {
+  search: "Search",
+  searchButton: "Search",
+  clear: "Clear",
+  previous: "Previous page",
+  next: "Next page",
+  page: (n: number) => `Page ${n}`,
+  pages: (title: string) => `${title}: pages`,
+  /** The status of a loaded page: "26-50 of 60 entries on page 2." (the range from the page's place and size). */
+  showing: (count: number, page: number, query: string, total: number | null, pageSize: number) => {
+    const matching = query ? ` matching “${query}”` : "";
+    if (count === 0) return `No entries on page ${page}${matching}.`;
+    return `${entryRange(page, pageSize, count)} ${total === null ? "entries" : `of ${plural(total, "entry", "entries")}`}${matching} on page ${page}.`;
+  },
+  empty: "Nothing here yet.",
+  noMatch: (query: string) => `Nothing matches “${query}”.`,
+  download: "Download CSV",
+  downloading: "Preparing the file…",
+  downloaded: (fileName: string) => `Downloaded ${fileName}.`,
+  scrollHint: "Scroll sideways to see every column.",
+} as const;
+
+export const waitlist = {
+  title: "Waitlist",
+  searchLabel: "Search the waitlist by e-mail, utm_campaign or referral code",
+  caption: "Waitlist entries, newest first",
+  columns: {
+    email: "E-mail",
+    joined: "Joined",
+    source: "Form",
+    campaign: "Campaign (source / medium / name)",
+    referrer: "Came from",
+    status: "Status",
+    place: "Place",
+    invited: "Invited",
+    referralCode: "Referral code",
+    referredBy: "Referred by",
+    referrals: "Referrals",
+    notification: "Team alert",
+  },
+  /** The joiner's confirmation (the "Status" column). */
+  status: { pending: "Pending", confirmed: "Confirmed" },
+  place: (place: number) => `#${formatCount(place)}`,
+  /** The invite wave that drew the entry (the "Invited" column's note under the time). */
+  invitedBy: (campaignId: number) => `By campaign #${campaignId}`,
+  /** The same note naming the campaign, as a button that opens it in Campaigns. */
+  invitedByNamed: (campaignId: number, subject: string) => `By #${campaignId} “${shorten(subject, 32)}”`,
+  openInvitedBy: (campaignId: number, subject: string) => `Open campaign #${campaignId}, “${subject}”`,
+  csvName: "waitlist.csv",
+} as const;
+
+export const messages = {
+  title: "Contact messages",
+  searchLabel: "Search the messages by name, e-mail or text",
+  caption: "Contact messages, newest first",
+  columns: { received: "Received", name: "Name", email: "E-mail", message: "Message", notification: "Team alert" },
+  csvName: "contact-messages.csv",
+} as const;
+
+/** The team's alert e-mail about one record (the "Team alert" column). */
+export const notification = {
+  sent: (when: string | null) => (when ? `Sent ${when}` : "Sent"),
+  sentBadge: "Sent",
+  /** Undelivered, and no attempt failed: the next run sends it (in a digest past the hour's allowance). */
+  waiting: "Waiting for the digest",
+  waitingNote: "No attempt failed; sent at the next run",
+  failed: "Failed",
+  /** A failed one: its attempts, the error, and when it is tried again. */
+  failedNote: (attempts: number, error: string, nextTry: string | null) =>
+    `${plural(attempts, "attempt")}, last error: ${error}. ${nextTry ? `Next try ${nextTry}` : "Next try at the next run"}.`,
+} as const;
+
+export const erasure = {
+  title: "Erase a person's data",
+  intro:
+    "Look up an e-mail address to see everything stored about it: waitlist entry, contact messages and sign-in account. You can then erase all of it (for a deletion request under data protection law). Erasing cannot be undone.",
+  lookupLabel: "E-mail address",
+  lookup: "Look up",
+  lookingUp: "Looking up…",
+  addressRequired: "Please enter the e-mail address to look up.",
+  storedTitle: (email: string) => `Stored about ${email}`,
+  nothingStored: (email: string) => `Nothing is stored about ${email}.`,
+  waitlistEntry: "Waitlist entry",
+  noWaitlistEntry: "No waitlist entry.",
+  submissions: (n: number) => (n === 0 ? "No contact messages." : `Contact messages (${n})`),
+  account: "Sign-in account",
+  noAccount: "No sign-in account.",
+  otherRecords: "Other records",
+  sessions: (n: number) => (n === 0 ? "No sign-in sessions." : `Sign-in sessions (${n})`),
+  session: (created: string, lastUsed: string | null) => `Started ${created}${lastUsed ? `, last used ${lastUsed}` : ""}`,
+  signInCode: (sent: string, expires: string, usable: boolean) =>
+    usable
+      ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).`
+      : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
+  submission: (when: string) => `Sent ${when}`,
+  confirmLabel: (email: string) => `To erase, type the address again: ${email}`,
+  confirmHint: "The button works once the address matches.",
+  erase: "Erase everything about this address",
+  erasing: "Erasing…",
+  erased: (email: string, counts: { waitlist: number; submissions: number; users: number }) =>
+    `Erased everything about ${email}: ${plural(counts.waitlist, "waitlist entry", "waitlist entries")}, ` +
+    `${plural(counts.submissions, "contact message")} and ${plural(counts.users, "sign-in account")}.`,
+  fields: {
+    email: "E-mail",
+    source: "Form",
+    created_at: "Created",
+    updated_at: "Updated",
+    email_sent: "Notification",
+    utm_source: "Campaign source",
+    utm_medium: "Campaign medium",
+    utm_campaign: "Campaign",
+    referrer_host: "Came from",
+    status: "Status",
+    confirmed_at: "Place confirmed",
+    place: "Place in line",
+    referral_code: "Referral code",
+    referred_by: "Referred by",
+    referrals_confirmed: "Confirmed referrals",
+    last_sign_in_at: "Last signed in",
+    email_confirmed_at: "Confirmed",
+  },
+} as const;

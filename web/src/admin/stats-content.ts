@@ -1,0 +1,94 @@
+/**
+ * The console's words for its figures: the overview, confirmation and referrals, the sign-ups
+ * chart, where sign-ups come from, and the team's notifications. Part of the console's copy
+ * (./content.ts gathers it); the numbers in them are written by ./format.ts.
+ */
+import { formatCount, plural } from "./format";
+
+export const overview = {
+  title: "Overview",
+  total: "On the waitlist",
+  last24h: "Joined in the last 24 hours",
+  last7d: "Joined in the last 7 days",
+  submissions: "Contact messages",
+  undelivered: "Notifications not yet delivered",
+  refresh: "Refresh the figures",
+  refreshed: "Figures refreshed.",
+} as const;
+
+export const referrals = {
+  title: "Confirmation and referrals",
+  pending: "Waiting for confirmation",
+  confirmed: "Confirmed",
+  rate: "Confirmation rate",
+  referrals: "Confirmed referrals",
+  viral: "Viral coefficient",
+  note: "The confirmation rate is of everyone on the waitlist (confirmed ÷ all entries). The viral coefficient is confirmed referrals per confirmed joiner: 0.50 means every two confirmed joiners brought one more.",
+  top: {
+    title: "Top referrers, by confirmed referrals",
+    email: "Referrer",
+    code: "Code",
+    count: "Referrals",
+    empty: "No confirmed referrals yet.",
+  },
+  flagged: {
+    title: "Flagged networks",
+    intro: (flagAt: number) =>
+      `Referrers with ${plural(flagAt, "confirmed referral")} or more from one network (one IP address, or one IPv6 /64). A school or a family shares one address, so a flag is a reason to look, not proof of abuse: nothing is blocked, and the network itself is never shown.`,
+    email: "Referrer",
+    code: "Code",
+    fromOne: "From one network",
+    empty: (flagAt: number) => `No referrer has ${plural(flagAt, "confirmed referral")} or more from one network.`,
+  },
+} as const;
+
+export const chart = {
+  title: "Sign-ups, last 30 days",
+  summary: (total: number, days: number, busiest: { date: string; count: number } | null) =>
+    `${plural(total, "sign-up")} in the last ${days} days.` +
+    (busiest && busiest.count > 0 ? ` The busiest day was ${busiest.date}, with ${plural(busiest.count, "sign-up")}.` : ""),
+  empty: "No sign-ups in the last 30 days yet.",
+  showTable: "Show the numbers as a table",
+  tableCaption: "Sign-ups per day",
+  dayColumn: "Day",
+  countColumn: "Sign-ups",
+  scale: (max: number) => `${formatCount(max)} a day`,
+  barTitle: (date: string, count: number) => `${date}: ${plural(count, "sign-up")}`,
+} as const;
+
+export const breakdowns = {
+  title: "Where sign-ups come from",
+  bySource: { title: "By form on the site", key: "Form" },
+  byUtmSource: { title: "By campaign source (utm_source)", key: "Source" },
+  byUtmMedium: { title: "By campaign medium (utm_medium)", key: "Medium" },
+  byUtmCampaign: { title: "By campaign (utm_campaign)", key: "Campaign" },
+  byReferrerHost: { title: "By referring site", key: "Site" },
+  byForm: { title: "Messages by form", key: "Form" },
+  count: "Count",
+  share: "Share",
+  /** What the shares are of: every entry, so each table's rows add up to 100%. */
+  shareNote: (signups: number, messages: number) =>
+    `Share is of all ${plural(signups, "sign-up")} (of all ${plural(messages, "message")} for messages by form), the “(no value)” and “Other” rows included, so each table adds up to 100%.`,
+  /** The row of the entries without a value (apart from the values, whatever they are). */
+  none: "(no value)",
+  /** The row that sums the values beyond the API's top ones. */
+  other: (values: number) => `Other (${plural(values, "value")})`,
+  empty: "Nothing yet.",
+} as const;
+
+export const delivery = {
+  title: "Notifications",
+  intro:
+    "The team gets an alert e-mail for every sign-up and message: one each while the hour's allowance lasts, the rest together in a digest at the next run (every 5 minutes). Failed ones are retried on their own; “Retry now” sends every waiting one at the next run instead of waiting for its back-off.",
+  allDelivered: "Every notification has been delivered.",
+  undelivered: (count: number, oldest: string | null) =>
+    `${plural(count, "notification")} not yet delivered${oldest ? `, the oldest since ${oldest}` : ""}.`,
+  /** How the undelivered split: waiting for the digest (nothing failed) and failed (retrying). */
+  split: (waiting: number, failed: number, nextTry: string | null) =>
+    `${formatCount(waiting)} waiting for the digest (no attempt failed); ${formatCount(failed)} failed${failed > 0 ? (nextTry ? `, next try ${nextTry}` : ", retried at the next run") : ""}.`,
+  nothingWaits: "Nothing waits, so there is nothing to retry.",
+  retry: "Retry now",
+  retrying: "Retrying…",
+  requeued: (count: number) =>
+    count === 0 ? "Nothing was waiting: no notification needed a retry." : `${plural(count, "notification")} queued to be sent again.`,
+} as const;

@@ -1,0 +1,131 @@
+import { longDateTime } from "@shared/dates";
+import { placeLine } from "@shared/journey-text";
+import type { MeAnswer } from "@shared/me";
+import { ME_TEXT } from "./content";
+import { Fact, Said, Time } from "./parts";
+import { ShareBox } from "./ShareBox";
+import { invitedAt, type MyPlace } from "./use-my-place";
+
+/**
+ * "My place"'s waitlist status: the status and its times, the place in line (or the invitation),
+ * joining or resending the confirmation, the referral link, and leaving the waitlist (asked
+ * first). The page's state (./use-my-place.ts) runs the requests; this shows them.
+ */
+export function StatusSection({ me, place, headingId }: { me: MeAnswer; place: MyPlace; headingId: string }) {
+  const { busy, refs, actions } = place;
+  const invited = invitedAt(me);
+  return (
+    <section className="me__section" aria-labelledby={headingId}>
+      <h2 id={headingId} ref={refs.statusHeading} tabIndex={-1}>
+        {ME_TEXT.statusHeading}
+      </h2>
+      <dl className="me__facts">
+        <Fact label={ME_TEXT.statusLabel} className={`me__status me__status--${me.status}`}>
+          {invited ? ME_TEXT.invited.status : ME_TEXT.status[me.status]}
+        </Fact>
+        {me.joined_at && (
+          <Fact label={ME_TEXT.joinedAt}>
+            <Time iso={me.joined_at} />
+          </Fact>
+        )}
+        {me.confirmed_at && (
+          <Fact label={ME_TEXT.confirmedAt}>
+            <Time iso={me.confirmed_at} />
+          </Fact>
+        )}
+        {invited && (
+          <Fact label={ME_TEXT.invitedAt}>
+            <Time iso={invited} />
+          </Fact>
+        )}
+      </dl>
+
+      {invited ? (
+        <>
+          <p className="me__place">{ME_TEXT.invited.headline}</p>
+          <p>{ME_TEXT.invited.text}</p>
+          {me.invited_by && <p>{ME_TEXT.invited.lookFor(me.invited_by.subject, longDateTime(me.invited_by.sent_at))}</p>}
+        </>
+      ) : (
+        me.status === "confirmed" && me.position !== null && <p className="me__place">{placeLine(me.position)}</p>
+      )}
+      {me.status === "none" && (
+        <>
+          <p>{ME_TEXT.none.text(me.email)}</p>
+          <button type="button" className="button button--primary" onClick={actions.join} disabled={busy !== null}>
+            {busy === "join" ? ME_TEXT.none.joining : ME_TEXT.none.join}
+          </button>
+        </>
+      )}
+      {me.status === "pending" && (
+        <>
+          <p>{ME_TEXT.pending.text(me.email)}</p>
+          <button type="button" className="button button--primary" onClick={actions.resend} disabled={busy !== null}>
+            {busy === "resend" ? ME_TEXT.pending.resending : ME_TEXT.pending.resend}
+          </button>
+        </>
+      )}
+
+      <Said success={place.successIn("waitlist")} error={place.errorIn("waitlist")} />
+
+      {me.status === "confirmed" && me.referral_link && (
+        <ShareBox
+          link={me.referral_link}
+          text={me.share.text}
+          boost={me.referral_boost}
+          pending={me.referrals_pending}
+          confirmed={me.referrals_confirmed}
+          {...(invited ? { heading: ME_TEXT.invited.shareHeading, rule: ME_TEXT.invited.shareRule } : {})}
+        />
+      )}
+
+      {me.status !== "none" && <Leave place={place} />}
+    </section>
+  );
+}
+
+/** "Leave the waitlist", then the question with its two answers (focus moves to the question, and back). */
+function Leave({ place }: { place: MyPlace }) {
+  const { busy, refs, leaving, focusAfterRender } = place;
+  if (!leaving.open) {
+    return (
+      <button
+        ref={refs.leaveButton}
+        type="button"
+        className="button me__leave"
+        disabled={busy !== null}
+        onClick={() => {
+          leaving.set(true);
+          place.clearNotice();
+          focusAfterRender(refs.leaveQuestion);
+        }}
+      >
+        {ME_TEXT.leave.button}
+      </button>
+    );
+  }
+  return (
+    <div className="me__confirm">
+      {/* Focused when asked, so the question is read before its buttons. */}
+      <p ref={refs.leaveQuestion} tabIndex={-1}>
+        {ME_TEXT.leave.question}
+      </p>
+      <div className="me__buttons">
+        <button type="button" className="button button--danger" onClick={place.actions.leave} disabled={busy !== null}>
+          {busy === "leave" ? ME_TEXT.leave.leaving : ME_TEXT.leave.confirm}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy === "leave"}
+          onClick={() => {
+            leaving.set(false);
+            focusAfterRender(refs.leaveButton);
+          }}
+        >
+          {ME_TEXT.leave.cancel}
+        </button>
+      </div>
+    </div>
+  );
+}

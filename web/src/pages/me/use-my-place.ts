@@ -1,0 +1,212 @@
+import type { MeAnswer } from "@shared/me";
+import { type FormEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { saveFile } from "../../admin/download";
+import { signOut } from "../../admin/session";
+import { useMounted } from "../../hooks/mounted";
+import { type MeApi, MeApiError } from "./api";
+import { ME_TEXT } from "./content";
+
+/** What the page shows under its heading (the shell's, ../MyPlacePage.tsx). */
+export type View =
+  | { kind: "loading" }
+  | { kind: "loaded"; me: MeAnswer }
+  | { kind: "loadFailed"; message: string }
+  /** The sign-in stopped being valid while the page was open. */
+  | { kind: "sessionEnded" };
+
+/** A request in flight, by what it does (its button says so; the others wait). */
+export type Busy = null | "join" | "resend" | "leave" | "subscription" | "data" | "erase";
+
+/** Where a message goes: under the waitlist's actions, the e-mail subscription, the data download, the deletion form. */
+type Area = "waitlist" | "subscription" | "data" | "erase";
+type Notice = { area: Area; kind: "success" | "error"; text: string };
+
+/**
+ * The state of a signed-in "My place" and what it does: it loads the joiner's answer, runs one
+ * request at a time (join, resend, leave, the subscription, the data download, the erasure), says
+ * what each came to in its own area, and moves focus to what a change brought (an element the
+ * next render puts in the page). The sections (./StatusSection.tsx and the others) only show it.
+ */
+export function useMyPlace(api: MeApi, onErased: () => void) {
+  const [view, setView] = useState<View>({ kind: "loading" });
+  const [busy, setBusy] = useState<Busy>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [mismatch, setMismatch] = useState(false);
+  const isMounted = useMounted();
+
+  const refs = {
+    statusHeading: useRef<HTMLHeadingElement>(null),
+    leaveButton: useRef<HTMLButtonElement>(null),
+    leaveQuestion: useRef<HTMLParagraphElement>(null),
+    eraseButton: useRef<HTMLButtonElement>(null),
+    eraseField: useRef<HTMLInputElement>(null),
+    subscriptionButton: useRef<HTMLButtonElement>(null),
+    subscriptionSaid: useRef<HTMLParagraphElement>(null),
+  };
+  /** Where focus goes after the next render (an element that render brings). */
+  const pendingFocus = useRef<RefObject<HTMLElement | null> | null>(null);
+
+  useEffect(() => {
+    const target = pendingFocus.current?.current;
+    if (!target || (target as HTMLButtonElement).disabled) return;
+    pendingFocus.current = null;
+    target.focus();
+  });
+
+  const focusAfterRender = (target: RefObject<HTMLElement | null>) => {
+    pendingFocus.current = target;
+  };
+
+  const load = useCallback(async () => {
+    setView({ kind: "loading" });
+    try {
+      const me = await api.me();
+      if (isMounted()) setView({ kind: "loaded", me });
+    } catch (error) {
+      if (!isMounted()) return;
+      if (error instanceof MeApiError && error.failure.kind === "signedOut") setView({ kind: "sessionEnded" });
+      else setView({ kind: "loadFailed", message: messageOf(error, ME_TEXT.loadFailed) });
+    }
+  }, [api, isMounted]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  /** Runs an action; its failure is said in `area` (a lost session shows the sign-in link instead). */
+  async function run(action: Exclude<Busy, null>, area: Area, task: () => Promise<void>) {
+    if (busy !== null) return;
+    setBusy(action);
+    setNotice(null);
+    try {
+      await task();
+    } catch (error) {
+      if (!isMounted()) return;
+      if (error instanceof MeApiError && error.failure.kind === "signedOut") setView({ kind: "sessionEnded" });
+      else setNotice({ area, kind: "error", text: messageOf(error, ME_TEXT.errors.server) });
+    } finally {
+      if (isMounted()) setBusy(null);
+    }
+  }
+
+  /** A new answer from the waitlist's actions: shown, said, and focus on the status it changed. */
+  function showAnswer(me: MeAnswer, text: string) {
+    setView({ kind: "loaded", me });
+    setNotice({ area: "waitlist", kind: "success", text });
+    focusAfterRender(refs.statusHeading);
+  }
+
+  const join = () =>
+    run("join", "waitlist", async () => {
+      const me = await api.join();
+      if (isMounted()) showAnswer(me, ME_TEXT.none.joined);
+    });
+
+  const resend = () =>
+    run("resend", "waitlist", async () => {
+      try {
+        await api.resendConfirmation();
+        if (isMounted()) setNotice({ area: "waitlist", kind: "success", text: ME_TEXT.pending.resent });
+      } catch (error) {
+        if (!(error instanceof MeApiError && error.failure.kind === "notPending")) throw error;
+        // Confirmed meanwhile (the e-mail's link, another tab): show where the entry stands now.
+        const me = await api.me();
+        if (isMounted()) showAnswer(me, ME_TEXT.pending.alreadyConfirmed);
+      }
+    });
+
+  const leave = () =>
+    run("leave", "waitlist", async () => {
+      const me = await api.leave();
+      if (!isMounted()) return;
+      setLeaving(false);
+      showAnswer(me, ME_TEXT.leave.left);
+    });
+
+  const setSubscribed = (subscribed: boolean) => {
+    // The button is disabled while the request runs, which drops focus to the page: it comes
+    // back to the button (a failure: its alert is read), or to what was done (below).
+    focusAfterRender(refs.subscriptionButton);
+    return run("subscription", "subscription", async () => {
+      const me = await api.setSubscribed(subscribed);
+      if (!isMounted()) return;
+      setView({ kind: "loaded", me });
+      const t = ME_TEXT.subscription;
+      const text = !subscribed ? t.unsubscribed : me.invited_at ? t.invited.resubscribed : t.resubscribed;
+      setNotice({ area: "subscription", kind: "success", text });
+      focusAfterRender(refs.subscriptionSaid);
+    });
+  };
+
+  const download = () =>
+    run("data", "data", async () => {
+      const file = await api.data();
+      saveFile(file.blob, file.fileName);
+      if (isMounted()) setNotice({ area: "data", kind: "success", text: ME_TEXT.data.downloaded });
+    });
+
+  function erase(event: FormEvent<HTMLFormElement>, email: string) {
+    event.preventDefault();
+    // The same address, however it was typed (the server folds it the same way).
+    if (typed.trim().toLowerCase() !== email.toLowerCase()) {
+      setMismatch(true);
+      refs.eraseField.current?.focus();
+      return;
+    }
+    setMismatch(false);
+    void run("erase", "erase", async () => {
+      try {
+        await api.erase(typed.trim());
+      } catch (error) {
+        if (!(error instanceof MeApiError && error.failure.kind === "mismatch")) throw error;
+        if (isMounted()) {
+          setMismatch(true);
+          focusAfterRender(refs.eraseField);
+        }
+        return;
+      }
+      // The user is gone on the server, so is the session: end it on this device too (local: the
+      // stored session is removed even though the server can no longer revoke it).
+      try {
+        await signOut();
+      } catch (error) {
+        console.error("Signing out after the erasure failed.", error);
+      }
+      onErased();
+    });
+  }
+
+  const noticeIn = (area: Area, kind: Notice["kind"]) => (notice?.area === area && notice.kind === kind ? notice.text : "");
+
+  return {
+    view,
+    busy,
+    load,
+    refs,
+    focusAfterRender,
+    /** What an area's last action said, by kind ("" when nothing). */
+    successIn: (area: Area) => noticeIn(area, "success"),
+    errorIn: (area: Area) => noticeIn(area, "error"),
+    clearNotice: () => setNotice(null),
+    actions: { join, resend, leave, setSubscribed, download, erase },
+    leaving: { open: leaving, set: setLeaving },
+    erasure: { open: erasing, set: setErasing, typed, setTyped, mismatch, setMismatch },
+  };
+}
+
+export type MyPlace = ReturnType<typeof useMyPlace>;
+
+/** When an invite wave drew the entry (null: not invited): its place and the line-jumping pitch are over. */
+export function invitedAt(me: MeAnswer): string | null {
+  return me.status === "confirmed" ? me.invited_at : null;
+}
+
+/** The message of a failed call: the API error's, or `fallback` for anything unexpected. */
+function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof MeApiError && error.failure.kind === "error") return error.failure.message;
+  console.error(error);
+  return fallback;
+}
