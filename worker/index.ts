@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { pruneRecords } from "./features/sign-in/housekeeping";
-import { handleCampaignQueue, runCampaignCron } from "./features/campaigns/lifecycle";
+import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
@@ -37,8 +37,10 @@ app.notFound(noSuchFile);
 
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/features/campaigns/lifecycle.ts; docs/launch-day.md). */
-  queue: handleCampaignQueue,
+  /** The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md). */
+  async queue(batch, env) {
+    await consumeCampaignBatch(createDeps(env), batch);
+  },
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop).
@@ -56,7 +58,7 @@ export default {
       }),
     );
     ctx.waitUntil(
-      runCampaignCron(deps, env).catch((error: unknown) => {
+      runCampaignCron(deps).catch((error: unknown) => {
         log("error", "campaign.cron_failed", { error: describeError(error) });
       }),
     );

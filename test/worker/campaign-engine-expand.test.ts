@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runCampaignCron, startCampaign } from "../../worker/features/campaigns/lifecycle";
-import { EXPAND_CHUNK } from "../../worker/features/campaigns/queue";
+import { startCampaign } from "../../worker/features/campaigns/actions";
+import { runCampaignCron } from "../../worker/features/campaigns/cron";
+import { EXPAND_CHUNK } from "../../worker/features/campaigns/messages";
 import { testRepository } from "../support/worker";
 import {
   campaignNow,
@@ -25,7 +26,7 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     expect(queue.pending.map((m) => m.body)).toEqual([{ type: "expand", campaign_id: campaign.id }]);
 
     await deliver(
@@ -46,10 +47,10 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const first = await draft({ kind: "wave", size: 4, utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, first.id, null);
+    await startCampaign(depsOf(testEnv), first.id, null);
     await drain(testEnv, queue);
     const second = await draft({ kind: "wave", size: 4, utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, second.id, null);
+    await startCampaign(depsOf(testEnv), second.id, null);
     await drain(testEnv, queue);
 
     const emails = async (id: number) => {
@@ -72,7 +73,7 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     const [expand] = queue.take();
     await deliver(testEnv, [expand!.body]);
     await deliver(testEnv, [expand!.body], { attempts: 2 });
@@ -87,7 +88,7 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     const [expand] = queue.take();
     // The next sendBatch fails: the worker "dies" after writing the chunk, before its messages.
     queue.failNext(1);
@@ -110,7 +111,7 @@ describe("campaign expansion", () => {
     const past = new Date(Date.now() - 11 * 60_000).toISOString();
     await sql("update hwh_campaigns set updated_at = ?1 where id = ?2", past, campaign.id);
     await sql("update hwh_campaign_recipients set updated_at = ?1 where campaign_id = ?2", past, campaign.id);
-    await runCampaignCron(depsOf(testEnv), testEnv);
+    await runCampaignCron(depsOf(testEnv));
     // The requeue walk (a chunk per message) enqueues a send for each stranded row, and only those.
     const sends: number[] = [];
     for (let step = 0; step < 20 && queue.pending.length > 0; step += 1) {

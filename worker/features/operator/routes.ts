@@ -9,7 +9,7 @@ import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { log } from "../../platform/log";
 import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
-import { campaignRoutes } from "../campaigns/routes";
+import { campaignRoutes } from "../campaigns";
 
 /**
  * The operator API, /api/admin/* (docs/api.md "Operator API"): what the console (/admin/) shows, and
