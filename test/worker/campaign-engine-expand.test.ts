@@ -81,6 +81,41 @@ describe("campaign expansion", () => {
     expect(queue.pending.filter((m) => m.body.type === "send")).toHaveLength(5);
   });
 
+  it("a campaign is not finished while its expansion still runs: finish checks between two chunks, every row so far settled, leave it sending", async () => {
+    const tag = uniqueTag("unfinished");
+    await seedConfirmed(tag, EXPAND_CHUNK + 3);
+    const queue = recordingQueue();
+    const testEnv = engineEnv(queue);
+    const campaign = await draft({ kind: "all", utm_source: tag });
+    await startCampaign(depsOf(testEnv), campaign.id, null);
+    // Before the first chunk no row exists, so none is queued or sending: still not finished.
+    await runCampaignCron(depsOf(testEnv));
+    expect((await campaignNow(campaign.id)).status).toBe("sending");
+
+    const [expand] = queue.take();
+    await deliver(testEnv, [expand!.body]);
+    expect(await rowsOf(campaign.id)).toHaveLength(EXPAND_CHUNK);
+    const next = queue.take().filter((m) => m.body.type === "expand");
+    expect(next).toHaveLength(1);
+    // Every row of the first chunk settled (as its sends would leave them) before the next chunk runs.
+    await sql(
+      "update hwh_campaign_recipients set status = 'sent', sent_at = ?1 where campaign_id = ?2",
+      new Date().toISOString(),
+      campaign.id,
+    );
+    // The consumer's check after a batch that touched the campaign, and the cron's: neither ends it.
+    await deliver(testEnv, [{ type: "requeue", campaign_id: campaign.id, after: 0 }]);
+    expect((await campaignNow(campaign.id)).status).toBe("sending");
+    await runCampaignCron(depsOf(testEnv));
+    expect(await campaignNow(campaign.id)).toMatchObject({ status: "sending", finishedAt: null });
+
+    // The second chunk writes the rest and ends expansion; once its sends settle, the campaign is sent.
+    await deliver(testEnv, [next[0]!.body]);
+    expect((await campaignNow(campaign.id)).expandedAt).not.toBeNull();
+    await drain(testEnv, queue);
+    expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent", audienceSize: EXPAND_CHUNK + 3 });
+  }, 120_000);
+
   it("a crash mid-expansion (chunk written, its sends never enqueued) resumes from the cursor, and the cron's requeue reaches the stranded chunk: everyone once", async () => {
     const tag = uniqueTag("crash");
     const total = EXPAND_CHUNK + 20;
