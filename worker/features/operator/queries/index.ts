@@ -5,7 +5,7 @@ import { FORMS, type FormDefinition } from "../../../shared/forms";
 import { pagePlaces, placeColumn, type PlacedEntry, withPlaces } from "./journey";
 import { adminStats, type StatsOptions } from "./stats";
 import { ATTRIBUTION_COLUMNS } from "../../waitlist/queries/join";
-import { eraseConsent } from "../../campaigns/unsubscribe/queries";
+import { eraseConsent } from "../../campaigns/queries/consent";
 import type { Database } from "../../../platform/db/database";
 import {
   auditLog,
