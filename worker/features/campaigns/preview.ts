@@ -7,7 +7,7 @@ import { MailDeliveryError, type MailMessage } from "../../platform/mail/transpo
 import type { CampaignPreview } from "../../shared/campaigns";
 import { normalizeEmail } from "../../shared/text";
 import { ADMIN_KEY_OPERATOR, type Operator } from "../operator";
-import { mailboxKey } from "../waitlist/keys";
+import { mailboxKey } from "../waitlist";
 import { renderCampaignEmail } from "./content";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { toHex } from "../../shared/hash";
 import { hmac } from "../../platform/crypto";
-import { jwtSecret } from "../sign-in/service";
+import { jwtSecret } from "../sign-in";
 import type { AuditOf } from "./queries";
 
 /**

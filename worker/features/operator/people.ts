@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import type { ErasureCounts, PersonRecord } from "../../shared/admin";
-import { jwtSecret } from "../sign-in/service";
-import { mailboxKey } from "../waitlist/keys";
+import { jwtSecret } from "../sign-in";
+import { mailboxKey } from "../waitlist";
 import { auditOf } from "./audit";
 import { personJson } from "./json";
 
