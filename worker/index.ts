@@ -35,6 +35,15 @@ app.route("/unsubscribe", unsubscribeRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);
 
+/** Runs one of the cron's jobs after the invocation returns; its failure is logged as `event`, never thrown at the others. */
+function job(ctx: ExecutionContext, work: Promise<unknown>, event: string): void {
+  ctx.waitUntil(
+    work.catch((error: unknown) => {
+      log("error", event, { error: describeError(error) });
+    }),
+  );
+}
+
 export default {
   fetch: app.fetch,
   /** The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md). */
@@ -47,25 +56,9 @@ export default {
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
-    ctx.waitUntil(
-      runOutbox(deps).catch((error: unknown) => {
-        log("error", "notification.outbox_run_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      runJoinerOutbox(deps).catch((error: unknown) => {
-        log("error", "joiner_mail.outbox_run_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      runCampaignCron(deps).catch((error: unknown) => {
-        log("error", "campaign.cron_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      pruneRecords(deps).catch((error: unknown) => {
-        log("error", "housekeeping.failed", { error: describeError(error) });
-      }),
-    );
+    job(ctx, runOutbox(deps), "notification.outbox_run_failed");
+    job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
+    job(ctx, runCampaignCron(deps), "campaign.cron_failed");
+    job(ctx, pruneRecords(deps), "housekeeping.failed");
   },
 } satisfies ExportedHandler<Env>;
