@@ -4,6 +4,8 @@ import { openDatabase } from "./platform/db/client";
 import { createRepository, type Repository } from "./repository";
 import { emailServiceTransport } from "./platform/mail/email-service";
 import { selectTransport, type MailTransport } from "./platform/mail/transport";
+// The messages' module only (it imports nothing of Deps): the feature's index would lead back here.
+import { campaignQueue, type CampaignQueue } from "./features/campaigns/messages";
 
 /**
  * What every handler, service and the cron work with, built from the worker's env: one object,
@@ -24,6 +26,11 @@ export type Deps = {
    * otherwise the same as `transport`.
    */
   visitorTransport: MailTransport;
+  /** The queues the worker produces to (wrangler.toml [[queues.producers]]). */
+  queues: {
+    /** Launch day's campaign engine (CAMPAIGN_QUEUE; worker/features/campaigns/messages.ts). */
+    campaigns: CampaignQueue;
+  };
   now: () => Date;
 };
 
@@ -49,6 +56,7 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
     databaseProblem: opened.problem,
     transport,
     visitorTransport: selectVisitorTransport(env, config, transport),
+    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE) },
     now,
   };
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { pruneRecords } from "./features/sign-in/housekeeping";
-import { handleCampaignQueue, runCampaignCron } from "./features/campaigns/lifecycle";
+import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
@@ -35,35 +35,30 @@ app.route("/unsubscribe", unsubscribeRoutes);
 app.route("/", pageRoutes);
 app.notFound(noSuchFile);
 
+/** Runs one of the cron's jobs after the invocation returns; its failure is logged as `event`, never thrown at the others. */
+function job(ctx: ExecutionContext, work: Promise<unknown>, event: string): void {
+  ctx.waitUntil(
+    work.catch((error: unknown) => {
+      log("error", event, { error: describeError(error) });
+    }),
+  );
+}
+
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/features/campaigns/lifecycle.ts; docs/launch-day.md). */
-  queue: handleCampaignQueue,
+  /** The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md). */
+  async queue(batch, env) {
+    await consumeCampaignBatch(createDeps(env), batch);
+  },
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop).
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
-    ctx.waitUntil(
-      runOutbox(deps).catch((error: unknown) => {
-        log("error", "notification.outbox_run_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      runJoinerOutbox(deps).catch((error: unknown) => {
-        log("error", "joiner_mail.outbox_run_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      runCampaignCron(deps, env).catch((error: unknown) => {
-        log("error", "campaign.cron_failed", { error: describeError(error) });
-      }),
-    );
-    ctx.waitUntil(
-      pruneRecords(deps).catch((error: unknown) => {
-        log("error", "housekeeping.failed", { error: describeError(error) });
-      }),
-    );
+    job(ctx, runOutbox(deps), "notification.outbox_run_failed");
+    job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
+    job(ctx, runCampaignCron(deps), "campaign.cron_failed");
+    job(ctx, pruneRecords(deps), "housekeeping.failed");
   },
 } satisfies ExportedHandler<Env>;

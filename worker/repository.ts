@@ -1,7 +1,7 @@
 import { createCampaignRepository } from "./features/campaigns/queries/campaigns";
 import { createCampaignDeliveryRepository } from "./features/campaigns/queries/delivery";
 import { createRecipientRepository } from "./features/campaigns/queries/recipients";
-import { createConsentRepository } from "./features/campaigns/unsubscribe/queries";
+import { createConsentRepository } from "./features/campaigns/queries/consent";
 import { createSubmissionRepository } from "./features/contact/queries";
 import { createDevMailQueries } from "./features/dev-mailbox/queries";
 import { createHealthRepository } from "./features/health/queries";

@@ -155,7 +155,7 @@ async function expandInNode(persistDir: string, ids: number[]): Promise<{ expans
     "data:text/javascript,export async function resolve(s,c,n){try{return await n(s,c)}catch(e){if(/^\\.\\.?\\//.test(s)&&!/\\.[cm]?[jt]s$/.test(s))return n(s+'.ts',c);throw e}}",
   );
   const { createCampaignDeliveryRepository } = await import(path.join(ROOT, "worker/features/campaigns/queries/delivery.ts"));
-  const { EXPAND_CHUNK } = await import(path.join(ROOT, "worker/features/campaigns/queue.ts"));
+  const { EXPAND_CHUNK } = await import(path.join(ROOT, "worker/features/campaigns/messages.ts"));
   const { createClient } = await import("@libsql/client");
   const { drizzle } = await import("drizzle-orm/libsql");
   const source = databaseFile(persistDir);

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import { DEAD_LETTER_QUEUE, type CampaignMessage } from "../../worker/features/campaigns/queue";
+import { DEAD_LETTER_QUEUE, type CampaignMessage } from "../../worker/features/campaigns/messages";
 import type { Campaign, CampaignRecipient } from "../../worker/platform/db/schema";
 import { createDeps, type Deps } from "../../worker/deps";
 import worker from "../../worker/index";
@@ -114,7 +114,7 @@ export async function deliver(
     });
   }
   const ctx = createExecutionContext();
-  await worker.queue!(batch as MessageBatch, testEnv, ctx);
+  await worker.queue!(batch as MessageBatch, testEnv);
   const result = await getQueueResult(batch, ctx);
   const retryMessages = result.retryMessages.map((retried) => ({ ...retried, delaySeconds: delays.get(retried.msgId) }));
   return { ...result, retryMessages, ids };

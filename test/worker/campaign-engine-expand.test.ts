@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runCampaignCron, startCampaign } from "../../worker/features/campaigns/lifecycle";
-import { EXPAND_CHUNK } from "../../worker/features/campaigns/queue";
+import { startCampaign } from "../../worker/features/campaigns/actions";
+import { runCampaignCron } from "../../worker/features/campaigns/cron";
+import { EXPAND_CHUNK } from "../../worker/features/campaigns/messages";
 import { testRepository } from "../support/worker";
 import {
   campaignNow,
@@ -25,7 +26,7 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     expect(queue.pending.map((m) => m.body)).toEqual([{ type: "expand", campaign_id: campaign.id }]);
 
     await deliver(
@@ -46,10 +47,10 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const first = await draft({ kind: "wave", size: 4, utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, first.id, null);
+    await startCampaign(depsOf(testEnv), first.id, null);
     await drain(testEnv, queue);
     const second = await draft({ kind: "wave", size: 4, utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, second.id, null);
+    await startCampaign(depsOf(testEnv), second.id, null);
     await drain(testEnv, queue);
 
     const emails = async (id: number) => {
@@ -72,13 +73,48 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     const [expand] = queue.take();
     await deliver(testEnv, [expand!.body]);
     await deliver(testEnv, [expand!.body], { attempts: 2 });
     expect(await rowsOf(campaign.id)).toHaveLength(5);
     expect(queue.pending.filter((m) => m.body.type === "send")).toHaveLength(5);
   });
+
+  it("a campaign is not finished while its expansion still runs: finish checks between two chunks, every row so far settled, leave it sending", async () => {
+    const tag = uniqueTag("unfinished");
+    await seedConfirmed(tag, EXPAND_CHUNK + 3);
+    const queue = recordingQueue();
+    const testEnv = engineEnv(queue);
+    const campaign = await draft({ kind: "all", utm_source: tag });
+    await startCampaign(depsOf(testEnv), campaign.id, null);
+    // Before the first chunk no row exists, so none is queued or sending: still not finished.
+    await runCampaignCron(depsOf(testEnv));
+    expect((await campaignNow(campaign.id)).status).toBe("sending");
+
+    const [expand] = queue.take();
+    await deliver(testEnv, [expand!.body]);
+    expect(await rowsOf(campaign.id)).toHaveLength(EXPAND_CHUNK);
+    const next = queue.take().filter((m) => m.body.type === "expand");
+    expect(next).toHaveLength(1);
+    // Every row of the first chunk settled (as its sends would leave them) before the next chunk runs.
+    await sql(
+      "update hwh_campaign_recipients set status = 'sent', sent_at = ?1 where campaign_id = ?2",
+      new Date().toISOString(),
+      campaign.id,
+    );
+    // The consumer's check after a batch that touched the campaign, and the cron's: neither ends it.
+    await deliver(testEnv, [{ type: "requeue", campaign_id: campaign.id, after: 0 }]);
+    expect((await campaignNow(campaign.id)).status).toBe("sending");
+    await runCampaignCron(depsOf(testEnv));
+    expect(await campaignNow(campaign.id)).toMatchObject({ status: "sending", finishedAt: null });
+
+    // The second chunk writes the rest and ends expansion; once its sends settle, the campaign is sent.
+    await deliver(testEnv, [next[0]!.body]);
+    expect((await campaignNow(campaign.id)).expandedAt).not.toBeNull();
+    await drain(testEnv, queue);
+    expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent", audienceSize: EXPAND_CHUNK + 3 });
+  }, 120_000);
 
   it("a crash mid-expansion (chunk written, its sends never enqueued) resumes from the cursor, and the cron's requeue reaches the stranded chunk: everyone once", async () => {
     const tag = uniqueTag("crash");
@@ -87,7 +123,7 @@ describe("campaign expansion", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), testEnv, campaign.id, null);
+    await startCampaign(depsOf(testEnv), campaign.id, null);
     const [expand] = queue.take();
     // The next sendBatch fails: the worker "dies" after writing the chunk, before its messages.
     queue.failNext(1);
@@ -110,7 +146,7 @@ describe("campaign expansion", () => {
     const past = new Date(Date.now() - 11 * 60_000).toISOString();
     await sql("update hwh_campaigns set updated_at = ?1 where id = ?2", past, campaign.id);
     await sql("update hwh_campaign_recipients set updated_at = ?1 where campaign_id = ?2", past, campaign.id);
-    await runCampaignCron(depsOf(testEnv), testEnv);
+    await runCampaignCron(depsOf(testEnv));
     // The requeue walk (a chunk per message) enqueues a send for each stranded row, and only those.
     const sends: number[] = [];
     for (let step = 0; step < 20 && queue.pending.length > 0; step += 1) {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  campaignProgress,
-  cancelCampaign,
-  pauseCampaign,
-  resumeCampaign,
-  retryDeadLetters,
-  runCampaignCron,
-  startCampaign,
-} from "../../worker/features/campaigns/lifecycle";
+import { cancelCampaign, pauseCampaign, resumeCampaign, retryDeadLetters, startCampaign } from "../../worker/features/campaigns/actions";
+import { campaignProgress } from "../../worker/features/campaigns/progress";
+import { runCampaignCron } from "../../worker/features/campaigns/cron";
 import { testRepository } from "../support/worker";
 import {
   PROVIDER_ENV,
@@ -35,7 +29,7 @@ describe("campaign lifecycle", () => {
     const testEnv = engineEnv(queue, PROVIDER_ENV);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
@@ -49,7 +43,7 @@ describe("campaign lifecycle", () => {
     expect((await rowsOf(campaign.id)).map((row) => row.status)).toEqual(["sent", "queued", "queued", "queued"]);
     await expect(pauseCampaign(deps, campaign.id)).rejects.toMatchObject({ status: 409, code: "campaign_wrong_status" });
 
-    expect(await resumeCampaign(deps, testEnv, campaign.id)).toMatchObject({ status: "sending" });
+    expect(await resumeCampaign(deps, campaign.id)).toMatchObject({ status: "sending" });
     await drain(testEnv, queue);
     expect(requests).toHaveLength(4);
     expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent" });
@@ -62,7 +56,7 @@ describe("campaign lifecycle", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const wave = await draft({ kind: "wave", size: 3, utm_source: tag });
-    await startCampaign(deps, testEnv, wave.id, null);
+    await startCampaign(deps, wave.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
@@ -80,7 +74,7 @@ describe("campaign lifecycle", () => {
     await expect(cancelCampaign(deps, wave.id)).rejects.toMatchObject({ status: 409 });
 
     const next = await draft({ kind: "wave", size: 3, utm_source: tag });
-    await startCampaign(deps, testEnv, next.id, null);
+    await startCampaign(deps, next.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
@@ -99,7 +93,7 @@ describe("campaign lifecycle", () => {
     const testEnv = engineEnv(queue, PROVIDER_ENV);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     const report = await drain(testEnv, queue);
     expect(report.retried.map((r) => r.delaySeconds)).toEqual([30, 60, 120, 240, 480, 900]);
     expect(report.deadLettered).toBe(1);
@@ -111,14 +105,14 @@ describe("campaign lifecycle", () => {
     expect((await campaignProgress(deps, ended, new Date())).dead_lettered).toBe(1);
 
     accept = true;
-    expect(await retryDeadLetters(deps, testEnv, campaign.id)).toMatchObject({ status: "sending" });
+    expect(await retryDeadLetters(deps, campaign.id)).toMatchObject({ status: "sending" });
     await drain(testEnv, queue);
     expect(await rowsOf(campaign.id)).toMatchObject([{ status: "sent", deadLetteredAt: null }]);
     expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent" });
     expect(requests).toHaveLength(7);
     // Nothing left to retry: the campaign stays ended, as it was.
     const finished = await campaignNow(campaign.id);
-    expect(await retryDeadLetters(deps, testEnv, campaign.id)).toMatchObject({ status: "sent", finishedAt: finished.finishedAt });
+    expect(await retryDeadLetters(deps, campaign.id)).toMatchObject({ status: "sent", finishedAt: finished.finishedAt });
     expect(queue.pending).toEqual([]);
   });
 
@@ -129,13 +123,13 @@ describe("campaign lifecycle", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
     );
     queue.take(); // the send messages are lost
-    await runCampaignCron(deps, testEnv);
+    await runCampaignCron(deps);
     expect(queue.pending.filter((m) => m.body.campaign_id === campaign.id)).toEqual([]);
 
     const past = new Date(Date.now() - 11 * 60_000).toISOString();
@@ -143,7 +137,7 @@ describe("campaign lifecycle", () => {
     await sql("update hwh_campaigns set updated_at = ?1 where id = ?2", past, campaign.id);
     await sql("update hwh_campaign_recipients set updated_at = ?1 where campaign_id = ?2", past, campaign.id);
     await sql("update hwh_campaign_recipients set status = 'sending', claim = 'gone', locked_until = ?1 where id = ?2", past, rows[0]!.id);
-    await runCampaignCron(deps, testEnv);
+    await runCampaignCron(deps);
     expect(queue.pending.map((m) => m.body)).toEqual([{ type: "requeue", campaign_id: campaign.id, after: 0 }]);
     await drain(testEnv, queue);
     expect((await rowsOf(campaign.id)).map((row) => row.status)).toEqual(["sent", "sent", "sent"]);
@@ -158,7 +152,7 @@ describe("campaign lifecycle", () => {
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
     const sendAt = new Date(Date.now() + 3_600_000);
-    expect(await startCampaign(deps, testEnv, campaign.id, sendAt)).toMatchObject({ status: "scheduled", sendAt: sendAt.toISOString() });
+    expect(await startCampaign(deps, campaign.id, sendAt)).toMatchObject({ status: "scheduled", sendAt: sendAt.toISOString() });
     const [start] = queue.take();
     expect(start!.body).toEqual({ type: "start", campaign_id: campaign.id });
     expect(start!.delaySeconds).toBeGreaterThan(3_590);
@@ -168,7 +162,7 @@ describe("campaign lifecycle", () => {
     expect((await campaignNow(campaign.id)).status).toBe("scheduled");
 
     await sql("update hwh_campaigns set send_at = ?1 where id = ?2", new Date(Date.now() - 1_000).toISOString(), campaign.id);
-    await runCampaignCron(deps, testEnv);
+    await runCampaignCron(deps);
     expect(await campaignNow(campaign.id)).toMatchObject({ status: "sending" });
     await drain(testEnv, queue);
     expect(await campaignNow(campaign.id)).toMatchObject({ status: "sent", audienceSize: 1 });
@@ -181,7 +175,7 @@ describe("campaign lifecycle", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
@@ -216,17 +210,17 @@ describe("campaign lifecycle", () => {
     const queue = recordingQueue();
     const testEnv = engineEnv(queue);
     const empty = await draft({ kind: "all", utm_source: uniqueTag("nobody") });
-    await expect(startCampaign(depsOf(testEnv), testEnv, empty.id, null)).rejects.toMatchObject({
+    await expect(startCampaign(depsOf(testEnv), empty.id, null)).rejects.toMatchObject({
       status: 400,
       code: "campaign_empty_audience",
     });
     const unnamed = engineEnv(queue, { SENDER_NAME: "", SENDER_POSTAL_ADDRESS: "" });
-    await expect(startCampaign(depsOf(unnamed), unnamed, empty.id, null)).rejects.toMatchObject({
+    await expect(startCampaign(depsOf(unnamed), empty.id, null)).rejects.toMatchObject({
       status: 409,
       code: "sender_not_configured",
       details: { missing: ["SENDER_NAME", "SENDER_POSTAL_ADDRESS"] },
     });
-    await expect(startCampaign(depsOf(testEnv), testEnv, 999_999_999, null)).rejects.toMatchObject({
+    await expect(startCampaign(depsOf(testEnv), 999_999_999, null)).rejects.toMatchObject({
       status: 404,
       code: "campaign_not_found",
     });

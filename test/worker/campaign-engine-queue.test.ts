@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { startCampaign } from "../../worker/features/campaigns/lifecycle";
+import { startCampaign } from "../../worker/features/campaigns/actions";
 import { createDeps } from "../../worker/deps";
 import { campaignNow, draft, rowsOf, seedConfirmed, uniqueTag } from "../support/campaign-engine";
 
@@ -14,7 +14,7 @@ describe("a campaign through the local queue", () => {
     const tag = uniqueTag("e2e");
     await seedConfirmed(tag, 60);
     const campaign = await draft({ kind: "wave", size: 55, utm_source: tag });
-    await startCampaign(createDeps(env), env, campaign.id, null);
+    await startCampaign(createDeps(env), campaign.id, null);
 
     const deadline = Date.now() + 60_000;
     while ((await campaignNow(campaign.id)).status !== "sent" && Date.now() < deadline) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { startCampaign } from "../../worker/features/campaigns/lifecycle";
-import type { CampaignMessage } from "../../worker/features/campaigns/queue";
+import { startCampaign } from "../../worker/features/campaigns/actions";
+import type { CampaignMessage } from "../../worker/features/campaigns/messages";
 import { testRepository } from "../support/worker";
 import {
   PROVIDER_ENV,
@@ -26,7 +26,7 @@ async function expanded(count: number, overrides: Partial<Record<keyof Env, unkn
   const queue = recordingQueue();
   const testEnv = engineEnv(queue, overrides);
   const campaign = await draft({ kind: "all", utm_source: tag });
-  await startCampaign(depsOf(testEnv), testEnv, campaign.id, null, origin);
+  await startCampaign(depsOf(testEnv), campaign.id, null, origin);
   await deliver(
     testEnv,
     queue.take().map((m) => m.body),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { campaignProgress, cancelCampaign, pauseCampaign, startCampaign } from "../../worker/features/campaigns/lifecycle";
+import { cancelCampaign, pauseCampaign, startCampaign } from "../../worker/features/campaigns/actions";
+import { campaignProgress } from "../../worker/features/campaigns/progress";
 import type { CampaignJson } from "../../worker/shared/campaigns";
 import {
   ADMIN_KEY,
@@ -35,7 +36,7 @@ describe("campaign progress before and after expansion", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     const started = await campaignNow(campaign.id);
     expect(started.targetSize).toBe(4);
     expect(await campaignProgress(deps, started, new Date())).toMatchObject({
@@ -57,7 +58,7 @@ describe("campaign progress before and after expansion", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const wave = await draft({ kind: "wave", size: 3, utm_source: tag });
-    await startCampaign(deps, testEnv, wave.id, null);
+    await startCampaign(deps, wave.id, null);
     await cancelCampaign(deps, wave.id);
     expect(await rowsOf(wave.id)).toEqual([]);
     expect(await campaignProgress(deps, await campaignNow(wave.id), new Date())).toMatchObject({
@@ -75,7 +76,7 @@ describe("campaign progress before and after expansion", () => {
     const testEnv = engineEnv(queue);
     const deps = depsOf(testEnv);
     const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, testEnv, campaign.id, null);
+    await startCampaign(deps, campaign.id, null);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),

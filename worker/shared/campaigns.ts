@@ -33,6 +33,25 @@ export type SkipReason = "unsubscribed" | "bounced" | "complained" | "erased" | 
  */
 export type CampaignAudience = { kind: "all"; utm_source?: string | null } | { kind: "wave"; size: number; utm_source?: string | null };
 
+/** How a campaign's row stores its audience (hwh_campaigns: audience_kind, wave_size, utm_source). */
+export type StoredAudience = { audienceKind: "all" | "wave"; waveSize: number | null; utmSource: string | null };
+
+/** A stored campaign's audience, as the API spells it. */
+export function audienceOf(stored: StoredAudience): CampaignAudience {
+  return stored.audienceKind === "wave"
+    ? { kind: "wave", size: stored.waveSize ?? 0, utm_source: stored.utmSource }
+    : { kind: "all", utm_source: stored.utmSource };
+}
+
+/** The columns that store an audience (audienceOf's inverse). */
+export function audienceColumns(audience: CampaignAudience): StoredAudience {
+  return {
+    audienceKind: audience.kind,
+    waveSize: audience.kind === "wave" ? audience.size : null,
+    utmSource: audience.utm_source ?? null,
+  };
+}
+
 /** POST /api/admin/campaigns (a draft) and PATCH /api/admin/campaigns/:id (a draft only). */
 export type CampaignDraftInput = { subject: string; body: string; audience: CampaignAudience };
 

@@ -1,29 +1,16 @@
 import type { Context } from "hono";
-import { campaignProgress } from "./lifecycle";
 import { missingSenderSettings } from "../../platform/config/campaigns";
-import { audienceOf, type RecipientOutcome } from "./queries/campaigns";
+import type { RecipientOutcome } from "./queries/campaigns";
 import type { Campaign } from "../../platform/db/schema";
 import type { Deps } from "../../deps";
 import { csvStream, type CsvColumn } from "../../platform/http/csv";
 import { describeError, log } from "../../platform/log";
 import type { MailTransport } from "../../platform/mail/transport";
-import type { CampaignJson, CampaignProgress, DeadLetter } from "../../shared/campaigns";
-import type { OperatorEnv } from "../operator/operator";
+import { audienceOf, type CampaignJson, type DeadLetter } from "../../shared/campaigns";
+import { recordAction, type OperatorEnv } from "../operator";
+import { notStarted, progressOf } from "./progress";
 
 /** The operator API's JSON and CSV of campaigns (worker/shared/campaigns.ts: snake_case, as the other operator routes). */
-
-/** Before sending there are no recipient rows: nothing counted yet. */
-const NOT_STARTED: CampaignProgress = {
-  counts: { queued: 0, sending: 0, sent: 0, failed: 0, skipped: 0 },
-  expanded: 0,
-  expansion_done: false,
-  rate_per_second: 0,
-  seconds_left: null,
-  dead_lettered: 0,
-  target: null,
-  unsent: 0,
-  cancelled: 0,
-};
 
 /** What the visitors' transport cannot do for a campaign, in words for the operator. */
 export function transportWarnings(transport: MailTransport): string[] {
@@ -40,10 +27,9 @@ export function transportWarnings(transport: MailTransport): string[] {
  * expanded once sending began; the progress is counted from the recipients' rows.
  */
 export async function campaignJson(deps: Deps, campaign: Campaign): Promise<CampaignJson> {
-  const notStarted = campaign.status === "draft" || campaign.status === "scheduled";
   const [audienceSize, progress] = await Promise.all([
-    notStarted ? deps.repo.campaigns.audienceSize(audienceOf(campaign)) : campaign.audienceSize,
-    notStarted ? NOT_STARTED : campaignProgress(deps, campaign, deps.now()),
+    notStarted(campaign) ? deps.repo.campaigns.audienceSize(audienceOf(campaign)) : campaign.audienceSize,
+    progressOf(deps, campaign),
   ]);
   return {
     id: campaign.id,
@@ -97,7 +83,7 @@ const EXPORT_PAGE = 1000;
 export async function recipientsCsv(c: Context<OperatorEnv>, campaign: Campaign): Promise<Response> {
   const deps = c.get("deps");
   const details = { campaign_id: campaign.id, rows: campaign.audienceSize };
-  await deps.repo.operator.recordAction("campaign.recipients_exported", c.get("operator").name, details, deps.now());
+  await recordAction(deps, c.get("operator"), "campaign.recipients_exported", details);
   const body = csvStream<RecipientOutcome, number>(
     RECIPIENT_COLUMNS,
     async (after) => {

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { previewOf, readPreviewToken } from "./preview";
+import { previewPage, type PreviewProblem } from "./preview";
 import type { AppEnv } from "../../deps";
 import { describeError, log } from "../../platform/log";
 import { escapeHtml } from "../../platform/html";
@@ -15,12 +15,12 @@ import { escapeHtml } from "../../platform/html";
 /** The e-mail's needs and nothing more: no script, no form, no connection; framed by this origin only. */
 export const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'";
 
-const PROBLEMS = {
+const PROBLEMS: Record<PreviewProblem | "failed", { status: 400 | 404 | 410 | 500; text: string }> = {
   invalid: { status: 400, text: "This preview address is not one this site gave, or it was changed." },
   expired: { status: 410, text: "This preview address has expired (they work for 10 minutes). Open the preview again in the console." },
   unknown: { status: 404, text: "There is no campaign with this address's id any more." },
   failed: { status: 500, text: "The preview could not be made. Please try again." },
-} as const;
+};
 
 function answer(c: Context<AppEnv>, html: string, status: 200 | 400 | 404 | 410 | 500): Response {
   return c.html(html, status, {
@@ -45,11 +45,8 @@ function problemPage(c: Context<AppEnv>, problem: keyof typeof PROBLEMS): Respon
 export const campaignPreviewRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const deps = c.get("deps");
   try {
-    const read = await readPreviewToken(deps.config.auth.jwtSecret, (c.req.query("token") ?? "").trim(), deps.now());
-    if (typeof read === "string") return problemPage(c, read);
-    const campaign = await deps.repo.campaigns.get(read.campaignId);
-    if (!campaign) return problemPage(c, "unknown");
-    return answer(c, (await previewOf(deps, campaign, new URL(c.req.url).origin)).html, 200);
+    const page = await previewPage(deps, (c.req.query("token") ?? "").trim(), new URL(c.req.url).origin);
+    return typeof page === "string" ? problemPage(c, page) : answer(c, page.html, 200);
   } catch (error) {
     log("error", "campaign.preview_failed", { error: describeError(error) });
     return problemPage(c, "failed");

@@ -1,9 +1,13 @@
 import { secretsEqual, signature } from "../../platform/crypto";
 import type { Campaign } from "../../platform/db/schema";
 import type { Deps } from "../../deps";
-import type { MailMessage } from "../../platform/mail/transport";
+import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
+import { describeError, log } from "../../platform/log";
+import { MailDeliveryError, type MailMessage } from "../../platform/mail/transport";
 import type { CampaignPreview } from "../../shared/campaigns";
-import { mailboxKey } from "../waitlist/keys";
+import { normalizeEmail } from "../../shared/text";
+import { ADMIN_KEY_OPERATOR, type Operator } from "../operator";
+import { mailboxKey } from "../waitlist";
 import { renderCampaignEmail } from "./content";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 
@@ -36,6 +40,8 @@ export async function signPreview(secret: string, campaignId: number, now: Date)
 }
 
 export type PreviewTokenProblem = "invalid" | "expired";
+/** Why the preview page shows no e-mail: its address is not one this site gave, has expired, or its campaign is gone. */
+export type PreviewProblem = PreviewTokenProblem | "unknown";
 
 /** The campaign a token shows, or why it cannot be used (the signature is checked first: a forged expiry says nothing). */
 export async function readPreviewToken(secret: string, token: string, now: Date): Promise<{ campaignId: number } | PreviewTokenProblem> {
@@ -75,14 +81,48 @@ export async function previewOf(deps: Deps, campaign: Campaign, origin: string):
   return { title: message.title, html: message.bodyHtml, text: message.bodyText ?? "", headers: message.headers ?? {} };
 }
 
+/** The preview page's e-mail (its HTML) for a token of signPreview, or why there is none. */
+export async function previewPage(deps: Deps, token: string, origin: string): Promise<{ html: string } | PreviewProblem> {
+  const read = await readPreviewToken(deps.config.auth.jwtSecret, token, deps.now());
+  if (typeof read === "string") return read;
+  const campaign = await deps.repo.campaignDelivery.campaign(read.campaignId);
+  if (!campaign) return "unknown";
+  return { html: (await previewOf(deps, campaign, origin)).html };
+}
+
+const invalidTo = (message: string) => API_BODY_ERRORS.invalid({ to: message });
+
 /**
- * Sends the campaign to `to` as a test: "[Test] " before the subject, and the footer, link and
- * headers a recipient's e-mail has (the date: when `to` joined the waitlist, or today). Through
- * the visitors' transport, as the campaign itself goes; the dev mailbox keeps it locally.
+ * Who a test e-mail may go to: `to`, or the operator's own address when `to` is empty; an
+ * operator (OPERATOR_EMAILS) or the company (COMPANY_EMAIL) only, never a stranger (400).
  */
-export async function sendTestEmail(deps: Deps, campaign: Campaign, to: string, origin: string): Promise<void> {
-  const recipient = { email: to, joinedAt: (await deps.repo.campaigns.joinedAt(to)) ?? deps.now().toISOString() };
+function testRecipient(deps: Deps, operator: Operator, to: string): string {
+  const { config } = deps;
+  const address = to || (operator.name === ADMIN_KEY_OPERATOR ? "" : operator.name);
+  if (address === "") throw invalidTo("With the admin key, name the address to send the test to (an operator's or the company's).");
+  if (!config.operatorEmails.has(address) && !config.companyEmails.some((company) => normalizeEmail(company) === address)) {
+    throw invalidTo("A test goes only to an operator's address (OPERATOR_EMAILS) or the company's (COMPANY_EMAIL).");
+  }
+  return address;
+}
+
+/**
+ * Sends the campaign as a test to `to` (testRecipient): "[Test] " before the subject, and the
+ * footer, link and headers a recipient's e-mail has (the date: when the address joined the
+ * waitlist, or today). Through the visitors' transport, as the campaign itself goes; the dev
+ * mailbox keeps it locally. Answers the address it went to; 502 when the transport refused it.
+ */
+export async function sendTestEmail(deps: Deps, campaign: Campaign, operator: Operator, to: string, origin: string): Promise<string> {
+  const address = testRecipient(deps, operator, to);
+  const recipient = { email: address, joinedAt: (await deps.repo.campaigns.joinedAt(address)) ?? deps.now().toISOString() };
   const message = await campaignMessage(deps, campaign, recipient, { origin, test: true });
-  const receipt = await deps.visitorTransport.send(message);
-  if (receipt.devMail) await deps.repo.devMail.insert(receipt.devMail, deps.now());
+  try {
+    const receipt = await deps.visitorTransport.send(message);
+    if (receipt.devMail) await deps.repo.devMail.insert(receipt.devMail, deps.now());
+  } catch (error) {
+    if (!(error instanceof MailDeliveryError)) throw error;
+    log("warn", "campaign.test_failed", { campaign_id: campaign.id, error: describeError(error) });
+    throw new ApiError(502, "mail_not_sent", `The test e-mail was not sent: ${error.message}.`);
+  }
+  return address;
 }

@@ -1,15 +1,12 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { campaignJson, deadLetterJson, recipientsCsv } from "./json";
-import { ADMIN_KEY_OPERATOR, type OperatorEnv } from "../operator/operator";
+import { recordAction, type OperatorEnv } from "../operator";
 import { campaignBodyProblem } from "./content";
-import { cancelCampaign, pauseCampaign, resumeCampaign, retryDeadLetters, startCampaign } from "./lifecycle";
+import { campaignById, cancelCampaign, editCampaign, pauseCampaign, resumeCampaign, retryDeadLetters, startCampaign } from "./actions";
 import { PREVIEW_PATH, previewOf, sendTestEmail, signPreview } from "./preview";
 import type { Campaign } from "../../platform/db/schema";
 import { jsonBody, MAX_BODY_BYTES, validJson } from "../../platform/http/body";
-import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
-import { describeError, log } from "../../platform/log";
-import { normalizeEmail } from "../../shared/text";
-import { MailDeliveryError } from "../../platform/mail/transport";
+import { API_BODY_ERRORS } from "../../platform/http/errors";
 import {
   audienceRequestSchema,
   campaignDraftSchema,
@@ -18,7 +15,6 @@ import {
   deadLetterRetrySchema,
 } from "../../shared/campaign-requests";
 import {
-  CAMPAIGN_ERRORS,
   CAMPAIGN_LIMITS,
   type AudienceSize,
   type CampaignList,
@@ -29,9 +25,9 @@ import {
 /**
  * Launch day's operator routes, /api/admin/campaigns (docs/api.md "Operator API" and docs/launch-day.md),
  * behind the operator API's limit and authorisation (worker/features/operator/routes.ts mounts them). Drafts
- * are composed here (worker/features/campaigns/queries/campaigns.ts); sending, pausing, resuming, cancelling
- * and retrying dead letters are the campaign's life (worker/features/campaigns/lifecycle.ts), each
- * recorded in the audit trail with who did it.
+ * are composed here (worker/features/campaigns/queries/campaigns.ts); editing, sending, pausing, resuming,
+ * cancelling and retrying dead letters are the operator's actions on a campaign
+ * (worker/features/campaigns/actions.ts), each recorded in the audit trail with who did it.
  */
 
 /** A draft's JSON: its body may hold CAMPAIGN_LIMITS.bodyMax characters (code points) of up to 4 UTF-8 bytes each. */
@@ -60,12 +56,11 @@ const optionalJsonBody: MiddlewareHandler<BodyEnv> = async (c, next) => {
   return jsonBody(errors)(c, next);
 };
 
+/** The id in the path (ID: digits only). */
+const idOf = (c: Context) => Number(c.req.param("id"));
+
 /** The campaign named in the path, or 404. */
-async function campaignOf(c: Context<OperatorEnv>): Promise<Campaign> {
-  const campaign = await c.get("deps").repo.campaigns.get(Number(c.req.param("id")));
-  if (!campaign) throw new ApiError(404, CAMPAIGN_ERRORS.notFound, "There is no campaign with that id.");
-  return campaign;
-}
+const campaignOf = (c: Context<OperatorEnv>) => campaignById(c.get("deps"), idOf(c));
 
 /** A body with a `[words](address)` link that is not http(s) would be sent as raw text: refused with its words. */
 function checkBody(body: string): void {
@@ -85,20 +80,8 @@ async function recorded(
   status: 200 | 201 = 200,
 ) {
   const deps = c.get("deps");
-  await deps.repo.operator.recordAction(`campaign.${action}`, c.get("operator").name, { campaign_id: campaign.id, ...details }, deps.now());
+  await recordAction(deps, c.get("operator"), `campaign.${action}`, { campaign_id: campaign.id, ...details });
   return c.json(await campaignJson(deps, campaign), status);
-}
-
-/** Who a test e-mail may go to: an operator (OPERATOR_EMAILS) or the company (COMPANY_EMAIL); never a stranger. */
-function testRecipient(c: Context<OperatorEnv>, to: string): string {
-  const { config } = c.get("deps");
-  const operator = c.get("operator");
-  const address = to || (operator.name === ADMIN_KEY_OPERATOR ? "" : operator.name);
-  if (address === "") throw invalid("to", "With the admin key, name the address to send the test to (an operator's or the company's).");
-  if (!config.operatorEmails.has(address) && !config.companyEmails.some((company) => normalizeEmail(company) === address)) {
-    throw invalid("to", "A test goes only to an operator's address (OPERATOR_EMAILS) or the company's (COMPANY_EMAIL).");
-  }
-  return address;
 }
 
 /** The send's time: null (now), or a moment ahead, within SCHEDULE_MAX_MS. */
@@ -140,13 +123,7 @@ export const campaignRoutes = new Hono<OperatorEnv>()
     const deps = c.get("deps");
     const draft = c.req.valid("json");
     checkBody(draft.body);
-    const updated = await deps.repo.campaigns.update(Number(c.req.param("id")), draft, deps.now());
-    if ("campaign" in updated) return c.json(await campaignJson(deps, updated.campaign));
-    if (updated.refused === "not_found") throw new ApiError(404, CAMPAIGN_ERRORS.notFound, "There is no campaign with that id.");
-    const status = (await campaignOf(c)).status;
-    throw new ApiError(409, CAMPAIGN_ERRORS.wrongStatus, `A ${status} campaign cannot be edited: only a draft or a scheduled one.`, {
-      status,
-    });
+    return c.json(await campaignJson(deps, await editCampaign(deps, idOf(c), draft)));
   })
 
   .post(`${ID}/preview`, async (c) => {
@@ -158,33 +135,22 @@ export const campaignRoutes = new Hono<OperatorEnv>()
   })
 
   .post(`${ID}/test`, optionalJsonBody, validJson(campaignTestSchema, errors), async (c) => {
-    const deps = c.get("deps");
-    const campaign = await campaignOf(c);
-    const to = testRecipient(c, c.req.valid("json").to);
-    try {
-      await sendTestEmail(deps, campaign, to, originOf(c));
-    } catch (error) {
-      if (!(error instanceof MailDeliveryError)) throw error;
-      log("warn", "campaign.test_failed", { campaign_id: campaign.id, error: describeError(error) });
-      throw new ApiError(502, "mail_not_sent", `The test e-mail was not sent: ${error.message}.`);
-    }
-    return c.json({ sent_to: to } satisfies CampaignTestResult);
+    const sentTo = await sendTestEmail(c.get("deps"), await campaignOf(c), c.get("operator"), c.req.valid("json").to, originOf(c));
+    return c.json({ sent_to: sentTo } satisfies CampaignTestResult);
   })
 
   .post(`${ID}/send`, optionalJsonBody, validJson(campaignSendSchema, errors), async (c) => {
     const deps = c.get("deps");
     const sendAt = sendTime(c.req.valid("json").send_at, deps.now());
-    const campaign = await startCampaign(deps, c.env, Number(c.req.param("id")), sendAt, originOf(c));
+    const campaign = await startCampaign(deps, idOf(c), sendAt, originOf(c));
     return recorded(c, campaign.status === "scheduled" ? "scheduled" : "started", campaign, { send_at: campaign.sendAt });
   })
 
-  .post(`${ID}/pause`, async (c) => recorded(c, "paused", await pauseCampaign(c.get("deps"), Number(c.req.param("id")))))
+  .post(`${ID}/pause`, async (c) => recorded(c, "paused", await pauseCampaign(c.get("deps"), idOf(c))))
 
-  .post(`${ID}/resume`, async (c) =>
-    recorded(c, "resumed", await resumeCampaign(c.get("deps"), c.env, Number(c.req.param("id")), originOf(c))),
-  )
+  .post(`${ID}/resume`, async (c) => recorded(c, "resumed", await resumeCampaign(c.get("deps"), idOf(c), originOf(c))))
 
-  .post(`${ID}/cancel`, async (c) => recorded(c, "cancelled", await cancelCampaign(c.get("deps"), Number(c.req.param("id")))))
+  .post(`${ID}/cancel`, async (c) => recorded(c, "cancelled", await cancelCampaign(c.get("deps"), idOf(c))))
 
   .get(`${ID}/recipients.csv`, async (c) => recipientsCsv(c, await campaignOf(c)))
 
@@ -196,6 +162,6 @@ export const campaignRoutes = new Hono<OperatorEnv>()
 
   .post(`${ID}/dead-letters/retry`, optionalJsonBody, validJson(deadLetterRetrySchema, errors), async (c) => {
     const ids = c.req.valid("json").recipient_ids;
-    const campaign = await retryDeadLetters(c.get("deps"), c.env, Number(c.req.param("id")), ids, originOf(c));
+    const campaign = await retryDeadLetters(c.get("deps"), idOf(c), ids, originOf(c));
     return recorded(c, "dead_letters_retried", campaign, { recipients: ids ?? "all" });
   });

@@ -4,7 +4,7 @@ import { windowOf, judge } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
 import { type MailMessage, MailDeliveryError } from "../../platform/mail/transport";
 import { renderCampaignEmail } from "./content";
-import { ACK, enqueue, type CampaignMessage, type Outcome } from "./queue";
+import { ACK, type CampaignMessage, type Outcome } from "./messages";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 
 /**
@@ -75,13 +75,13 @@ async function messageFor(
 }
 
 /** A send message: at most one provider call, and only by the holder of the row's claim. */
-export async function handleSend(deps: Deps, env: Env, message: Extract<CampaignMessage, { type: "send" }>): Promise<Outcome> {
+export async function handleSend(deps: Deps, message: Extract<CampaignMessage, { type: "send" }>): Promise<Outcome> {
   const repo = deps.repo.campaignDelivery;
   const wait = await rateWait(deps);
   if (wait !== null) {
     // A fresh copy rather than a retry: waiting for the rate is no failure, and retries count
     // towards max_retries (a long campaign's messages would reach the dead-letter queue unsent).
-    await enqueue(env, [message], wait);
+    await deps.queues.campaigns.enqueue([message], wait);
     return ACK;
   }
   const claimed = await repo.claim(

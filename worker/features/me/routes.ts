@@ -1,7 +1,6 @@
 import { Hono, type Context } from "hono";
-import { subjectHash } from "../operator/audit";
+import { personJson, subjectHash } from "../operator";
 import { jwtSecret } from "../sign-in/service";
-import { personJson } from "../operator/json";
 import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS, ApiError, tooManyRequests } from "../../platform/http/errors";
 import { log } from "../../platform/log";

@@ -1,5 +1,13 @@
+import type { Deps } from "../../deps";
 import { toHex } from "../../shared/hash";
 import { hmac } from "../../platform/crypto";
+import { jwtSecret } from "../sign-in";
+import type { AuditOf } from "./queries";
+
+/**
+ * The audit trail (hwh_audit_log): who did what, and when. It names the person an action was
+ * about (a look-up, an erasure) by subjectHash only, never by address.
+ */
 
 /**
  * How the audit trail names the person an operator's action was about (an erasure): keyed with
@@ -8,4 +16,19 @@ import { hmac } from "../../platform/crypto";
  */
 export async function subjectHash(secret: string, email: string): Promise<string> {
   return toHex(await hmac(secret, "audit-subject", email));
+}
+
+/** The audit record's who (an operator's name, "admin-key", or "self") and whom (the address's subjectHash), now. */
+export async function auditOf(deps: Deps, operator: string, email: string): Promise<AuditOf> {
+  return { operator, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
+}
+
+/** Records an operator's action that named no person (`operator`: their name, as the trail records it). */
+export async function recordAction(
+  deps: Deps,
+  operator: { name: string },
+  action: string,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await deps.repo.operator.recordAction(action, operator.name, details, deps.now());
 }

@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { bearerToken, isAdminKey } from "../sign-in/bearer";
-import { AuthError } from "../sign-in/errors";
-import { authenticate, requestOrigin } from "../sign-in/service";
+import { ADMIN_KEY_OPERATOR, AuthError, authenticate, bearerToken, isAdminKey, requestOrigin } from "../sign-in";
 import type { AppEnv, Deps } from "../../deps";
 import { ApiError, apiLimitErrors } from "../../platform/http/errors";
 import { limitPerClient } from "../../platform/limits";
@@ -28,8 +26,8 @@ export type Operator = {
 
 export type OperatorEnv = AppEnv & { Variables: { operator: Operator } };
 
-/** Who the audit trail and the logs name for a script using the admin key. */
-export const ADMIN_KEY_OPERATOR = "admin-key";
+/** Who the audit trail and the logs name for a script using the admin key (sign-in's name for it). */
+export { ADMIN_KEY_OPERATOR };
 
 export type OperatorCheck = { operator: Operator } | { refused: "notSignedIn" | "notOperator" };
 

@@ -1,16 +1,15 @@
 import { Hono } from "hono";
-import { subjectHash } from "./audit";
-import { jwtSecret } from "../sign-in/service";
+import { recordAction } from "./audit";
 import { submissionsCsv, waitlistCsv } from "./exports";
-import { personJson, submissionJson, waitlistJson } from "./json";
+import { submissionJson, waitlistJson } from "./json";
 import { operatorLimit, operatorOnly, type OperatorEnv } from "./operator";
+import { erasePerson, lookUpPerson } from "./people";
 import { formOf, listPage, listQuery, personEmail } from "./requests";
 import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { log } from "../../platform/log";
 import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
-import { mailboxKey } from "../waitlist/keys";
-import { campaignRoutes } from "../campaigns/routes";
+import { campaignRoutes } from "../campaigns";
 
 /**
  * The operator API, /api/admin/* (docs/api.md "Operator API"): what the console (/admin/) shows, and
@@ -51,26 +50,18 @@ export const adminRoutes = new Hono<OperatorEnv>()
   .post("/notifications/retry", async (c) => {
     const deps = c.get("deps");
     const requeued = await deps.repo.operator.requeueUndelivered();
-    await deps.repo.operator.recordAction("notifications.retried", c.get("operator").name, { requeued }, deps.now());
+    await recordAction(deps, c.get("operator"), "notifications.retried", { requeued });
     return c.json({ requeued } satisfies RetryResult);
   })
 
   .post(ADMIN_PEOPLE.lookup, jsonBody(API_BODY_ERRORS), async (c) => {
-    const deps = c.get("deps");
-    const email = await personEmail(c);
-    const audit = { operator: c.get("operator").name, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
-    const found = await deps.repo.operator.person(email, audit);
-    return c.json(personJson(email, found, deps.now()) satisfies PersonRecord);
+    const record = await lookUpPerson(c.get("deps"), await personEmail(c), c.get("operator").name);
+    return c.json(record satisfies PersonRecord);
   })
 
   .post(ADMIN_PEOPLE.erase, jsonBody(API_BODY_ERRORS), async (c) => {
-    const deps = c.get("deps");
-    const email = await personEmail(c);
     const operator = c.get("operator");
-    const secret = jwtSecret(deps.config);
-    const audit = { operator: operator.name, subjectHash: await subjectHash(secret, email), now: deps.now() };
-    // The mailbox key finds its suppression and consent trail even after the entry left the list.
-    const counts = await deps.repo.operator.erasePerson(email, audit, await mailboxKey(secret, email));
+    const counts = await erasePerson(c.get("deps"), await personEmail(c), operator.name);
     // The log names the operator by id (a user id, or "admin-key"): log lines carry no address.
     log("info", "admin.person_erased", { operator: operator.id, ...counts });
     return c.json(counts satisfies ErasureCounts);

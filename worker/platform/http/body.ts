@@ -152,6 +152,27 @@ export function validJson<T extends v.GenericSchema>(
 }
 
 /**
+ * The string fields of a form body (URL-encoded or multipart, as its Content-Type says) of at
+ * most `maxSize` bytes (Hono's bodyLimit, as readBodyObject); none when it is longer or is no
+ * form: for a route that only looks for fields of its own, such a body simply has none.
+ */
+export async function formFieldsUpTo(c: Context, maxSize: number): Promise<URLSearchParams> {
+  const fields = new URLSearchParams();
+  let bytes: ArrayBuffer | undefined;
+  try {
+    await bodyLimit({ maxSize, onError: () => new Response(null, { status: 413 }) })(c, async () => {
+      bytes = await c.req.arrayBuffer();
+    });
+    if (!bytes || bytes.byteLength === 0) return fields;
+    const form = await new Response(bytes, { headers: { "Content-Type": c.req.header("content-type") ?? "" } }).formData();
+    for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
+  } catch {
+    // Not a form this server can read: no fields.
+  }
+  return fields;
+}
+
+/**
  * A form-encoded body as an object of strings (a field left empty is "", a field not sent is
  * absent), decoded as URLSearchParams would, but strictly:
  * - a malformed escape (%zz, or escaped bytes that are not UTF-8) is refused, not turned into U+FFFD;

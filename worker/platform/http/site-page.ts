@@ -89,3 +89,11 @@ ${content}
 /** The way back to the site's home page under a card, as a link or the page's main button. */
 export const homeButton = (label: string, kind: "button--link" | "button--primary") =>
   `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(label)}</a></p>`;
+
+/** A request or link that cannot be used: what happened (nothing changed) and `wayBack` (a homeButton). */
+export const problemCard = (title: string, text: string, wayBack: string): SitePage => ({
+  title,
+  main: pageCard(`<h1>${escapeHtml(title)}</h1>
+<p class="message message--error" role="alert">${escapeHtml(text)}</p>
+${wayBack}`),
+});

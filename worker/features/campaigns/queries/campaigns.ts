@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import type { CampaignAudience, CampaignDraftInput } from "../../../shared/campaigns";
+import { audienceColumns, type CampaignAudience, type CampaignDraftInput } from "../../../shared/campaigns";
 import type { Database } from "../../../platform/db/database";
 import { campaignRecipients, campaigns, suppressions, waitlist } from "../../../platform/db/schema";
 import type { Campaign, CampaignRecipient } from "../../../platform/db/schema";
@@ -43,30 +43,11 @@ export function audienceWhere(audience: CampaignAudience): SQL {
 /** Line order (place): how a wave takes its first N, and the order expansion walks. */
 export const AUDIENCE_ORDER = [waitlist.rankKey, waitlist.confirmSeq] as const;
 
-/** A stored campaign's audience, as the API spells it. */
-export function audienceOf(campaign: Pick<Campaign, "audienceKind" | "waveSize" | "utmSource">): CampaignAudience {
-  return campaign.audienceKind === "wave"
-    ? { kind: "wave", size: campaign.waveSize ?? 0, utm_source: campaign.utmSource }
-    : { kind: "all", utm_source: campaign.utmSource };
-}
-
-/** The columns that store an audience. */
-export function audienceColumns(audience: CampaignAudience): Pick<Campaign, "audienceKind" | "waveSize" | "utmSource"> {
-  return {
-    audienceKind: audience.kind,
-    waveSize: audience.kind === "wave" ? audience.size : null,
-    utmSource: audience.utm_source ?? null,
-  };
-}
-
 /** A recipient's row as the console's CSV and dead-letter list read it: the address is the entry's now (null once erased). */
 export type RecipientOutcome = Pick<
   CampaignRecipient,
   "id" | "place" | "status" | "attempts" | "lastError" | "skipReason" | "sentAt" | "deadLetteredAt"
 > & { email: string | null };
-
-/** What editing a campaign found: the campaign as saved, or why it was not. */
-export type DraftUpdate = { campaign: Campaign } | { refused: "not_found" | "wrong_status" };
 
 /** The statuses whose content and audience may still change: nothing has been sent. */
 export const EDITABLE_STATUSES = ["draft", "scheduled"] as const;
@@ -105,21 +86,15 @@ export function createCampaignRepository(db: Database) {
     /**
      * Replaces a draft's (or a scheduled campaign's) subject, body and audience: one conditional
      * UPDATE, so a campaign that started sending meanwhile is never changed under its recipients.
+     * Null when no campaign with that id is editable (there is none, or it started).
      */
-    async update(id: number, draft: CampaignDraftInput, now: Date): Promise<DraftUpdate> {
+    async update(id: number, draft: CampaignDraftInput, now: Date): Promise<Campaign | null> {
       const [updated] = await db
         .update(campaigns)
         .set({ subject: draft.subject, body: draft.body, ...audienceColumns(draft.audience), updatedAt: iso(now) })
         .where(and(eq(campaigns.id, id), inArray(campaigns.status, EDITABLE_STATUSES)))
         .returning();
-      if (updated) return { campaign: updated };
-      const [found] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, id));
-      return { refused: found ? "wrong_status" : "not_found" };
-    },
-
-    async get(id: number): Promise<Campaign | null> {
-      const [found] = await db.select().from(campaigns).where(eq(campaigns.id, id));
-      return found ?? null;
+      return updated ?? null;
     },
 
     /** Newest first; a team makes a handful of campaigns, `limit` only guards the answer's size. */

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { CampaignStatus, SkipReason } from "../../../shared/campaigns";
-import { audienceOf, audienceWhere } from "./campaigns";
+import { audienceOf, type CampaignStatus, type SkipReason } from "../../../shared/campaigns";
+import { audienceWhere } from "./campaigns";
 import { createCampaignStateRepository } from "./state";
 import type { Database } from "../../../platform/db/database";
 import { iso } from "../../../platform/db/sql";

@@ -1,9 +1,9 @@
-import { createDeps, type Deps } from "../../deps";
-import { describeError, log } from "../../platform/log";
+import type { Campaign } from "../../platform/db/schema";
 
 /**
  * The campaign queue's messages (docs/launch-day.md): JSON with one `type`. The producer is
- * the CAMPAIGN_QUEUE binding (wrangler.toml); the consumer is handleCampaignQueue in this worker.
+ * the CAMPAIGN_QUEUE binding (wrangler.toml), which Deps hands the engine as `deps.queues.campaigns`
+ * (campaignQueue below); the consumer is worker/features/campaigns/consumer.ts in this worker.
  * - expand: write the campaign's next chunk of recipient rows and enqueue a send for each.
  * - send: one recipient (claimed before the provider call, so a redelivery never sends twice).
  * - start: a scheduled campaign's start (delayed; re-enqueued with the rest when early).
@@ -39,17 +39,30 @@ export const SEND_BATCH = 100;
 /** The longest delay Queues allow (12 hours, in seconds). */
 export const MAX_DELAY_SECONDS = 43_200;
 
-/** Hands messages to the campaign queue, SEND_BATCH at a time. */
-export async function enqueue(env: Env, messages: CampaignMessage[], delaySeconds?: number): Promise<void> {
-  for (let i = 0; i < messages.length; i += SEND_BATCH) {
-    const batch = messages.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: "json" as const, delaySeconds }));
-    await env.CAMPAIGN_QUEUE.sendBatch(batch);
-  }
+/** The campaign queue as the engine uses it: messages handed over, each with the same delay. */
+export type CampaignQueue = { enqueue(messages: CampaignMessage[], delaySeconds?: number): Promise<void> };
+
+/** The producer binding as a CampaignQueue: messages go SEND_BATCH at a time. */
+export function campaignQueue(binding: Queue<CampaignMessage>): CampaignQueue {
+  return {
+    async enqueue(messages, delaySeconds) {
+      for (let i = 0; i < messages.length; i += SEND_BATCH) {
+        await binding.sendBatch(messages.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: "json" as const, delaySeconds })));
+      }
+    },
+  };
 }
 
 /** One send message per recipient row (with the origin of the step that wrote or found it). */
 export function sendsFor(campaignId: number, recipientIds: readonly number[], origin?: string): CampaignMessage[] {
   return recipientIds.map((id) => ({ type: "send", campaign_id: campaignId, recipient_id: id, ...withOrigin(origin) }));
+}
+
+/** What a campaign going on needs enqueued: the walk over its unsettled rows, and its expansion when unfinished. */
+export function continuation(campaign: Campaign, origin?: string): CampaignMessage[] {
+  const messages: CampaignMessage[] = [{ type: "requeue", campaign_id: campaign.id, after: 0, ...withOrigin(origin) }];
+  if (campaign.expandedAt === null) messages.push({ type: "expand", campaign_id: campaign.id, ...withOrigin(origin) });
+  return messages;
 }
 
 /** The origin field, only when there is one (a message never says `"origin": null`). */
@@ -67,49 +80,6 @@ export function readMessage(body: unknown): CampaignMessage | null {
   return b.type === "expand" || b.type === "start" ? (b as CampaignMessage) : null;
 }
 
-/** What the consumer does with one message once handled. */
+/** What the consumer does with one message once a step handled it. */
 export type Outcome = { ack: true } | { retryAfterSeconds: number };
 export const ACK: Outcome = { ack: true };
-
-type Handler = (deps: Deps, env: Env, message: CampaignMessage, attempts: number) => Promise<Outcome>;
-
-/**
- * The consumer of both queues. Every message is handled on its own (at once, within the
- * batch) and acked or retried on its own, so one failure never redelivers the others; an
- * error that escapes a handler retries that message with the send backoff's first step. The
- * campaigns a batch touched are checked for their end ("sent") afterwards.
- */
-export async function consumeCampaignBatch(
-  batch: MessageBatch,
-  env: Env,
-  handle: Handler,
-  finish: (deps: Deps, ids: number[]) => Promise<void>,
-  deps: Deps = createDeps(env),
-): Promise<void> {
-  const touched = new Set<number>();
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const body = readMessage(message.body);
-      if (!body) {
-        log("error", "campaign.bad_message", { queue: batch.queue, id: message.id });
-        message.ack();
-        return;
-      }
-      touched.add(body.campaign_id);
-      try {
-        const outcome = await handle(deps, env, body, message.attempts);
-        if ("ack" in outcome) message.ack();
-        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
-      } catch (error) {
-        log("error", "campaign.message_failed", { type: body.type, campaign_id: body.campaign_id, error: describeError(error) });
-        message.retry({ delaySeconds: 30 });
-      }
-    }),
-  );
-  try {
-    await finish(deps, [...touched]);
-  } catch (error) {
-    // The cron checks again: a campaign left "sending" with nothing to send is ended there.
-    log("error", "campaign.finish_check_failed", { error: describeError(error) });
-  }
-}

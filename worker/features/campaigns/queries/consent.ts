@@ -92,7 +92,7 @@ export function createConsentRepository(db: Database) {
 export type ConsentRepository = ReturnType<typeof createConsentRepository>;
 
 /**
- * An erasure's share (admin-repository.ts erasePerson, in its batch before the entry is
+ * An erasure's share (worker/features/operator/queries erasePerson, in its batch before the entry is
  * deleted): the suppression row and the consent trail of the address's mailbox, found by its
  * waitlist entry's key and by `mailboxKey` (the address's own, when the caller has it: it finds
  * them after the entry left the list).
