@@ -4,13 +4,12 @@ import type { FirstClaim, JoinJourney, JoinResult } from "../../repository";
 import type { WaitlistEntry } from "../../platform/db/schema";
 import type { Deps } from "../../deps";
 import { windowOf } from "../../platform/limits";
-import { log } from "../../platform/log";
 import { referralLink } from "./emails";
 import { deliverJoinerMail } from "./joiner-mail";
 import { deliverNew, firstClaim } from "../notifications/outbox";
 import type { MeAnswer } from "../../shared/me";
 import { mailboxKey, networkKey } from "./keys";
-import { newReferralCode } from "../referrals/code";
+import { flagNetwork, newReferralCode } from "../referrals";
 import { ConfirmTokenError, readConfirmationToken } from "./tokens";
 
 export { ConfirmTokenError, type ConfirmTokenProblem, confirmationToken, readConfirmationToken } from "./tokens";
@@ -123,13 +122,6 @@ export async function confirmEntry(
   return { outcome: won ? "confirmed" : "already", entryId };
 }
 
-/** Many confirmed referrals of one referrer from one client network: flagged for the operator, never blocked (a school shares one). */
-async function flagNetwork(deps: Deps, referralCode: string, network: string): Promise<void> {
-  const referrals = await deps.repo.waitlist.referralsFromNetwork(referralCode, network);
-  if (referrals >= deps.config.waitlist.networkFlag)
-    log("warn", "referral.network_flagged", { referrals, threshold: deps.config.waitlist.networkFlag });
-}
-
 /** The journey part of GET /api/me's answer. */
 export type Journey = Pick<
   MeAnswer,
@@ -152,7 +144,7 @@ async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: 
     const none = { referral_code: null, referral_link: null, referrals_pending: 0, referrals_confirmed: 0 };
     return { status: "none", position: null, ...none, joined_at: null, confirmed_at: null };
   }
-  const [position, pending] = await Promise.all([deps.repo.waitlist.placeOf(entry), deps.repo.waitlist.referralsPending(entry)]);
+  const [position, pending] = await Promise.all([deps.repo.waitlist.placeOf(entry), deps.repo.referrals.pending(entry)]);
   const code = entry.confirmedAt ? entry.referralCode : null;
   return {
     status: entry.confirmedAt ? "confirmed" : "pending",

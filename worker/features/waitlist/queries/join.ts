@@ -6,13 +6,11 @@ import { type FirstClaim, newClaim } from "../../notifications/queries";
 import { iso } from "../../../platform/db/sql";
 import {
   type ConfirmWrite,
+  confirmingStatements,
   confirmMailStatements,
-  confirmStatement,
   type MailCap,
   type QueueMail,
   queuedMail,
-  referralCreditStatement,
-  referralStatement,
   welcomeStatement,
 } from "./journey";
 import { waitlist } from "../../../platform/db/schema";
@@ -114,9 +112,7 @@ export function createWaitlistRepository(db: Database) {
         : journey.kind === "confirm"
           ? confirmMailStatements(db, input.email, journey.cap, journey.mail)
           : [
-              confirmStatement(db, eq(waitlist.email, input.email), journey.confirm),
-              referralStatement(db, input.email, journey.confirm),
-              referralCreditStatement(db, input.email, journey.confirm),
+              ...confirmingStatements(db, eq(waitlist.email, input.email), input.email, journey.confirm),
               welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
             ];
       const reads = journey
