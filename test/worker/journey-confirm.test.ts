@@ -1,17 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { runJoinerOutbox } from "../../worker/features/waitlist/joiner-mail";
-import {
-  ConfirmTokenError,
-  confirmationToken,
-  confirmEntry,
-  joinConfirmed,
-  journeyOf,
-  leaveWaitlist,
-  readConfirmationToken,
-  resendConfirmation,
-} from "../../worker/features/waitlist/journey";
+import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation, runJoinerOutbox } from "../../worker/features/waitlist";
+import { confirmEntry } from "../../worker/features/waitlist/confirm";
+import { ConfirmTokenError, confirmationToken, readConfirmationToken } from "../../worker/features/waitlist/tokens";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
 

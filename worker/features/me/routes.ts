@@ -19,17 +19,14 @@ import {
 import { tooManyAttempts } from "../../shared/public-forms";
 import { normalizeEmail } from "../../shared/text";
 import { clientAddress, clientKey } from "../../platform/http/client";
-import { WAITLIST_MESSAGES } from "../../shared/waitlist";
-import { isDisposableAddress } from "../waitlist/disposable";
-import { mailboxKey } from "../waitlist/keys";
-import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation } from "../waitlist/journey";
+import { joinConfirmed, journeyOf, leaveWaitlist, mailboxKey, resendConfirmation } from "../waitlist";
 import { consentTrailOf, setSubscribed, subscriptionOf } from "./subscription";
 
 /**
  * The signed-in joiner's own API, /api/me (docs/api.md "My place API"), behind the "My place" page
  * (/#/me). Every route needs the access token of a sign-in (worker/features/me/signed-in.ts: 401
  * not_signed_in otherwise) and acts on that token's address only. Answers are never stored (the
- * API's Cache-Control: no-store). The rules are the waitlist's (worker/features/waitlist/journey.ts); the
+ * API's Cache-Control: no-store). The rules are the waitlist's (worker/features/waitlist/); the
  * data download and the erasure are the operator's (worker/features/operator/json.ts, admin-repository.ts),
  * recorded in the audit trail with the operator "self".
  */
@@ -85,10 +82,8 @@ export const meRoutes = new Hono<MeEnv>()
 
   /** Join with one click: signing in proved the address, so the entry is confirmed at once. */
   .post("/waitlist", async (c) => {
-    const email = c.get("user").email;
-    // The same rule as the public join: signing in proves an address works, not that it lasts.
-    if (isDisposableAddress(email)) throw API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailDisposable });
-    await joinConfirmed(c.get("deps"), email, requestContext(c));
+    // The same disposable rule as the public join (worker/features/waitlist/join.ts).
+    await joinConfirmed(c.get("deps"), c.get("user").email, requestContext(c));
     return c.json(await meAnswer(c));
   })
 

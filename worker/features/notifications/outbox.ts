@@ -1,6 +1,6 @@
 import type { AppConfig } from "../../platform/config/config";
 import type { Deps } from "../../deps";
-import type { FirstClaim, Notified } from "../../repository";
+import type { FirstClaim, Notified } from "./queries";
 import { judge, windowOf } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
 import { digestNotification, formNotification, waitlistNotification } from "./content";

@@ -7,7 +7,9 @@ import { fromThisOrigin } from "../../platform/http/submission";
 import { sitePageResponse } from "../../platform/http/site-page";
 import { describeError, log } from "../../platform/log";
 import { confirmPromptPage, linkProblemPage, placePage } from "./confirm-page";
-import { ConfirmTokenError, confirmEntry, journeyOf, readConfirmationToken } from "./journey";
+import { confirmEntry } from "./confirm";
+import { journeyOf } from "./place";
+import { ConfirmTokenError, readConfirmationToken } from "./tokens";
 
 /**
  * The confirmation link's page, /confirm (docs/api.md "The joiner's journey"), server-rendered in the

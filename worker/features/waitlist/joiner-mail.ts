@@ -3,7 +3,7 @@ import type { JoinerMail, WaitlistEntry } from "../../platform/db/schema";
 import { describeError, log } from "../../platform/log";
 import { confirmationToken } from "./tokens";
 import { confirmationEmail, confirmLink, referralLink, welcomeEmail } from "./emails";
-import { nextAttemptAt } from "../notifications/outbox";
+import { nextAttemptAt } from "../notifications";
 import type { MailMessage } from "../../platform/mail/transport";
 
 /**

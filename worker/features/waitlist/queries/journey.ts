@@ -10,7 +10,7 @@ import { RANK_KEY, referralCreditStatement, referralStatement, type ReferralWrit
 /**
  * The joiner's journey in the database: confirmation, places and the joiner-mail outbox (the
  * referral a confirmation counts is worker/features/referrals/queries.ts'). The rules' reasons
- * are in worker/features/waitlist/journey.ts; here each write is one batch.
+ * are in worker/features/waitlist/ (join.ts, confirm.ts); here each write is one batch.
  */
 
 /** What the confirming statement writes: the winner's random claim, its code, the boost in force, the keys it keeps. */
@@ -94,14 +94,6 @@ export function queuedMail(db: Database, email: string, claim: string) {
     .select()
     .from(joinerMail)
     .where(and(eq(joinerMail.entryId, sql`(select id from ${waitlist} where email = ${email})`), eq(joinerMail.claim, claim)));
-}
-
-/** Whether a database error is a unique index of a confirmation (seq or code): retried with new values. */
-export function isConfirmConflict(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (/UNIQUE constraint failed: \w*waitlist\.(confirm_seq|referral_code)/.test(cause.message)) return true;
-  }
-  return false;
 }
 
 const mailDue = (now: Date) =>
