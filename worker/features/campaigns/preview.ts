@@ -3,7 +3,7 @@ import type { Campaign } from "../../platform/db/schema";
 import type { Deps } from "../../deps";
 import type { MailMessage } from "../../platform/mail/transport";
 import type { CampaignPreview } from "../../shared/campaigns";
-import { mailboxKey } from "../waitlist/keys";
+import { mailboxKey } from "../waitlist";
 import { renderCampaignEmail } from "./content";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe/token";
 

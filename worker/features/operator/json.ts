@@ -1,6 +1,6 @@
 import type { PlacedEntry } from "./queries/journey";
 import type { PersonData } from "./queries";
-import { attributionOf } from "../waitlist/queries/join";
+import { attributionOf } from "../waitlist";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../../platform/db/schema";
 import type { AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../../shared/admin";
 import { formSlugOf } from "../../shared/forms";

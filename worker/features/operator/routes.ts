@@ -9,7 +9,7 @@ import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { log } from "../../platform/log";
 import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
-import { mailboxKey } from "../waitlist/keys";
+import { mailboxKey } from "../waitlist";
 import { campaignRoutes } from "../campaigns/routes";
 
 /**

@@ -2,7 +2,7 @@
  * The waitlist, as the worker's entry points and the other features use it: its routes (POST
  * /api/waitlist, the /confirm page), the cron's joiner-mail run, a signed-in joiner's own actions
  * (join confirmed at once, where they stand, leave, resend), the mailbox key every feature keys a
- * person's consent by.
+ * person's consent by, and a stored entry's attribution.
  */
 export { waitlistRoutes } from "./routes";
 export { confirmRoutes } from "./confirm-routes";
@@ -11,4 +11,5 @@ export { joinConfirmed } from "./join";
 export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";
 export { mailboxKey } from "./keys";
+export { attributionOf } from "./attribution";
 export type { Defer } from "./writes";

@@ -45,11 +45,6 @@ export const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
   return { field, key: found[0] as keyof WaitlistColumns, column: found[1] };
 });
 
-/** A stored entry's attribution, by field (the operator API's JSON names them as the fields). */
-export function attributionOf(entry: WaitlistEntry): Attribution {
-  return Object.fromEntries(ATTRIBUTION_COLUMNS.map(({ field, key }) => [field, entry[key]])) as Attribution;
-}
-
 export function createWaitlistRepository(db: Database) {
   return {
     /**
