@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { CounterWindow } from "../../../platform/db/counters";
+import { COUNTED_AGAIN, type CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { iso } from "../../../platform/db/sql";
 import type { DevMailInput } from "../../../platform/db/schema";
@@ -77,14 +77,7 @@ export function confirmMailStatements(db: Database, email: string, cap: MailCap,
     db
       .insert(rateLimits)
       .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
-          windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
-          expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
-        },
-      }),
+      .onConflictDoUpdate(COUNTED_AGAIN),
   ] as const;
 }
 
