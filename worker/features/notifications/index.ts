@@ -1,8 +1,7 @@
 /**
  * The team's notifications, as the other features use them: a record is stored with its
  * notification claimed (firstClaim, in the storing write) and sent after the response
- * (deliverNew); the cron sends what is due, singles then a digest (runOutbox); the joiner-mail
- * outbox backs off as these do (nextAttemptAt).
+ * (deliverNew); the cron sends what is due, singles then a digest (runOutbox).
  */
-export { deliverNew, firstClaim, nextAttemptAt, runOutbox } from "./outbox";
+export { deliverNew, firstClaim, runOutbox } from "./outbox";
 export type { FirstClaim, Notified } from "./queries";
