@@ -3,6 +3,7 @@ import type { AppEnv } from "../../deps";
 import { bodyFormatOf, readBodyObject } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { clientAddress, clientKey } from "../../platform/http/client";
+import { noStore } from "../../platform/http/no-store";
 import { fromThisOrigin } from "../../platform/http/submission";
 import { sitePageResponse } from "../../platform/http/site-page";
 import { describeError, log } from "../../platform/log";
@@ -55,10 +56,7 @@ async function postedToken(c: Context<AppEnv>): Promise<string> {
 }
 
 export const confirmRoutes = new Hono<AppEnv>()
-  .use("*", async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store");
-  })
+  .use("*", noStore)
 
   .get("/", async (c) => {
     const deps = c.get("deps");

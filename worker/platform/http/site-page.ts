@@ -89,3 +89,13 @@ ${content}
 /** The way back to the site's home page under a card, as a link or the page's main button. */
 export const homeButton = (label: string, kind: "button--link" | "button--primary") =>
   `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(label)}</a></p>`;
+
+/** A link or request that cannot be used: what happened (an alert; nothing changed), and the way home as the page's main button. */
+export function problemPage(problem: { title: string; text: string }, homeLabel: string): SitePage {
+  return {
+    title: problem.title,
+    main: pageCard(`<h1>${escapeHtml(problem.title)}</h1>
+<p class="message message--error" role="alert">${escapeHtml(problem.text)}</p>
+${homeButton(homeLabel, "button--primary")}`),
+  };
+}

@@ -1,4 +1,4 @@
-import { homeButton, pageCard, type SitePage } from "../../../platform/http/site-page";
+import { homeButton, pageCard, problemPage, type SitePage } from "../../../platform/http/site-page";
 import { escapeHtml } from "../../../platform/html";
 import { BRAND_NAME } from "../../../shared/brand";
 
@@ -98,11 +98,5 @@ ${homeLink("button--link")}`),
 
 /** A link or request that cannot be used: what happened (nothing changed) and the way back. */
 export function unsubscribeProblemPage(problem: UnsubscribeProblem): SitePage {
-  const { title, text } = UNSUBSCRIBE_PROBLEMS[problem];
-  return {
-    title,
-    main: pageCard(`<h1>${escapeHtml(title)}</h1>
-<p class="message message--error" role="alert">${escapeHtml(text)}</p>
-${homeLink("button--primary")}`),
-  };
+  return problemPage(UNSUBSCRIBE_PROBLEMS[problem], UNSUBSCRIBE_TEXT.home);
 }
