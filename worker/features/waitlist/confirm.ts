@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps";
+import type { WaitlistEntry } from "../../platform/db/schema";
 import { flagNetwork } from "../referrals";
 import { mailboxKey, networkKey } from "./keys";
 import { ConfirmTokenError, readConfirmationToken } from "./tokens";
@@ -9,6 +10,14 @@ import { confirmWrite, withConfirmRetries } from "./writes";
  * confirmation wins (a random claim), and its referral counts once, never for the referrer's own
  * mailbox (worker/features/referrals/queries.ts).
  */
+
+/** The entry a confirmation token names; ConfirmTokenError when the token is invalid or expired, or its entry is gone ("unknown"). */
+export async function entryOfToken(deps: Deps, token: string): Promise<WaitlistEntry> {
+  const { entryId } = await readConfirmationToken(deps, token);
+  const entry = await deps.repo.waitlist.entryById(entryId);
+  if (!entry) throw new ConfirmTokenError("unknown");
+  return entry;
+}
 
 /**
  * Confirms the entry of a confirmation token. Opening the link never gets here (the page's
@@ -21,9 +30,8 @@ export async function confirmEntry(
   token: string,
   clientNetwork: string | null,
 ): Promise<{ outcome: "confirmed" | "already"; entryId: number }> {
-  const { entryId } = await readConfirmationToken(deps, token);
-  const entry = await deps.repo.waitlist.entryById(entryId);
-  if (!entry) throw new ConfirmTokenError("unknown");
+  const entry = await entryOfToken(deps, token);
+  const entryId = entry.id;
   if (entry.confirmedAt !== null) return { outcome: "already", entryId };
   const secret = deps.config.auth.jwtSecret;
   const key = await mailboxKey(secret, entry.email);

@@ -1,10 +1,12 @@
 import type { Deps } from "../../deps";
 import type { WaitlistEntry } from "../../platform/db/schema";
 import type { MeAnswer } from "../../shared/me";
+import type { ShareBoxData } from "./confirm-page";
 import { referralLink } from "./emails";
+import { ConfirmTokenError } from "./tokens";
 
 /**
- * Where an address stands, as GET /api/me and the confirmation page show it. A place is two
+ * Where an address stands, as GET /api/me and the confirmation page's share box show it. A place is two
  * indexed counts (queries/journey.ts placeOf) over the referrals' order key.
  */
 
@@ -23,6 +25,13 @@ export async function journeyOf(deps: Deps, email: string, origin = ""): Promise
   ]);
   const invited_by = sent ? { subject: sent.subject, sent_at: sent.sentAt } : null;
   return { ...journey, invited_at: entry?.invitedAt ?? null, invited_by };
+}
+
+/** The confirmation page's share box for the entry `entryId`, as it is now; ConfirmTokenError "unknown" when it is gone. */
+export async function shareBoxOf(deps: Deps, entryId: number, origin: string): Promise<ShareBoxData> {
+  const entry = await deps.repo.waitlist.entryById(entryId);
+  if (!entry) throw new ConfirmTokenError("unknown");
+  return { ...(await journeyOf(deps, entry.email, origin)), referral_boost: deps.config.waitlist.referralBoost };
 }
 
 async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: string): Promise<Journey> {
