@@ -4,4 +4,4 @@
  * (deliverNew); the cron sends what is due, singles then a digest (runOutbox).
  */
 export { deliverNew, firstClaim, runOutbox } from "./outbox";
-export type { FirstClaim, Notified } from "./queries";
+export type { FirstClaim } from "./queries";
