@@ -4,12 +4,11 @@ import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
-import { runJoinerOutbox } from "./features/waitlist/joiner-mail";
-import { runOutbox } from "./features/notifications/outbox";
+import { confirmRoutes, runJoinerOutbox } from "./features/waitlist";
+import { runOutbox } from "./features/notifications";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
 import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
-import { confirmRoutes } from "./features/waitlist/confirm-routes";
 import { noSuchFile, pageRoutes } from "./features/pages/routes";
 import { unsubscribeRoutes } from "./features/campaigns/unsubscribe/routes";
 

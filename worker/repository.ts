@@ -7,6 +7,7 @@ import { createDevMailQueries } from "./features/dev-mailbox/queries";
 import { createHealthRepository } from "./features/health/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
+import { createReferralRepository } from "./features/referrals/queries";
 import { createAuthRepository } from "./features/sign-in/queries";
 import { createWaitlistRepository } from "./features/waitlist/queries/join";
 import { createJourneyRepository } from "./features/waitlist/queries/journey";
@@ -27,8 +28,11 @@ export type { JoinJourney, JoinResult } from "./features/waitlist/queries/join";
  */
 export function createRepository(db: Database) {
   return {
-    /** The join, confirmation, places, referrals, leaving, and the joiner-mail outbox. */
+    /** The join, confirmation, places, leaving, and the joiner-mail outbox. */
     waitlist: { ...createWaitlistRepository(db), ...createJourneyRepository(db) },
+
+    /** A referrer's friends still pending, and the network flag. */
+    referrals: createReferralRepository(db),
 
     /** The generic forms' submissions (the contact form). */
     contact: createSubmissionRepository(db),

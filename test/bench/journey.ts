@@ -62,7 +62,7 @@ const referrerOf = (i: string) => {
 /**
  * Confirmed entries 1..count (confirm_seq = id, confirmed a minute apart, oldest first), each
  * with its code and referrer; then every referrer's confirmed referrals counted and its rank key
- * written as the worker writes it (worker/features/waitlist/queries/journey.ts RANK_KEY: 2 x confirm_seq, or
+ * written as the worker writes it (worker/features/referrals/queries.ts RANK_KEY: 2 x confirm_seq, or
  * 2 x (confirm_seq - boost x referrals) - 1 once referred), and each counted referral's credit
  * (hwh_referral_credits: referrer's code, friend's mailbox). Then `pending` unconfirmed
  * entries after them, a third referred, for the confirmations.

@@ -19,13 +19,13 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
     window: { start: 1_772_323_200 + day * 86_400, end: 1_772_409_600 + day * 86_400 },
     max,
   });
-  const write = (mailboxKey: string, boost = 5, ms = 0): ConfirmWrite => ({
+  const write = (mailboxKey: string, boost = 5, ms = 0, network = "net"): ConfirmWrite => ({
     claim: crypto.randomUUID(),
     at: at(ms),
     referralCode: newReferralCode(),
     boost,
     mailboxKey,
-    network: "net",
+    network,
   });
   const pending = (key: string, ref: string | null = null, max = 3): JoinJourney => ({
     kind: "confirm",
@@ -103,7 +103,7 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       const friend = await repo.waitlist.join({ email: "f@example.com", source: null }, claim(), pending("kf", code));
       const self = await repo.waitlist.join({ email: "r+2@example.com", source: null }, claim(), pending("kr", code));
       expect([friend.current!.referredBy, self.current!.referredBy]).toEqual([code, code]);
-      expect(await repo.waitlist.referralsPending(referrer)).toBe(1);
+      expect(await repo.referrals.pending(referrer)).toBe(1);
 
       const w = write("kf");
       const won = await repo.waitlist.confirm(friend.current!, w);
@@ -111,8 +111,33 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       await repo.waitlist.confirm(friend.current!, write("kf"));
       await repo.waitlist.confirm(self.current!, write("kr"));
       expect(await repo.waitlist.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1, rankKey: 2 - 11 });
-      expect(await repo.waitlist.referralsPending(referrer)).toBe(0);
-      expect(await repo.waitlist.referralsFromNetwork(code, "net")).toBe(2);
+      expect(await repo.referrals.pending(referrer)).toBe(0);
+      // Both confirmed from "net", but the referrer's own mailbox never counts: one, as the stats count it.
+      expect(await repo.referrals.networkFlagged(code, "net", 1)).toBe(1);
+    });
+
+    it("flags a referrer at exactly REFERRAL_NETWORK_FLAG confirmed referrals from one network, not one fewer, not across two networks: the log's rule and the stats' alike", async () => {
+      const repo = await fresh();
+      const referrer = await confirmed(repo, "r@example.com", "kr");
+      const code = referrer.referralCode!;
+      const confirmFrom = async (email: string, key: string, network: string) => {
+        const joined = await repo.waitlist.join({ email, source: null }, claim(), pending(key, code));
+        await repo.waitlist.confirm(joined.current!, write(key, 5, 0, network));
+      };
+      await confirmFrom("f1@example.com", "kf1", "school");
+      expect(await repo.referrals.networkFlagged(code, "school", 2)).toBeNull();
+      await confirmFrom("f2@example.com", "kf2", "school");
+      await confirmFrom("f3@example.com", "kf3", "home");
+      // The referrer's own mailbox from "home" never counts (nor did it move the referrer up).
+      await confirmFrom("r+me@example.com", "kr", "home");
+      expect(await repo.referrals.networkFlagged(code, "school", 2)).toBe(2);
+      expect(await repo.referrals.networkFlagged(code, "school", 3)).toBeNull();
+      expect(await repo.referrals.networkFlagged(code, "home", 2)).toBeNull();
+      expect(await repo.referrals.networkFlagged("ZZZZZZZZ", "school", 1)).toBeNull();
+      // The console's flagged list is the same rule: three referrals over two networks flag nothing at 3.
+      const flagged = async (networkFlag: number) => (await repo.operator.stats(at(1000), { networkFlag })).referrals.flagged;
+      expect(await flagged(2)).toEqual([{ email: "r@example.com", code, referrals: 3, fromOneNetwork: 2 }]);
+      expect(await flagged(3)).toEqual([]);
     });
 
     it("places by rank key then confirmation order, never above 1st", async () => {

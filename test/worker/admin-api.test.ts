@@ -17,7 +17,7 @@ import {
   type PersonRecord,
   type RetryResult,
 } from "../../worker/shared/admin";
-import { confirmationToken } from "../../worker/features/waitlist/journey";
+import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 

@@ -7,7 +7,7 @@ import { placePage, SHARE_BOX_SCRIPT } from "../../worker/features/waitlist/conf
 import { sitePageHtml } from "../../worker/platform/http/site-page";
 import { cspHash } from "../../worker/shared/hash";
 import { CONFIRM_LINK_PROBLEMS, JOURNEY_TEXT, placeLine, referralRule, shareLinks } from "../../worker/shared/journey-text";
-import { confirmationToken } from "../../worker/features/waitlist/journey";
+import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
 
 /**

@@ -1,17 +1,9 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { runJoinerOutbox } from "../../worker/features/waitlist/joiner-mail";
-import {
-  ConfirmTokenError,
-  confirmationToken,
-  confirmEntry,
-  joinConfirmed,
-  journeyOf,
-  leaveWaitlist,
-  readConfirmationToken,
-  resendConfirmation,
-} from "../../worker/features/waitlist/journey";
+import { joinConfirmed, journeyOf, leaveWaitlist, resendConfirmation, runJoinerOutbox } from "../../worker/features/waitlist";
+import { confirmEntry } from "../../worker/features/waitlist/confirm";
+import { ConfirmTokenError, confirmationToken, readConfirmationToken } from "../../worker/features/waitlist/tokens";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
 
@@ -72,6 +64,24 @@ describe("confirming (issue 16)", () => {
     }
     expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 0, rankKey: referrer.rankKey });
     expect((await journeyOf(deps(), referrer.email)).referrals_pending).toBe(0);
+  });
+
+  it("logs the network flag when a referrer's confirmed referrals from one network reach REFERRAL_NETWORK_FLAG, not one before, not across two networks", async () => {
+    const flagAt2 = () => createDeps({ ...env, REFERRAL_NETWORK_FLAG: "2" } as Env);
+    const warned: Array<Record<string, unknown>> = [];
+    vi.spyOn(console, "warn").mockImplementation((line: unknown) => void warned.push(JSON.parse(String(line))));
+    const flags = () => warned.filter((line) => line.event === "referral.network_flagged");
+    const referrer = await confirmedReferrer(uniqueEmail("flag-referrer"));
+    const [one, two, three] = await Promise.all([1, 2, 3].map((n) => joined(uniqueEmail(`flag-friend${n}`), referrer.referralCode!)));
+    await confirmEntry(flagAt2(), one!.token, "192.0.2.10");
+    expect(flags()).toEqual([]);
+    // Another network: two referrals, but one from each.
+    await confirmEntry(flagAt2(), two!.token, "192.0.2.77");
+    expect(flags()).toEqual([]);
+    // The second from the first network: flagged, with the count and the threshold, never the network.
+    await confirmEntry(flagAt2(), three!.token, "192.0.2.10");
+    expect(flags()).toEqual([expect.objectContaining({ level: "warn", referrals: 2, threshold: 2 })]);
+    expect(Object.keys(flags()[0]!).sort()).toEqual(["event", "level", "referrals", "threshold", "time"]);
   });
 
   it("expired, tampered and unknown tokens are refused with their own problem and change nothing", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
-import { confirmEntry } from "../../worker/features/waitlist/journey";
+import { confirmEntry } from "../../worker/features/waitlist/confirm";
 import { env } from "cloudflare:workers";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";

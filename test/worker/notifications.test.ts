@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { readConfig } from "../../worker/platform/config/config";
 import { createDeps } from "../../worker/deps";
-import { nextAttemptAt, runOutbox } from "../../worker/features/notifications/outbox";
+import { runOutbox } from "../../worker/features/notifications/outbox";
+import { nextAttemptAt } from "../../worker/platform/mail/outbox";
 import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 

@@ -21,10 +21,15 @@ export const WAITLIST_MESSAGES = {
 } as const;
 
 /**
- * A referral code's shape (worker/features/referrals/code.ts): 8 characters of an alphabet
- * without 0/O, 1/I/L, upper-case.
+ * Referral codes: 8 characters from 31 that cannot be mistaken for one another when read off a
+ * phone or typed from a poster (no 0/O, 1/I/L), upper-case; 31^8 is about 8.5 x 10^11 codes.
+ * Drawn by the worker (worker/features/referrals/code.ts), read from links by both.
  */
-export const REFERRAL_CODE_SHAPE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
+export const REFERRAL_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+export const REFERRAL_CODE_LENGTH = 8;
+
+/** A referral code's shape: REFERRAL_CODE_LENGTH characters of REFERRAL_ALPHABET. */
+export const REFERRAL_CODE_SHAPE = new RegExp(`^[${REFERRAL_ALPHABET}]{${REFERRAL_CODE_LENGTH}}$`);
 
 /**
  * The referral code a join came with (`ref`, from a shared link ?ref=CODE), upper-cased; a

@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import type { Deps } from "../../deps";
 import type { FormPostEnv } from "../../platform/http/answer";
 import { ApiError } from "../../platform/http/errors";
 import { type PublicSubmission, submissionRoute } from "../../platform/http/submission";
 import { FORM_PAGE_TEXT } from "../../shared/public-forms";
-import { FORM_MESSAGES, FORMS, findForm, formSchema, formValues, type FormDefinition } from "../../shared/forms";
+import { FORM_MESSAGES, FORMS, findForm, formSchema, type FormDefinition } from "../../shared/forms";
+import { submitForm } from "./submit";
 
 /**
  * POST /api/forms/:form: one route per form definition (shared with the web app, which renders
@@ -11,7 +13,7 @@ import { FORM_MESSAGES, FORMS, findForm, formSchema, formValues, type FormDefini
  * (worker/platform/http/submission.ts), as JSON or as a browser's form post (answered with a page).
  * Per client at most FORMS_RATE_LIMIT submissions of a form per window.
  */
-export function formSubmission(form: FormDefinition): PublicSubmission<ReturnType<typeof formSchema>> {
+function formSubmission(form: FormDefinition): PublicSubmission<ReturnType<typeof formSchema>, Deps> {
   return {
     counter: `form-${form.slug}`,
     limit: (config) => config.publicLimits.forms,
@@ -26,10 +28,7 @@ export function formSubmission(form: FormDefinition): PublicSubmission<ReturnTyp
     failure: FORM_MESSAGES.failure,
     // No id: a sequential id would tell anyone how many messages the team has had.
     answer: (_input, at) => ({ form_name: form.name, created_at: at }),
-    async store(deps, input, claim) {
-      const { submission, budgetUsed } = await deps.repo.contact.insert(form.name, formValues(form, input), claim);
-      return { item: { kind: "form", record: submission }, budgetUsed };
-    },
+    store: (deps, input) => submitForm(deps, form, input),
   };
 }
 

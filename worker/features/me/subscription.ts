@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps";
 import type { MeData, MeSubscription } from "../../shared/me";
-import { mailboxKey } from "../waitlist/keys";
+import { mailboxKey } from "../waitlist";
 
 /**
  * A person's consent to campaign e-mail, by the mailbox their address reaches (the suppression

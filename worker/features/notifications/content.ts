@@ -2,7 +2,7 @@
  * What the notification e-mails say (spec §3): pure functions from a stored record to a
  * title and an HTML body. Every submitted value is HTML-escaped.
  */
-import type { Notified } from "../../repository";
+import type { Notified } from "./queries";
 import { escapeHtml } from "../../platform/html";
 import type { MailContent } from "../../platform/mail/transport";
 

@@ -1,10 +1,11 @@
 import type { AppConfig } from "../../platform/config/config";
 import type { Deps } from "../../deps";
-import type { FirstClaim, Notified } from "../../repository";
+import type { FirstClaim, Notified } from "./queries";
 import { judge, windowOf } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
 import { digestNotification, formNotification, waitlistNotification } from "./content";
-import type { MailMessage, MailTransport } from "../../platform/mail/transport";
+import { nextAttemptAt, sendRecorded } from "../../platform/mail/outbox";
+import type { MailMessage } from "../../platform/mail/transport";
 
 /**
  * The notification outbox: every waitlist entry and form submission is stored with its
@@ -15,24 +16,15 @@ import type { MailMessage, MailTransport } from "../../platform/mail/transport";
  *   hour's budget of single e-mails (NOTIFY_HOURLY_CAP) lasts. Past it, the record is released
  *   unsent and the next cron run sends it in a digest: a burst of 5,000 sign-ups gives the
  *   company about 60 e-mails plus a digest per cron run, not 5,000.
- * - A failed send records the error and the next attempt: base x 2^(attempt-1), at most
- *   NOTIFY_RETRY_MAX_SECONDS apart, and after NOTIFY_MAX_ATTEMPTS always that longest wait. A
- *   notification is never given up.
+ * - A failed send records the error and the next attempt (platform/mail/outbox.ts): base x
+ *   2^(attempt-1), at most NOTIFY_RETRY_MAX_SECONDS apart, and after NOTIFY_MAX_ATTEMPTS always
+ *   that longest wait. A notification is never given up.
  * - The cron (runOutbox) claims what is due, sends singles while the budget lasts, and lists the
  *   rest in one digest e-mail, which marks every record it carries as sent when it is delivered.
  */
 
 /** The counter of the hour's single notification e-mails (in the rate-limit table). */
 const SINGLE_BUDGET_KEY = "notify:single";
-
-/** When to try again after `attempts` failed tries: exponential up to the cap, then the cap forever. */
-export function nextAttemptAt(attempts: number, now: Date, notify: AppConfig["notify"]): Date {
-  const seconds =
-    attempts >= notify.maxAttempts
-      ? notify.retryMaxSeconds
-      : Math.min(notify.retryBaseSeconds * 2 ** Math.max(0, attempts - 1), notify.retryMaxSeconds);
-  return new Date(now.getTime() + seconds * 1000);
-}
 
 /** The counter of this hour's single e-mails, for a write that stores a record to count against. */
 function singleBudget(now: Date) {
@@ -67,42 +59,40 @@ function singleMessage(item: Notified, config: AppConfig): MailMessage {
 
 /**
  * Sends one message for `items` (claimed by the caller) and records the outcome for each:
- * sent, or failed with its next attempt. Never throws: a record whose outcome could not be
- * written is retried by the cron once its lease lapses. Resolves true when sent.
+ * sent, or failed with its next attempt (platform/mail/outbox.ts). Resolves true when sent.
  */
-async function send(deps: Deps, items: Notified[], message: MailMessage): Promise<boolean> {
+function send(deps: Deps, items: Notified[], message: MailMessage): Promise<boolean> {
   const context = { records: items.length, transport: deps.transport.name };
-  try {
-    let receipt: Awaited<ReturnType<MailTransport["send"]>>;
-    try {
+  return sendRecorded(
+    async () => message,
+    async (ready) => {
       if (deps.config.companyEmails.length === 0) throw new Error("COMPANY_EMAIL is not set");
-      receipt = await deps.transport.send(message);
-    } catch (error) {
-      const now = deps.now();
-      const failures = items.map((item) => ({
-        item,
-        error: describeError(error),
-        nextAttemptAt: nextAttemptAt(item.record.notifyAttempts, now, deps.config.notify),
-      }));
-      log("error", "notification.failed", {
-        ...context,
-        kind: items[0]?.kind,
-        id: items.length === 1 ? items[0]!.record.id : undefined,
-        attempt: items[0]?.record.notifyAttempts,
-        next_attempt_at: failures[0]?.nextAttemptAt.toISOString(),
-        error: describeError(error),
-      });
-      await deps.repo.notifications.markFailed(failures);
-      return false;
-    }
-    // No log line on success: email_sent_at records it, and a line per delivery is a real share
-    // of a request's cost. Failures are always logged.
-    await deps.repo.notifications.markSent(items, deps.now(), receipt.devMail);
-    return true;
-  } catch (error) {
-    log("error", "notification.not_recorded", { ...context, error: describeError(error) });
-    return false;
-  }
+      return deps.transport.send(ready);
+    },
+    {
+      // No log line on success: email_sent_at records it, and a line per delivery is a real share
+      // of a request's cost. Failures are always logged.
+      sent: (receipt) => deps.repo.notifications.markSent(items, deps.now(), receipt.devMail),
+      async failed(error) {
+        const now = deps.now();
+        const failures = items.map((item) => ({
+          item,
+          error: describeError(error),
+          nextAttemptAt: nextAttemptAt(item.record.notifyAttempts, now, deps.config.notify),
+        }));
+        log("error", "notification.failed", {
+          ...context,
+          kind: items[0]?.kind,
+          id: items.length === 1 ? items[0]!.record.id : undefined,
+          attempt: items[0]?.record.notifyAttempts,
+          next_attempt_at: failures[0]?.nextAttemptAt.toISOString(),
+          error: describeError(error),
+        });
+        await deps.repo.notifications.markFailed(failures);
+      },
+      notRecorded: (error) => log("error", "notification.not_recorded", { ...context, error: describeError(error) }),
+    },
+  );
 }
 
 /**

@@ -1,9 +1,4 @@
-/**
- * Referral codes: 8 characters from 31 that cannot be mistaken for one another when read off a
- * phone or typed from a poster (no 0/O, 1/I/L). 31^8 is about 8.5 x 10^11 codes.
- */
-export const REFERRAL_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-export const REFERRAL_CODE_LENGTH = 8;
+import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "../../shared/waitlist";
 
 /**
  * A code from crypto randomness, every character equally likely: a random byte at or above

@@ -1,4 +1,4 @@
-import { homeButton, pageCard, problemCard, type SitePage } from "../../platform/http/site-page";
+import { homeButton, pageCard, problemPage, type SitePage } from "../../platform/http/site-page";
 import { escapeHtml } from "../../platform/html";
 import {
   CONFIRM_LINK_PROBLEMS,
@@ -51,8 +51,7 @@ ${backLink("button--link")}`),
 
 /** A link that cannot be used (410 expired, 400 tampered, 404 unknown): what happened and the way back. */
 export function linkProblemPage(problem: ConfirmLinkProblem): SitePage {
-  const { title, text } = CONFIRM_LINK_PROBLEMS[problem];
-  return problemCard(title, text, backLink("button--primary"));
+  return problemPage(CONFIRM_LINK_PROBLEMS[problem], JOURNEY_TEXT.backLink);
 }
 
 const backLink = (kind: "button--link" | "button--primary") => homeButton(JOURNEY_TEXT.backLink, kind);

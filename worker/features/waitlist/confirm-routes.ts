@@ -3,11 +3,14 @@ import type { AppEnv } from "../../deps";
 import { bodyFormatOf, readBodyObject } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { clientAddress, clientKey } from "../../platform/http/client";
+import { noStore } from "../../platform/http/no-store";
 import { fromThisOrigin } from "../../platform/http/submission";
 import { sitePageResponse } from "../../platform/http/site-page";
 import { describeError, log } from "../../platform/log";
 import { confirmPromptPage, linkProblemPage, placePage } from "./confirm-page";
-import { ConfirmTokenError, confirmEntry, journeyOf, readConfirmationToken } from "./journey";
+import { confirmEntry, entryOfToken } from "./confirm";
+import { shareBoxOf } from "./place";
+import { ConfirmTokenError } from "./tokens";
 
 /**
  * The confirmation link's page, /confirm (docs/api.md "The joiner's journey"), server-rendered in the
@@ -25,16 +28,12 @@ import { ConfirmTokenError, confirmEntry, journeyOf, readConfirmationToken } fro
 
 /** The place page of the entry `entryId` (the share box's figures as they are now); a 404's page when it is gone. */
 async function placeOf(c: Context<AppEnv>, entryId: number, already: boolean): Promise<Response> {
-  const deps = c.get("deps");
-  const entry = await deps.repo.waitlist.entryById(entryId);
-  if (!entry) throw new ConfirmTokenError("unknown");
-  const journey = await journeyOf(deps, entry.email, new URL(c.req.url).origin);
-  const page = placePage({ ...journey, referral_boost: deps.config.waitlist.referralBoost }, already);
-  return sitePageResponse(c, page, 200);
+  const shareBox = await shareBoxOf(c.get("deps"), entryId, new URL(c.req.url).origin);
+  return sitePageResponse(c, placePage(shareBox, already), 200);
 }
 
 /** The page for a token's problem, with its status; anything else is the site's failure (500, logged). */
-function problemPage(c: Context<AppEnv>, error: unknown): Promise<Response> {
+function problemAnswer(c: Context<AppEnv>, error: unknown): Promise<Response> {
   if (error instanceof ConfirmTokenError) return sitePageResponse(c, linkProblemPage(error.problem), error.status);
   log("error", "confirm.failed", { method: c.req.method, error: describeError(error) });
   return sitePageResponse(c, linkProblemPage("failed"), 500);
@@ -53,35 +52,28 @@ async function postedToken(c: Context<AppEnv>): Promise<string> {
 }
 
 export const confirmRoutes = new Hono<AppEnv>()
-  .use("*", async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store");
-  })
+  .use("*", noStore)
 
   .get("/", async (c) => {
-    const deps = c.get("deps");
     const token = c.req.query("token") ?? "";
     try {
-      const { entryId } = await readConfirmationToken(deps, token);
-      const entry = await deps.repo.waitlist.entryById(entryId);
-      if (!entry) throw new ConfirmTokenError("unknown");
-      if (entry.confirmedAt !== null) return await placeOf(c, entryId, true);
+      const entry = await entryOfToken(c.get("deps"), token);
+      if (entry.confirmedAt !== null) return await placeOf(c, entry.id, true);
       return await sitePageResponse(c, confirmPromptPage(token), 200);
     } catch (error) {
-      return problemPage(c, error);
+      return problemAnswer(c, error);
     }
   })
 
   .post("/", async (c) => {
-    const deps = c.get("deps");
     if (!fromThisOrigin(c.req.raw)) {
       return sitePageResponse(c, linkProblemPage("otherSite"), 403);
     }
     const token = await postedToken(c);
     try {
-      const { outcome, entryId } = await confirmEntry(deps, token, clientKey(clientAddress(c.req.raw.headers)));
+      const { outcome, entryId } = await confirmEntry(c.get("deps"), token, clientKey(clientAddress(c.req.raw.headers)));
       return await placeOf(c, entryId, outcome === "already");
     } catch (error) {
-      return problemPage(c, error);
+      return problemAnswer(c, error);
     }
   });

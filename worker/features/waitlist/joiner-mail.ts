@@ -3,7 +3,7 @@ import type { JoinerMail, WaitlistEntry } from "../../platform/db/schema";
 import { describeError, log } from "../../platform/log";
 import { confirmationToken } from "./tokens";
 import { confirmationEmail, confirmLink, referralLink, welcomeEmail } from "./emails";
-import { nextAttemptAt } from "../notifications/outbox";
+import { nextAttemptAt, sendRecorded } from "../../platform/mail/outbox";
 import type { MailMessage } from "../../platform/mail/transport";
 
 /**
@@ -30,40 +30,35 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
 }
 
 /**
- * Sends one claimed mail and records the outcome (sent, or failed with its next attempt).
- * Never throws: an outcome that could not be written is retried once the lease lapses.
+ * Sends one claimed mail and records the outcome (sent, or failed with its next attempt:
+ * platform/mail/outbox.ts). Never throws: an outcome that could not be written is retried once
+ * the lease lapses.
  */
-export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<boolean> {
+export function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<boolean> {
   const context = { kind: mail.kind, id: mail.id, transport: deps.visitorTransport.name };
-  try {
-    const entry = known ?? (await deps.repo.waitlist.entryById(mail.entryId));
-    const message = entry ? await messageFor(deps, mail, entry) : null;
-    // Nothing to send (the entry left, or confirmed meanwhile): done, so the cron stops on it.
-    if (!message) {
-      await deps.repo.waitlist.markMailSent(mail, deps.now());
-      return false;
-    }
-    let receipt: Awaited<ReturnType<Deps["visitorTransport"]["send"]>>;
-    try {
-      // To the joiner (a visitor), whatever the suppression list says: confirmations are not campaigns.
-      receipt = await deps.visitorTransport.send(message);
-    } catch (error) {
-      const next = nextAttemptAt(mail.attempts, deps.now(), deps.config.notify);
-      log("error", "joiner_mail.failed", {
-        ...context,
-        attempt: mail.attempts,
-        next_attempt_at: next.toISOString(),
-        error: describeError(error),
-      });
-      await deps.repo.waitlist.markMailFailed(mail, describeError(error), next);
-      return false;
-    }
-    await deps.repo.waitlist.markMailSent(mail, deps.now(), receipt.devMail);
-    return true;
-  } catch (error) {
-    log("error", "joiner_mail.not_recorded", { ...context, error: describeError(error) });
-    return false;
-  }
+  return sendRecorded(
+    async () => {
+      const entry = known ?? (await deps.repo.waitlist.entryById(mail.entryId));
+      // Nothing to send (the entry left, or confirmed meanwhile): done, so the cron stops on it.
+      return entry ? messageFor(deps, mail, entry) : null;
+    },
+    // To the joiner (a visitor), whatever the suppression list says: confirmations are not campaigns.
+    (message) => deps.visitorTransport.send(message),
+    {
+      sent: (receipt) => deps.repo.waitlist.markMailSent(mail, deps.now(), receipt.devMail),
+      async failed(error) {
+        const next = nextAttemptAt(mail.attempts, deps.now(), deps.config.notify);
+        log("error", "joiner_mail.failed", {
+          ...context,
+          attempt: mail.attempts,
+          next_attempt_at: next.toISOString(),
+          error: describeError(error),
+        });
+        await deps.repo.waitlist.markMailFailed(mail, describeError(error), next);
+      },
+      notRecorded: (error) => log("error", "joiner_mail.not_recorded", { ...context, error: describeError(error) }),
+    },
+  );
 }
 
 export type JoinerOutboxReport = { attempted: number; sent: number; failed: number };

@@ -12,6 +12,20 @@ import { rateLimits } from "./schema";
 export type CounterWindow = { start: number; end: number };
 
 /**
+ * The counter upsert's conflict clause, for every statement that counts one event (countOne, and
+ * an insert-select that counts only what its batch did): one more in the same window; a later
+ * window starts over at 1.
+ */
+export const COUNTED_AGAIN = {
+  target: rateLimits.key,
+  set: {
+    count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
+    windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
+    expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
+  },
+};
+
+/**
  * One event counted against `key` in its window: one upsert, returning the count so far. A
  * statement, not a call, so a write that stores a record can count in the same batch.
  */
@@ -19,14 +33,7 @@ export function countOne(db: Database, key: string, window: CounterWindow) {
   return db
     .insert(rateLimits)
     .values({ key, windowStart: window.start, expiresAt: window.end, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
-        windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
-        expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
-      },
-    })
+    .onConflictDoUpdate(COUNTED_AGAIN)
     .returning({ count: rateLimits.count });
 }
 

@@ -90,10 +90,12 @@ ${content}
 export const homeButton = (label: string, kind: "button--link" | "button--primary") =>
   `<p class="login__home"><a class="button ${kind}" href="/">${escapeHtml(label)}</a></p>`;
 
-/** A request or link that cannot be used: what happened (nothing changed) and `wayBack` (a homeButton). */
-export const problemCard = (title: string, text: string, wayBack: string): SitePage => ({
-  title,
-  main: pageCard(`<h1>${escapeHtml(title)}</h1>
-<p class="message message--error" role="alert">${escapeHtml(text)}</p>
-${wayBack}`),
-});
+/** A link or request that cannot be used: what happened (an alert; nothing changed), and the way home as the page's main button. */
+export function problemPage(problem: { title: string; text: string }, homeLabel: string): SitePage {
+  return {
+    title: problem.title,
+    main: pageCard(`<h1>${escapeHtml(problem.title)}</h1>
+<p class="message message--error" role="alert">${escapeHtml(problem.text)}</p>
+${homeButton(homeLabel, "button--primary")}`),
+  };
+}

@@ -1,9 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type * as v from "valibot";
 import type { AppConfig, RequestLimit } from "../config/config";
-import type { FirstClaim, Notified } from "../../repository";
-import type { Deps } from "../../deps";
-import { deliverNew, firstClaim } from "../../features/notifications/outbox";
 import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../../shared/public-forms";
 import { created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
@@ -18,23 +15,31 @@ import { screenSubmission } from "./turnstile";
  * its route by submissionRoute. Two ways in share everything: the site's script posts JSON and
  * reads a JSON answer; a browser without JavaScript (or before it has loaded) posts the <form>
  * itself (application/x-www-form-urlencoded) and shows the page it gets back (form-page.ts).
+ * The pipeline knows no feature: what a submission stores, refuses and sends is its
+ * declaration's `store` (worker/features/waitlist/join.ts, worker/features/contact/submit.ts).
  */
 
-/** A notification to send after the response: the record just stored (claimed by that write), and the hour's single e-mails it counted. */
-export type Notification = { item: Notified; budgetUsed: number | null };
-
-/** What a store may need of its request: the site's origin (links in e-mails), and work to finish after the response. */
+/** What a store may need of its request: the site's origin (links in e-mails) and the client's network. */
 export type SubmissionRequest = {
   origin: string;
-  defer: (work: Promise<unknown>) => void;
   /** The client's network (clientKey: IPv4 address, or IPv6 /64), for the referral flag of a join confirmed at once. */
   network: string;
 };
 
+/**
+ * What a store did: the time it took the submission (the 201's), or, after a write, the refusal
+ * to answer with instead (the waitlist's 409); and the work it queued, run after the response
+ * (the e-mails), so the visitor never waits for them.
+ */
+export type Stored = ({ at: Date } | { refused: ApiError }) & { after?: () => Promise<unknown> };
+
+/** What the pipeline itself needs of the request's deps: the settings (the limit, Turnstile) and the clock. */
+type SubmissionDeps = { config: AppConfig; now(): Date };
+
 /** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
 
-export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>> = {
+export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D extends SubmissionDeps> = {
   /** The per-client counter: its name (part of the counter's key) and its allowance, from the settings. */
   counter: string;
   limit: (config: AppConfig) => RequestLimit;
@@ -45,16 +50,15 @@ export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>> = {
   /** The words of a 500: the submission, or the per-client count, could not be stored. */
   failure: string;
   /**
-   * The 201's JSON for a submission taken at `at` (this request's time, ISO 8601). A caught bot
-   * gets the same, so it cannot tell it was caught; and it tells nothing about earlier requests.
+   * The 201's JSON for a submission taken at `at` (ISO 8601). A caught bot gets the same, at
+   * this request's time, so it cannot tell it was caught; and it tells nothing about earlier requests.
    */
   answer: (submission: v.InferOutput<S>, at: string) => Record<string, unknown>;
   /**
-   * Stores the submission with its notification claimed by `claim`, and returns what to notify
-   * (null: another request is sending it right now). Throws an ApiError to refuse it (the
-   * waitlist's 409); any other error is the declaration's 500.
+   * Stores the submission (with the request's deps, D: the feature's own). Throws an ApiError to
+   * refuse it before anything is written (a 400); any other error is the declaration's 500.
    */
-  store: (deps: Deps, submission: v.InferOutput<S>, claim: FirstClaim, request: SubmissionRequest) => Promise<Notification | null>;
+  store: (deps: D, submission: v.InferOutput<S>, request: SubmissionRequest) => Promise<Stored>;
 };
 
 /** The pipeline's env: the body's format, read from the media type once, at the head. */
@@ -70,10 +74,10 @@ type SubmissionEnv = FormPostEnv & { Variables: { bodyFormat?: BodyFormat | null
  * 4. the body read, parsed and validated once (415, 413, 400);
  * 5. the screen: a filled honeypot is answered as a success and dropped; anyone else must pass
  *    Turnstile when it is configured (403, 503);
- * 6. store, then the 201; the notification is sent after the response, so the visitor never
- *    waits for e-mail.
+ * 6. store, then the 201 (or the store's refusal); what the store queued is run after the
+ *    response (ctx.waitUntil), so the visitor never waits for e-mail.
  */
-export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(declared: PublicSubmission<S>) {
+export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D extends SubmissionDeps>(declared: PublicSubmission<S, D>) {
   const head: MiddlewareHandler<SubmissionEnv> = async (c, next) => {
     const format = bodyFormatOf(c.req.header("content-type"));
     c.set("bodyFormat", format);
@@ -88,21 +92,22 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>>(de
 
   return new Hono<SubmissionEnv>().post("/", head, perClient, async (c) => {
     const submission = await readSubmission(c, c.get("bodyFormat") ?? null, declared.schema);
-    const deps = c.get("deps");
+    // The request's deps are the worker's whole Deps (set at the top, worker/deps.ts withDeps); the
+    // platform names only what it uses, so the declaration says what its store is given.
+    const deps = c.get("deps") as unknown as D;
     if ((await screenSubmission(c, submission)) === "bot") return created(c, declared.answer(submission, deps.now().toISOString()));
 
-    const claim = firstClaim(deps);
-    let notification: Notification | null;
+    let stored: Stored;
     try {
-      const defer = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
-      const network = clientKey(clientAddress(c.req.raw.headers));
-      notification = await declared.store(deps, submission, claim, { origin: new URL(c.req.url).origin, defer, network });
+      const request = { origin: new URL(c.req.url).origin, network: clientKey(clientAddress(c.req.raw.headers)) };
+      stored = await declared.store(deps, submission, request);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(500, "internal_error", declared.failure, {}, {}, { cause: error });
     }
-    if (notification) c.executionCtx.waitUntil(deliverNew(deps, notification.item, notification.budgetUsed));
-    return created(c, declared.answer(submission, claim.now.toISOString()));
+    if (stored.after) c.executionCtx.waitUntil(stored.after());
+    if ("refused" in stored) throw stored.refused;
+    return created(c, declared.answer(submission, stored.at.toISOString()));
   });
 }
 

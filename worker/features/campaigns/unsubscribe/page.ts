@@ -1,4 +1,4 @@
-import { homeButton, pageCard, problemCard, type SitePage } from "../../../platform/http/site-page";
+import { homeButton, pageCard, problemPage, type SitePage } from "../../../platform/http/site-page";
 import { escapeHtml } from "../../../platform/html";
 import { BRAND_NAME } from "../../../shared/brand";
 
@@ -98,6 +98,5 @@ ${homeLink("button--link")}`),
 
 /** A link or request that cannot be used: what happened (nothing changed) and the way back. */
 export function unsubscribeProblemPage(problem: UnsubscribeProblem): SitePage {
-  const { title, text } = UNSUBSCRIBE_PROBLEMS[problem];
-  return problemCard(title, text, homeLink("button--primary"));
+  return problemPage(UNSUBSCRIBE_PROBLEMS[problem], UNSUBSCRIBE_TEXT.home);
 }

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gt, gte, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { FLAGGED_TOP, REFERRERS_TOP, type AdminStats } from "../../../shared/admin";
 import type { Database } from "../../../platform/db/database";
 import { waitlist } from "../../../platform/db/schema";
+import { flaggedNetworks } from "../../referrals/queries";
 import type { WaitlistEntry } from "../../../platform/db/schema";
 
 /**
@@ -68,19 +69,9 @@ export const journeyTotals = {
 
 /** The stats' referrer lists: the top referrers, and those flagged for one network's referrals. */
 export function referrerQueries(db: Database, flagAt: number) {
-  const friend = alias(waitlist, "friend");
-  const inviter = alias(waitlist, "inviter");
   const referrer = alias(waitlist, "referrer");
-  // Confirmed referrals per referrer and network, its own mailbox's aside (they never counted),
-  // at or over the flag. The network is a keyed hash, grouped by and never read out.
-  const perNetwork = db
-    .select({ code: friend.referredBy, n: count().as("n") })
-    .from(friend)
-    .innerJoin(inviter, eq(inviter.referralCode, friend.referredBy))
-    .where(and(isNotNull(friend.confirmedAt), isNotNull(friend.referralNetwork), ne(friend.mailboxKey, inviter.mailboxKey)))
-    .groupBy(friend.referredBy, friend.referralNetwork)
-    .having(gte(count(), flagAt))
-    .as("per_network");
+  // The referrals' own rule of the flag (the same as the log line after a confirmation).
+  const perNetwork = flaggedNetworks(db, flagAt).as("per_network");
   const fromOneNetwork = sql<number>`max(${perNetwork.n})`.as("from_one_network");
   return [
     db

@@ -6,13 +6,11 @@ import { type FirstClaim, newClaim } from "../../notifications/queries";
 import { iso } from "../../../platform/db/sql";
 import {
   type ConfirmWrite,
+  confirmingStatements,
   confirmMailStatements,
-  confirmStatement,
   type MailCap,
   type QueueMail,
   queuedMail,
-  referralCreditStatement,
-  referralStatement,
   welcomeStatement,
 } from "./journey";
 import { waitlist } from "../../../platform/db/schema";
@@ -46,11 +44,6 @@ export const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
   if (!found) throw new Error(`The waitlist has no column ${field} for the attribution field of that name.`);
   return { field, key: found[0] as keyof WaitlistColumns, column: found[1] };
 });
-
-/** A stored entry's attribution, by field (the operator API's JSON names them as the fields). */
-export function attributionOf(entry: WaitlistEntry): Attribution {
-  return Object.fromEntries(ATTRIBUTION_COLUMNS.map(({ field, key }) => [field, entry[key]])) as Attribution;
-}
 
 export function createWaitlistRepository(db: Database) {
   return {
@@ -114,9 +107,7 @@ export function createWaitlistRepository(db: Database) {
         : journey.kind === "confirm"
           ? confirmMailStatements(db, input.email, journey.cap, journey.mail)
           : [
-              confirmStatement(db, eq(waitlist.email, input.email), journey.confirm),
-              referralStatement(db, input.email, journey.confirm),
-              referralCreditStatement(db, input.email, journey.confirm),
+              ...confirmingStatements(db, eq(waitlist.email, input.email), input.email, journey.confirm),
               welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
             ];
       const reads = journey

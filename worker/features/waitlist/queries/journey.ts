@@ -1,18 +1,20 @@
-import { and, count, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import type { CounterWindow } from "../../../platform/db/counters";
+import { and, count, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { COUNTED_AGAIN, type CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { iso } from "../../../platform/db/sql";
 import type { DevMailInput } from "../../../platform/db/schema";
-import { devMailbox, joinerMail, rateLimits, referralCredits, waitlist } from "../../../platform/db/schema";
+import { devMailbox, joinerMail, rateLimits, waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
+import { RANK_KEY, referralCreditStatement, referralStatement, type ReferralWrite } from "../../referrals/queries";
 
 /**
- * The joiner's journey in the database: confirmation, places, referrals and the joiner-mail
- * outbox. The rules' reasons are in worker/features/waitlist/journey.ts; here each write is one batch.
+ * The joiner's journey in the database: confirmation, places and the joiner-mail outbox (the
+ * referral a confirmation counts is worker/features/referrals/queries.ts'). The rules' reasons
+ * are in worker/features/waitlist/ (join.ts, confirm.ts); here each write is one batch.
  */
 
-/** What the confirming statement writes: the winner's random claim, its code, the boost in force. */
-export type ConfirmWrite = { claim: string; at: Date; referralCode: string; boost: number; mailboxKey: string; network: string | null };
+/** What the confirming statement writes: the winner's random claim, its code, the boost in force, the keys it keeps. */
+export type ConfirmWrite = ReferralWrite & { referralCode: string; mailboxKey: string; network: string | null };
 
 /** The daily cap on confirmation e-mails of one mailbox: its counter and how many it allows. */
 export type MailCap = { key: string; window: CounterWindow; max: number };
@@ -24,33 +26,17 @@ export type QueueMail = { claim: string; now: Date; lockMs: number; origin: stri
 const nextSeq = sql`(select coalesce(max(confirm_seq), 0) + 1 from ${waitlist})`;
 
 /**
- * The place's order key (docs/api.md "The place in line"), in one home: rank_key = 2 x (confirm_seq -
- * boost x referrals) - (1 once the entry has a referral). Doubling leaves room for that 1, which
- * puts an entry moved up by referrals just before the one whose standing it reached, so one
- * referral moves it up exactly `boost` places (not boost - 1, as a tie lost to the earlier
- * confirmation would); two entries both moved up to one standing keep their confirmation order.
- * Places compare (rank_key, confirm_seq), so equal keys still go to the earlier confirmation.
- */
-export const RANK_KEY = {
-  /** A new confirmation's key: no referrals yet. */
-  confirmed: sql`2 * ${nextSeq}`,
-  /** The key after one more confirmed referral (SET sees the row as it was: referrals before this one). */
-  afterReferral: (boost: number) =>
-    sql`${waitlist.rankKey} - ${2 * boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
-};
-
-/**
  * Confirms the entry `which` selects, unless it is confirmed already (then nothing changes):
  * the next confirm_seq (unique: a conflict is retried by the caller), its referral code, its
  * rank key, the mailbox key, and the claim that lets only this confirmation count its referral.
  */
-export function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
+function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
   return db
     .update(waitlist)
     .set({
       confirmedAt: iso(write.at),
       confirmSeq: nextSeq,
-      rankKey: RANK_KEY.confirmed,
+      rankKey: RANK_KEY.confirmed(nextSeq),
       referralCode: write.referralCode,
       mailboxKey: write.mailboxKey,
       confirmClaim: write.claim,
@@ -61,39 +47,11 @@ export function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) 
 }
 
 /**
- * Counts the referral of the entry (by address) whose confirmation holds `claim`: at most once,
- * because only the winning confirmation wrote that claim; never for the same mailbox; only for
- * a confirmed referrer; and only when this friend's mailbox has not earned that referrer a place
- * before (hwh_referral_credits: leaving and joining again, or another +tag of the same inbox,
- * never counts twice). The referrer moves up `boost` places. Runs before referralCreditStatement,
- * in the same batch.
+ * A confirmation with the referral it counts, in this order, for one batch: the confirming
+ * statement (of the entry `which` selects, whose address is `email`), the referral, its credit.
  */
-export function referralStatement(db: Database, email: string, write: ConfirmWrite) {
-  const referred = (column: string) =>
-    sql`(select j.${sql.raw(column)} from ${waitlist} j where j.email = ${email} and j.confirm_claim = ${write.claim})`;
-  return db
-    .update(waitlist)
-    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
-    .where(
-      sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
-        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")} and c.mailbox_key = ${referred("mailbox_key")})`,
-    );
-}
-
-/**
- * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
- * the same conditions, the pair unique (a pair already there is left as it is, and then the
- * statement before counted nothing).
- */
-export function referralCreditStatement(db: Database, email: string, write: ConfirmWrite) {
-  return db
-    .insert(referralCredits)
-    .select(
-      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
-        where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
-        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
-    )
-    .onConflictDoNothing();
+export function confirmingStatements(db: Database, which: SQL, email: string, write: ConfirmWrite) {
+  return [confirmStatement(db, which, write), referralStatement(db, email, write), referralCreditStatement(db, email, write)] as const;
 }
 
 /** A joiner mail row for the entry `j` of the query it ends (every column, in the table's order, as insert-select wants). */
@@ -119,14 +77,7 @@ export function confirmMailStatements(db: Database, email: string, cap: MailCap,
     db
       .insert(rateLimits)
       .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
-          windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
-          expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
-        },
-      }),
+      .onConflictDoUpdate(COUNTED_AGAIN),
   ] as const;
 }
 
@@ -138,15 +89,6 @@ export function queuedMail(db: Database, email: string, claim: string) {
     .where(and(eq(joinerMail.entryId, sql`(select id from ${waitlist} where email = ${email})`), eq(joinerMail.claim, claim)));
 }
 
-/** Whether a database error is a unique index of a confirmation (seq or code): retried with new values. */
-export function isConfirmConflict(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (/UNIQUE constraint failed: \w*waitlist\.(confirm_seq|referral_code)/.test(cause.message)) return true;
-  }
-  return false;
-}
-
-const confirmed = isNotNull(waitlist.confirmedAt);
 const mailDue = (now: Date) =>
   and(
     isNull(joinerMail.sentAt),
@@ -167,9 +109,7 @@ export function createJourneyRepository(db: Database) {
     /** Confirms one entry (one batch): the confirmation, its referral, and the entry as it is after. */
     async confirm(entry: Pick<WaitlistEntry, "id" | "email">, write: ConfirmWrite): Promise<WaitlistEntry | null> {
       const [, , , rows] = await db.batch([
-        confirmStatement(db, eq(waitlist.id, entry.id), write),
-        referralStatement(db, entry.email, write),
-        referralCreditStatement(db, entry.email, write),
+        ...confirmingStatements(db, eq(waitlist.id, entry.id), entry.email, write),
         db.select().from(waitlist).where(eq(waitlist.id, entry.id)),
       ]);
       return rows[0] ?? null;
@@ -190,25 +130,6 @@ export function createJourneyRepository(db: Database) {
           .where(and(eq(waitlist.rankKey, entry.rankKey), lt(waitlist.confirmSeq, entry.confirmSeq))),
       ]);
       return 1 + below[0]!.n + tied[0]!.n;
-    },
-
-    /** Friends who joined with the entry's code and have not confirmed yet (its own mailbox's aside). */
-    async referralsPending(entry: Pick<WaitlistEntry, "referralCode" | "mailboxKey">): Promise<number> {
-      if (!entry.referralCode) return 0;
-      const rows = await db
-        .select({ n: count() })
-        .from(waitlist)
-        .where(and(eq(waitlist.referredBy, entry.referralCode), isNull(waitlist.confirmedAt), ne(waitlist.mailboxKey, entry.mailboxKey)));
-      return rows[0]!.n;
-    },
-
-    /** Confirmed referrals of one referrer from one client network (the operator's flag). */
-    async referralsFromNetwork(referralCode: string, network: string): Promise<number> {
-      const rows = await db
-        .select({ n: count() })
-        .from(waitlist)
-        .where(and(eq(waitlist.referredBy, referralCode), confirmed, eq(waitlist.referralNetwork, network)));
-      return rows[0]!.n;
     },
 
     /** Queues a confirmation e-mail (within the cap, while unconfirmed) in one batch; the mail, or null when none was queued. */

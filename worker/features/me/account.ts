@@ -1,0 +1,47 @@
+import type { Deps } from "../../deps";
+import type { AuthUser } from "../../platform/db/schema";
+import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
+import { log } from "../../platform/log";
+import { ME_ERRORS, type MeData, type MeErasure, SELF_OPERATOR } from "../../shared/me";
+import { normalizeEmail } from "../../shared/text";
+import { personJson, subjectHash } from "../operator";
+import { jwtSecret } from "../sign-in";
+import { mailboxKey } from "../waitlist";
+import { consentTrailOf } from "./subscription";
+
+/**
+ * A person's own data (GET and DELETE /api/me): the download is the operator's data-access answer
+ * plus the consent trail; the erasure is the operator's, both recorded in the audit trail with
+ * the operator "self" (worker/features/operator/).
+ */
+
+/** The audit record's who and whom for a person acting on their own data (never the address itself). */
+async function selfAudit(deps: Deps, email: string) {
+  return { operator: SELF_OPERATOR, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
+}
+
+/** Everything stored about the address, as the operator's data-access answer plus the consent trail. */
+export async function myData(deps: Deps, email: string): Promise<MeData> {
+  const [found, consent] = await Promise.all([deps.repo.operator.person(email, await selfAudit(deps, email)), consentTrailOf(deps, email)]);
+  return { ...personJson(email, found, deps.now()), consent };
+}
+
+/** DELETE /api/me's `confirm`: the address typed again, compared as addresses are stored (400 otherwise). */
+function confirmedAddress(typed: unknown, email: string): void {
+  if (typeof typed !== "string") throw API_BODY_ERRORS.invalid({ confirm: "Type your e-mail address to confirm." });
+  if (normalizeEmail(typed) !== email) {
+    throw new ApiError(400, ME_ERRORS.confirmMismatch, "That is not your address: type it exactly as shown to delete everything.", {
+      field: "confirm",
+    });
+  }
+}
+
+/** Erases everything about the signed-in user's address, once they typed it again: the session ends with the user. */
+export async function eraseMe(deps: Deps, user: AuthUser, typed: unknown): Promise<MeErasure> {
+  confirmedAddress(typed, user.email);
+  const audit = await selfAudit(deps, user.email);
+  const counts = await deps.repo.operator.erasePerson(user.email, audit, await mailboxKey(deps.config.auth.jwtSecret, user.email));
+  // The log names the user by id: log lines carry no address.
+  log("info", "me.erased", { user: user.id, ...counts });
+  return counts;
+}

@@ -1,0 +1,108 @@
+import { and, count, eq, gte, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { Database } from "../../platform/db/database";
+import { referralCredits, waitlist } from "../../platform/db/schema";
+import type { WaitlistEntry } from "../../platform/db/schema";
+import { iso } from "../../platform/db/sql";
+
+/**
+ * Referrals in the database, their one home: the place's order key, counting a referral when the
+ * friend confirms (once, never for the referrer's own mailbox, never twice for one friend's
+ * mailbox), the friends still pending, and the network flag. The waitlist's confirming batches
+ * (worker/features/waitlist/queries/) put these statements in; the operator's stats read the flag.
+ */
+
+/** What a confirmation that may count a referral writes: its winning claim, its time, the boost in force. */
+export type ReferralWrite = { claim: string; at: Date; boost: number };
+
+/**
+ * The place's order key (docs/api.md "The place in line"), in one home: rank_key = 2 x (confirm_seq -
+ * boost x referrals) - (1 once the entry has a referral). Doubling leaves room for that 1, which
+ * puts an entry moved up by referrals just before the one whose standing it reached, so one
+ * referral moves it up exactly `boost` places (not boost - 1, as a tie lost to the earlier
+ * confirmation would); two entries both moved up to one standing keep their confirmation order.
+ * Places compare (rank_key, confirm_seq), so equal keys still go to the earlier confirmation.
+ */
+export const RANK_KEY = {
+  /** A new confirmation's key, for its confirm_seq `seq`: no referrals yet. */
+  confirmed: (seq: SQL) => sql`2 * ${seq}`,
+  /** The key after one more confirmed referral (SET sees the row as it was: referrals before this one). */
+  afterReferral: (boost: number) =>
+    sql`${waitlist.rankKey} - ${2 * boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
+};
+
+/**
+ * Counts the referral of the entry (by address) whose confirmation holds `write.claim`: at most
+ * once, because only the winning confirmation wrote that claim; never for the same mailbox; only
+ * for a confirmed referrer; and only when this friend's mailbox has not earned that referrer a
+ * place before (hwh_referral_credits: leaving and joining again, or another +tag of the same
+ * inbox, never counts twice). The referrer moves up `boost` places. Runs before
+ * referralCreditStatement, in the same batch.
+ */
+export function referralStatement(db: Database, email: string, write: ReferralWrite) {
+  const referred = (column: string) =>
+    sql`(select j.${sql.raw(column)} from ${waitlist} j where j.email = ${email} and j.confirm_claim = ${write.claim})`;
+  return db
+    .update(waitlist)
+    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
+    .where(
+      sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
+        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")} and c.mailbox_key = ${referred("mailbox_key")})`,
+    );
+}
+
+/**
+ * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
+ * the same conditions, the pair unique (a pair already there is left as it is, and then the
+ * statement before counted nothing).
+ */
+export function referralCreditStatement(db: Database, email: string, write: ReferralWrite) {
+  return db
+    .insert(referralCredits)
+    .select(
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
+        where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
+        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * The network flag, decided here only (REFERRAL_NETWORK_FLAG): a referrer is flagged for the
+ * operator when at least `flagAt` of its confirmed referrals came from one client network, its
+ * own mailbox's aside (they never counted). Rows of (referrer's code, confirmed referrals from
+ * that network) at or over the flag; `only` narrows it to one referrer and one network. The
+ * network is a keyed hash, grouped by and never read out.
+ */
+export function flaggedNetworks(db: Database, flagAt: number, only?: { code: string; network: string }) {
+  const friend = alias(waitlist, "friend");
+  const inviter = alias(waitlist, "inviter");
+  const narrowed = only ? and(eq(friend.referredBy, only.code), eq(friend.referralNetwork, only.network)) : undefined;
+  return db
+    .select({ code: friend.referredBy, n: count().as("n") })
+    .from(friend)
+    .innerJoin(inviter, eq(inviter.referralCode, friend.referredBy))
+    .where(and(isNotNull(friend.confirmedAt), isNotNull(friend.referralNetwork), ne(friend.mailboxKey, inviter.mailboxKey), narrowed))
+    .groupBy(friend.referredBy, friend.referralNetwork)
+    .having(gte(count(), flagAt));
+}
+
+export function createReferralRepository(db: Database) {
+  return {
+    /** Friends who joined with the entry's code and have not confirmed yet (its own mailbox's aside). */
+    async pending(entry: Pick<WaitlistEntry, "referralCode" | "mailboxKey">): Promise<number> {
+      if (!entry.referralCode) return 0;
+      const rows = await db
+        .select({ n: count() })
+        .from(waitlist)
+        .where(and(eq(waitlist.referredBy, entry.referralCode), isNull(waitlist.confirmedAt), ne(waitlist.mailboxKey, entry.mailboxKey)));
+      return rows[0]!.n;
+    },
+
+    /** The confirmed referrals of one referrer from one network when they flag it (flaggedNetworks), else null. */
+    async networkFlagged(code: string, network: string, flagAt: number): Promise<number | null> {
+      const rows = await flaggedNetworks(db, flagAt, { code, network });
+      return rows[0] ? Number(rows[0].n) : null;
+    },
+  };
+}

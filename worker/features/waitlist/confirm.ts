@@ -1,0 +1,50 @@
+import type { Deps } from "../../deps";
+import type { WaitlistEntry } from "../../platform/db/schema";
+import { flagNetwork } from "../referrals";
+import { mailboxKey, networkKey } from "./keys";
+import { ConfirmTokenError, readConfirmationToken } from "./tokens";
+import { confirmWrite, withConfirmRetries } from "./writes";
+
+/**
+ * Confirming an entry (POST /confirm, confirm-routes.ts): one batch, idempotent. The first
+ * confirmation wins (a random claim), and its referral counts once, never for the referrer's own
+ * mailbox (worker/features/referrals/queries.ts).
+ */
+
+/** The entry a confirmation token names; ConfirmTokenError when the token is invalid or expired, or its entry is gone ("unknown"). */
+export async function entryOfToken(deps: Deps, token: string): Promise<WaitlistEntry> {
+  const { entryId } = await readConfirmationToken(deps, token);
+  const entry = await deps.repo.waitlist.entryById(entryId);
+  if (!entry) throw new ConfirmTokenError("unknown");
+  return entry;
+}
+
+/**
+ * Confirms the entry of a confirmation token. Opening the link never gets here (the page's
+ * button posts). Throws ConfirmTokenError for an invalid, expired or unknown token, which change
+ * nothing. `clientNetwork` is the confirming request's clientKey (IPv4, IPv6 /64), kept hashed
+ * with a referred entry for the operator's flag.
+ */
+export async function confirmEntry(
+  deps: Deps,
+  token: string,
+  clientNetwork: string | null,
+): Promise<{ outcome: "confirmed" | "already"; entryId: number }> {
+  const entry = await entryOfToken(deps, token);
+  const entryId = entry.id;
+  if (entry.confirmedAt !== null) return { outcome: "already", entryId };
+  const secret = deps.config.auth.jwtSecret;
+  const key = await mailboxKey(secret, entry.email);
+  const network = clientNetwork ? await networkKey(secret, clientNetwork) : null;
+  let write = confirmWrite(deps, key, network);
+  const after = await withConfirmRetries(() => {
+    write = confirmWrite(deps, key, network);
+    return deps.repo.waitlist.confirm(entry, write);
+  });
+  if (!after) throw new ConfirmTokenError("unknown");
+  const won = after.confirmClaim === write.claim;
+  // Pressing the link's button proves the mailbox is the joiner's: consent renewed, off the suppression list.
+  if (won) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "confirm", now: deps.now() });
+  if (won && after.referredBy && after.referralNetwork) await flagNetwork(deps, after.referredBy, after.referralNetwork);
+  return { outcome: won ? "confirmed" : "already", entryId };
+}

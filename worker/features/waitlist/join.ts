@@ -1,0 +1,106 @@
+import type { Deps } from "../../deps";
+import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
+import type { Stored, SubmissionRequest } from "../../platform/http/submission";
+import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
+import { isDisposableAddress } from "./disposable";
+import { deliverJoinerMail } from "./joiner-mail";
+import { mailboxKey, networkKey } from "./keys";
+import type { JoinJourney, JoinResult } from "./queries/join";
+import { confirmCap, confirmWrite, type Defer, queueMail, run, withConfirmRetries } from "./writes";
+
+/**
+ * Joining the waitlist, the one home of its rules (spec §5, docs/api.md "The joiner's journey"):
+ * - an address at a disposable-mail domain is refused at its field, whichever way it joins;
+ * - the entry is stored, its notification claimed and counted against the hour's single
+ *   e-mails, and the joiner's mail queued, in one batch: either a confirmation e-mail (double
+ *   opt-in, within the mailbox's daily cap, re-sent on every re-join of an unconfirmed address)
+ *   or, confirmed at once (WAITLIST_DOUBLE_OPT_IN=false, or signing in proved the address), the
+ *   confirmation itself and a welcome;
+ * - an address already notified is the spec's 409 duplicate, and still gets its mail;
+ * - the mails go after the response: the joiner's, and the team's notification when this join
+ *   holds its claim (otherwise another request is sending it right now).
+ */
+
+/** The code of the 409 for an address already on the list (its page shows it as news: form-page.ts informational). */
+export const ALREADY_JOINED = "already_joined";
+
+/** The public join's 400 for an address at a disposable-mail domain. */
+const disposable = () => API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailDisposable });
+
+/**
+ * Joins with the journey: the spec's join (the upsert, its notification claimed by `claim`) plus
+ * the joiner's mail, in one batch. `confirmAtOnce`: the address is known to be the joiner's
+ * (sign-in) or double opt-in is off.
+ */
+async function joinWithJourney(
+  deps: Deps,
+  input: Parameters<Deps["repo"]["waitlist"]["join"]>[0] & { ref?: string | null },
+  claim: FirstClaim,
+  options: { origin: string; confirmAtOnce?: boolean; network?: string | null },
+): Promise<JoinResult> {
+  const key = await mailboxKey(deps.config.auth.jwtSecret, input.email);
+  // A join confirmed at once keeps its request's network like a confirmation does (the operator's flag).
+  const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
+  const atOnce = options.confirmAtOnce ?? !deps.config.waitlist.doubleOptIn;
+  const base = { mailboxKey: key, ref: input.ref ?? null, mail: queueMail(deps, options.origin) };
+  const { result, confirm } = await withConfirmRetries(async () => {
+    const confirm = atOnce ? confirmWrite(deps, key, network) : null;
+    const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
+    return { result: await deps.repo.waitlist.join(input, claim, journey), confirm };
+  });
+  // Joining again is consent again only when this join confirmed the entry itself (signing in
+  // proved the address, or the operator turned double opt-in off): anyone can type a stranger's
+  // address into the form, so a 409 duplicate or a join still waiting for its confirmation
+  // leaves the suppression list alone (the confirmation, confirm.ts, renews it).
+  if (confirm && result.current?.confirmClaim === confirm.claim)
+    await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
+  return result;
+}
+
+/** What a join sends after the response: the joiner mail it queued (claimed by it), and the team's notification if it holds the claim. */
+function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
+  return () =>
+    Promise.all([
+      result.joinerMail ? deliverJoinerMail(deps, result.joinerMail, result.current) : null,
+      result.outcome === "joined" && result.claimed
+        ? deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed)
+        : null,
+    ]);
+}
+
+/**
+ * POST /api/waitlist's store (routes.ts). The joiner's mail goes whatever the spec's answer: a
+ * re-join of an unconfirmed address re-sends the confirmation (within the daily cap) even when
+ * it is the 409 duplicate. The 201's time is the join's own (never when the address first joined).
+ */
+export async function join(deps: Deps, input: WaitlistInput, request: SubmissionRequest): Promise<Stored> {
+  if (isDisposableAddress(input.email)) throw disposable();
+  const claim = firstClaim(deps);
+  // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
+  const result = await joinWithJourney(deps, input, claim, { origin: request.origin, network: request.network });
+  const after = afterJoin(deps, result);
+  if (result.outcome === "duplicate") return { refused: new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate), after };
+  return { at: claim.now, after };
+}
+
+/**
+ * Joins a signed-in address with one click, confirmed at once (signing in proved the address),
+ * or confirms its pending entry: the company is notified as for any join, the joiner gets the
+ * welcome. "already": it was confirmed before. The same disposable rule as the public join:
+ * signing in proves an address works, not that it lasts.
+ */
+export async function joinConfirmed(
+  deps: Deps,
+  email: string,
+  options: { origin?: string; defer?: Defer; network?: string | null } = {},
+): Promise<"joined" | "already"> {
+  if (isDisposableAddress(email)) throw disposable();
+  const result = await joinWithJourney(deps, { email, source: "me" }, firstClaim(deps), {
+    origin: options.origin ?? "",
+    confirmAtOnce: true,
+    network: options.network ?? null,
+  });
+  await run(afterJoin(deps, result)(), options.defer);
+  return result.joinerMail ? "joined" : "already";
+}

@@ -1,0 +1,50 @@
+import type { Deps } from "../../deps";
+import { windowOf } from "../../platform/limits";
+import { newReferralCode } from "../referrals";
+import type { ConfirmWrite, MailCap, QueueMail } from "./queries/journey";
+
+/**
+ * What the journey's rules (join.ts, confirm.ts, leave-resend.ts) hand its queries, made in one
+ * place: a confirmation's write, the mailbox's daily cap on confirmation e-mails, a joiner mail
+ * claimed for this request; and the retry of a confirmation that lost a unique value to another.
+ */
+
+/** Work to finish after the response (c.executionCtx.waitUntil); awaited when not given. */
+export type Defer = (work: Promise<unknown>) => void;
+export const run = async (work: Promise<unknown>, defer?: Defer) => (defer ? defer(work) : await work);
+
+/** A confirmation's write: a random claim (the winner's), a new code, the boost in force, the mailbox and network keys. */
+export function confirmWrite(deps: Deps, key: string, network: string | null): ConfirmWrite {
+  const boost = deps.config.waitlist.referralBoost;
+  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey: key, network };
+}
+
+/** The UTC day's counter of confirmation e-mails to one mailbox (keyed by its keyed hash, never the address). */
+export function confirmCap(deps: Deps, key: string): MailCap {
+  return { key: `waitlist-confirm-day:${key}`, window: windowOf(deps.now(), 86_400), max: deps.config.waitlist.confirmDailyLimit };
+}
+
+/** A joiner mail claimed for this request; its links use SITE_URL, or the request's origin when unset (locally). */
+export function queueMail(deps: Deps, origin: string): QueueMail {
+  return { claim: crypto.randomUUID(), now: deps.now(), lockMs: deps.config.notify.lockMs, origin: deps.config.siteUrl || origin };
+}
+
+/** Whether a database error is a unique index of a confirmation (seq or code): retried with new values. */
+export function isConfirmConflict(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (/UNIQUE constraint failed: \w*waitlist\.(confirm_seq|referral_code)/.test(cause.message)) return true;
+  }
+  return false;
+}
+
+/** A unique conflict (two confirmations taking one seq, a code drawn twice) is retried with new values. */
+const CONFIRM_TRIES = 5;
+export async function withConfirmRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= CONFIRM_TRIES || !isConfirmConflict(error)) throw error;
+    }
+  }
+}
