@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { isPlaceholder, isWeakSecret, missingProductionSettings, readConfig } from "../../worker/platform/config/config";
+import { readConfig } from "../../worker/platform/config/config";
+import { isPlaceholder, isWeakSecret, missingProductionSettings } from "../../worker/platform/config/production";
 import { brokenDatabase, call, postJson } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
