@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { RequestLimit } from "./config/config";
-import type { AppEnv, Deps } from "../deps";
-import { describeError, log } from "./log";
+import type { CounterWindow } from "./db/counters";
 import { clientAddress, clientKey } from "./http/client";
+import type { PlatformDeps, PlatformEnv } from "./http/env";
+import { describeError, log } from "./log";
 
 /**
  * Per-client request limits: a fixed window counted in the database (one upsert per request),
@@ -14,7 +15,7 @@ import { clientAddress, clientKey } from "./http/client";
 export type Limit = RequestLimit & { name: string };
 
 /** The fixed window `now` falls in: its first second and its end (Unix time). */
-export function windowOf(now: Date, windowSeconds: number): { start: number; end: number } {
+export function windowOf(now: Date, windowSeconds: number): CounterWindow {
   const seconds = Math.floor(now.getTime() / 1000);
   const start = seconds - (seconds % windowSeconds);
   return { start, end: start + windowSeconds };
@@ -40,7 +41,7 @@ export function judgeAll(verdicts: readonly LimitVerdict[]): LimitVerdict {
 }
 
 /** Counts one event for `key` against `limit` (one upsert) and judges it. */
-export async function countAgainst(deps: Deps, limit: Limit, key: string): Promise<LimitVerdict> {
+export async function countAgainst(deps: Pick<PlatformDeps, "now" | "repo">, limit: Limit, key: string): Promise<LimitVerdict> {
   const now = deps.now();
   const window = windowOf(now, limit.windowSeconds);
   const count = await deps.repo.counters.count(`${limit.name}:${key}`, window);
@@ -60,7 +61,7 @@ export type LimitErrors = {
  * /64); over it, the route's 429 is thrown before anything is read or stored. When the counter
  * cannot be written the request is refused with the route's own failure: no limit, no service.
  */
-export function limitPerClient(limitOf: (c: Context<AppEnv>) => Limit, errors: LimitErrors): MiddlewareHandler<AppEnv> {
+export function limitPerClient<E extends PlatformEnv>(limitOf: (c: Context<E>) => Limit, errors: LimitErrors): MiddlewareHandler<E> {
   return async (c, next) => {
     const limit = limitOf(c);
     let verdict: LimitVerdict;

@@ -74,3 +74,5 @@ export function createCounterRepository(db: Database) {
     },
   };
 }
+
+export type CounterRepository = ReturnType<typeof createCounterRepository>;

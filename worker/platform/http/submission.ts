@@ -58,7 +58,7 @@ export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>> = {
 };
 
 /** The pipeline's env: the body's format, read from the media type once, at the head. */
-type SubmissionEnv = FormPostEnv & { Variables: { bodyFormat?: BodyFormat | null } };
+type SubmissionEnv = FormPostEnv<Deps> & { Variables: { bodyFormat?: BodyFormat | null } };
 
 /**
  * POST / of a sub-app, for one declaration, in this order:
