@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { pruneRecords } from "./features/sign-in/housekeeping";
+import { pruneRecords } from "./features/sign-in";
 import { handleCampaignQueue, runCampaignCron } from "./features/campaigns/lifecycle";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";

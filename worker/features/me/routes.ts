@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { subjectHash } from "../operator/audit";
-import { jwtSecret } from "../sign-in/service";
+import { jwtSecret } from "../sign-in";
 import { personJson } from "../operator/json";
 import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS, ApiError, tooManyRequests } from "../../platform/http/errors";

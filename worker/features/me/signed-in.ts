@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { AuthError } from "../sign-in/errors";
-import { authenticate, requestOrigin } from "../sign-in/service";
+import { AuthError, authenticate, requestOrigin } from "../sign-in";
 import type { AuthSession, AuthUser } from "../../platform/db/schema";
 import type { AppEnv } from "../../deps";
 import { ApiError } from "../../platform/http/errors";

@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { bearerToken, isAdminKey } from "../sign-in/bearer";
-import { AuthError } from "../sign-in/errors";
-import { authenticate, requestOrigin } from "../sign-in/service";
+import { AuthError, authenticate, bearerToken, isAdminKey, requestOrigin } from "../sign-in";
 import type { AppEnv, Deps } from "../../deps";
 import { ApiError, apiLimitErrors } from "../../platform/http/errors";
 import { limitPerClient } from "../../platform/limits";

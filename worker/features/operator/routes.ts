@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { subjectHash } from "./audit";
-import { jwtSecret } from "../sign-in/service";
+import { jwtSecret } from "../sign-in";
 import { submissionsCsv, waitlistCsv } from "./exports";
 import { personJson, submissionJson, waitlistJson } from "./json";
 import { operatorLimit, operatorOnly, type OperatorEnv } from "./operator";

@@ -1,4 +1,4 @@
-import { canonicalMailbox } from "../sign-in/mailbox";
+import { canonicalMailbox } from "../sign-in";
 import { hmac, secretsEqual, signature } from "../../platform/crypto";
 import { toHex } from "../../shared/hash";
 
