@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { RequestLimit } from "./config/config";
 import type { CounterWindow } from "./db/counters";
+import { unixSeconds } from "./db/sql";
 import { clientAddress, clientKey } from "./http/client";
 import type { PlatformDeps, PlatformEnv } from "./http/env";
 import { describeError, log } from "./log";
@@ -16,7 +17,7 @@ export type Limit = RequestLimit & { name: string };
 
 /** The fixed window `now` falls in: its first second and its end (Unix time). */
 export function windowOf(now: Date, windowSeconds: number): CounterWindow {
-  const seconds = Math.floor(now.getTime() / 1000);
+  const seconds = unixSeconds(now);
   const start = seconds - (seconds % windowSeconds);
   return { start, end: start + windowSeconds };
 }
@@ -31,7 +32,12 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 
 export function judge(count: number, max: number, windowEnd: number, now: Date): LimitVerdict {
   if (count <= max) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, windowEnd - Math.floor(now.getTime() / 1000)) };
+  return { allowed: false, retryAfterSeconds: secondsLeft(windowEnd, now) };
+}
+
+/** How long an event refused in a window that ends at `windowEnd` waits: whole seconds, at least 1. */
+export function secondsLeft(windowEnd: number, now: Date): number {
+  return Math.max(1, windowEnd - unixSeconds(now));
 }
 
 /** Several limits on one event: allowed when every one allows it, else the longest wait among those that refuse. */

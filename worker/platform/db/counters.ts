@@ -1,6 +1,7 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { rateLimits } from "./schema";
+import { unixSeconds } from "./sql";
 
 /**
  * The counters table: fixed-window counts per key (the per-client limits, sign-in's mailbox
@@ -11,6 +12,23 @@ import { rateLimits } from "./schema";
 /** A fixed window of a counter (Unix seconds: its first second and its end). */
 export type CounterWindow = { start: number; end: number };
 
+/** A counter and how many events its window allows (sign-in's mailbox caps, the waitlist's confirmation cap). */
+export type CounterCap = { key: string; window: CounterWindow; max: number };
+
+/**
+ * How one counted event lands on a counter that exists: in the same window it adds one, in a
+ * later window it starts over at 1 (and the row takes that window). For every statement that
+ * counts, here or in a feature's queries (an insert of one row of `rateLimits` that counts).
+ */
+export const COUNT_ON_CONFLICT = {
+  target: rateLimits.key,
+  set: {
+    count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
+    windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
+    expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
+  },
+};
+
 /**
  * One event counted against `key` in its window: one upsert, returning the count so far. A
  * statement, not a call, so a write that stores a record can count in the same batch.
@@ -19,14 +37,7 @@ export function countOne(db: Database, key: string, window: CounterWindow) {
   return db
     .insert(rateLimits)
     .values({ key, windowStart: window.start, expiresAt: window.end, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
-        windowStart: sql`max(excluded.window_start, ${rateLimits.windowStart})`,
-        expiresAt: sql`max(excluded.expires_at, ${rateLimits.expiresAt})`,
-      },
-    })
+    .onConflictDoUpdate(COUNT_ON_CONFLICT)
     .returning({ count: rateLimits.count });
 }
 
@@ -70,7 +81,7 @@ export function createCounterRepository(db: Database) {
 
     /** Deletes the counters of windows that have ended. */
     async prune(now: Date): Promise<void> {
-      await db.delete(rateLimits).where(lte(rateLimits.expiresAt, Math.floor(now.getTime() / 1000)));
+      await db.delete(rateLimits).where(lte(rateLimits.expiresAt, unixSeconds(now)));
     },
   };
 }
