@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { operatorOf } from "../operator/operator";
+import { operatorOf } from "../operator";
 import { missingProductionSettings } from "../../platform/config/production";
 import type { AppEnv, Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
