@@ -8,7 +8,7 @@ import { type FormPage, formPageResponse, type Outcome } from "./form-page";
 /**
  * The one place the API decides how to answer: as JSON, or, for a public form posted by a
  * browser without JavaScript, as that form's page (form-page.ts) with the same status and
- * headers. The pipeline of the public forms (public-submission.ts) marks such a request with its
+ * headers. The pipeline of the public forms (submission.ts) marks such a request with its
  * page before anything can fail; every other request is answered in JSON.
  */
 

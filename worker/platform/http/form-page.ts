@@ -7,7 +7,7 @@ import { type Refill, type RefillForm, refilledForm } from "./form-refill";
 import { sitePageResponse } from "./site-page";
 
 /**
- * The answer to a public form posted without JavaScript (see public-submission.ts): a small page in the
+ * The answer to a public form posted without JavaScript (see submission.ts): a small page in the
  * site's look that says what happened, in the same words and with the same status the JSON
  * answer has, gives a refused form back with what was typed (form-refill.ts), and links back to
  * the site. It runs no script. Its shell (the site's header, its own inline stylesheet allowed by
