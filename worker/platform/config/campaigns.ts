@@ -21,13 +21,13 @@ export type CampaignConfig = {
   lockMs: number;
 };
 
-export function campaignSettings(values: SettingValues): CampaignConfig {
+export function campaignSettings(values: SettingValues, lockMs: number): CampaignConfig {
   return {
     senderName: values.SENDER_NAME,
     senderPostalAddress: values.SENDER_POSTAL_ADDRESS,
     emailFrom: values.EMAIL_FROM,
     sendRatePerSecond: values.CAMPAIGN_SEND_RATE,
-    lockMs: values.MAIL_TIMEOUT_MS + 60_000,
+    lockMs,
   };
 }
 

@@ -67,6 +67,9 @@ export type AppConfig = {
 
 export function readConfig(env: Settings): AppConfig {
   const { values, invalid } = readSettings(env);
+  // How long a sender keeps its claim on what it sends (a notification, a campaign's recipient):
+  // longer than any send can take (the mail timeout), so a claim ends only when its sender is gone.
+  const lockMs = values.MAIL_TIMEOUT_MS + 60_000;
   return {
     environment: values.ENVIRONMENT.trim() || "production",
     isDevelopment: values.ENVIRONMENT === "development",
@@ -74,7 +77,7 @@ export function readConfig(env: Settings): AppConfig {
     companyEmails: values.COMPANY_EMAIL,
     operatorEmails: values.OPERATOR_EMAILS,
     mail: mailSettings(values),
-    notify: notifySettings(values),
+    notify: notifySettings(values, lockMs),
     publicLimits: {
       waitlist: { max: values.WAITLIST_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
       forms: { max: values.FORMS_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
@@ -82,7 +85,7 @@ export function readConfig(env: Settings): AppConfig {
     // The operator API counts in sign-in's window.
     operatorLimit: { max: values.OPERATOR_RATE_LIMIT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     waitlist: waitlistSettings(values),
-    campaigns: campaignSettings(values),
+    campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),
     auth: authSettings(values),
     invalidSettings: invalid,
@@ -100,13 +103,13 @@ function mailSettings(values: SettingValues): AppConfig["mail"] {
   };
 }
 
-function notifySettings(values: SettingValues): AppConfig["notify"] {
+function notifySettings(values: SettingValues, lockMs: number): AppConfig["notify"] {
   return {
     maxAttempts: values.NOTIFY_MAX_ATTEMPTS,
     retryBaseSeconds: values.NOTIFY_RETRY_BASE_SECONDS,
     retryMaxSeconds: values.NOTIFY_RETRY_MAX_SECONDS,
     hourlyCap: values.NOTIFY_HOURLY_CAP,
-    lockMs: values.MAIL_TIMEOUT_MS + 60_000,
+    lockMs,
     batchSize: 25,
     digestSize: 500,
   };
