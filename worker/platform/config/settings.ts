@@ -152,8 +152,11 @@ export function readSettings(env: Settings): { values: SettingValues; invalid: s
   const parsed = v.safeParse(SETTINGS, env, { abortPipeEarly: true });
   if (parsed.success) return { values: parsed.output, invalid: [] };
   const refused = parsed.issues.map((issue) => ({ name: v.getDotPath(issue) ?? "", accepted: issue.message }));
-  // A value not accepted is left out, so its setting takes its default, as if unset.
+  // A value not accepted is left out, so its setting takes its default, as if unset. (Read by
+  // the schema's names: the runtime's env object need not list its bindings.)
   const names = new Set(refused.map(({ name }) => name));
-  const accepted = Object.fromEntries(Object.entries(env).filter(([name]) => !names.has(name)));
+  const accepted = Object.fromEntries(
+    Object.keys(SETTINGS.entries).map((name) => [name, names.has(name) ? undefined : env[name as keyof Settings]]),
+  );
   return { values: v.parse(SETTINGS, accepted), invalid: refused.map(({ name, accepted }) => `${name} (${accepted})`) };
 }
