@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { readConfig, type AppConfig } from "./platform/config/config";
 import { openDatabase } from "./platform/db/client";
+import type { PlatformEnv } from "./platform/http/env";
 import { createRepository, type Repository } from "./repository";
 import { emailServiceTransport } from "./platform/mail/email-service";
 import { selectTransport, type MailTransport } from "./platform/mail/transport";
@@ -61,7 +62,8 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
   };
 }
 
-export type AppEnv = { Bindings: Env; Variables: { deps: Deps } };
+/** The worker's Hono env: the platform's (worker/platform/http/env.ts) with the whole Deps and every binding. */
+export type AppEnv = PlatformEnv<Deps> & { Bindings: Env };
 
 /** Builds the dependencies once per request. */
 export const withDeps: MiddlewareHandler<AppEnv> = async (c, next) => {

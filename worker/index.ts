@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { pruneRecords } from "./features/sign-in/housekeeping";
+import { pruneRecords } from "./features/sign-in";
 import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";

@@ -1,7 +1,8 @@
 // Helpers for the sign-in tests: calls to /auth/v1 as auth-js makes them, codes from the dev mailbox, table checks.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type MailboxCap, mailboxCaps, unsentCaps } from "../../worker/features/sign-in/mailbox";
+import type { CounterCap } from "../../worker/platform/db/counters";
+import { mailboxCaps, unsentCaps } from "../../worker/features/sign-in/mailbox";
 import { call, testRepository, type EnvOverrides } from "./worker";
 
 /** GoTrue answers' error shape. */
@@ -114,8 +115,8 @@ export function codeRow(email: string): Promise<CodeRow | null> {
 }
 
 /** The counts of a pair of counters (the hour's, the day's) in their current windows. */
-async function hourAndDayCounts(caps: MailboxCap[]): Promise<{ hour: number; day: number }> {
-  const countOf = async (cap: MailboxCap) => {
+async function hourAndDayCounts(caps: CounterCap[]): Promise<{ hour: number; day: number }> {
+  const countOf = async (cap: CounterCap) => {
     const row = await env.DB.prepare("select window_start, count from hwh_rate_limits where key = ?")
       .bind(cap.key)
       .first<{ window_start: number; count: number }>();

@@ -1,7 +1,7 @@
 // create_user:false: the answer never tells whether an address has an account; only a user's address gets a code.
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { requestCode } from "../../worker/features/sign-in/service";
+import { requestCode } from "../../worker/features/sign-in/codes";
 import { createDeps } from "../../worker/deps";
 import {
   authCall,

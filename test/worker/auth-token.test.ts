@@ -1,7 +1,7 @@
 // POST /auth/v1/token?grant_type=refresh_token: rotation, the two-tab grace window, reuse ending the session.
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { refreshSession } from "../../worker/features/sign-in/service";
+import { refreshSession } from "../../worker/features/sign-in/sessions";
 import { createDeps } from "../../worker/deps";
 import { authCall, countAuthRows, expectAuthError, getUser, jwtPayload, refresh, signIn, type Session } from "../support/auth";
 import { uniqueEmail } from "../support/worker";

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { isPlaceholder, isWeakSecret, missingProductionSettings, readConfig } from "../../worker/platform/config/config";
+import { readConfig } from "../../worker/platform/config/config";
+import { isPlaceholder, isWeakSecret, missingProductionSettings } from "../../worker/platform/config/production";
 import { brokenDatabase, call, postJson } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 
@@ -228,6 +229,9 @@ describe("configuration fails closed", () => {
       "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)",
     ]);
     expect(body.error?.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
+    // Only those two take their defaults: every other setting of the worker's env is still read.
+    expect(body.settings.missing).toEqual([]);
+    expect(body.environment).toBe("production");
     // In development it is reported, and the default is used.
     const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();
     expect(dev.status).toBe("ok");

@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { RequestLimit } from "./config/config";
-import type { AppEnv, Deps } from "../deps";
-import { describeError, log } from "./log";
+import type { CounterWindow } from "./db/counters";
+import { unixSeconds } from "./db/sql";
 import { clientAddress, clientKey } from "./http/client";
+import type { PlatformDeps, PlatformEnv } from "./http/env";
+import { describeError, log } from "./log";
 
 /**
  * Per-client request limits: a fixed window counted in the database (one upsert per request),
@@ -14,8 +16,8 @@ import { clientAddress, clientKey } from "./http/client";
 export type Limit = RequestLimit & { name: string };
 
 /** The fixed window `now` falls in: its first second and its end (Unix time). */
-export function windowOf(now: Date, windowSeconds: number): { start: number; end: number } {
-  const seconds = Math.floor(now.getTime() / 1000);
+export function windowOf(now: Date, windowSeconds: number): CounterWindow {
+  const seconds = unixSeconds(now);
   const start = seconds - (seconds % windowSeconds);
   return { start, end: start + windowSeconds };
 }
@@ -30,7 +32,12 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 
 export function judge(count: number, max: number, windowEnd: number, now: Date): LimitVerdict {
   if (count <= max) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, windowEnd - Math.floor(now.getTime() / 1000)) };
+  return { allowed: false, retryAfterSeconds: secondsLeft(windowEnd, now) };
+}
+
+/** How long an event refused in a window that ends at `windowEnd` waits: whole seconds, at least 1. */
+export function secondsLeft(windowEnd: number, now: Date): number {
+  return Math.max(1, windowEnd - unixSeconds(now));
 }
 
 /** Several limits on one event: allowed when every one allows it, else the longest wait among those that refuse. */
@@ -40,7 +47,7 @@ export function judgeAll(verdicts: readonly LimitVerdict[]): LimitVerdict {
 }
 
 /** Counts one event for `key` against `limit` (one upsert) and judges it. */
-export async function countAgainst(deps: Deps, limit: Limit, key: string): Promise<LimitVerdict> {
+export async function countAgainst(deps: Pick<PlatformDeps, "now" | "repo">, limit: Limit, key: string): Promise<LimitVerdict> {
   const now = deps.now();
   const window = windowOf(now, limit.windowSeconds);
   const count = await deps.repo.counters.count(`${limit.name}:${key}`, window);
@@ -60,7 +67,7 @@ export type LimitErrors = {
  * /64); over it, the route's 429 is thrown before anything is read or stored. When the counter
  * cannot be written the request is refused with the route's own failure: no limit, no service.
  */
-export function limitPerClient(limitOf: (c: Context<AppEnv>) => Limit, errors: LimitErrors): MiddlewareHandler<AppEnv> {
+export function limitPerClient<E extends PlatformEnv>(limitOf: (c: Context<E>) => Limit, errors: LimitErrors): MiddlewareHandler<E> {
   return async (c, next) => {
     const limit = limitOf(c);
     let verdict: LimitVerdict;

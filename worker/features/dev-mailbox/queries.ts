@@ -1,9 +1,7 @@
 import { desc } from "drizzle-orm";
 import type { Database } from "../../platform/db/database";
-import { devMailbox } from "../../platform/db/schema";
-import type { DevMail } from "../../platform/db/schema";
+import { type DevMail, type DevMailInput, devMailbox } from "../../platform/db/schema";
 import { iso } from "../../platform/db/sql";
-import type { DevMailInput } from "../../platform/db/schema";
 
 /** The dev mailbox's own rows: what the app "sent" in development, shown at /dev/mailbox. */
 export function createDevMailQueries(db: Database) {

@@ -12,9 +12,9 @@ function headerList(headers: Record<string, string> | null): string {
 
 /**
  * GET /dev/mailbox: every e-mail the app "sent" through the dev mailbox, newest first, as a
- * page (or JSON with ?format=json or Accept: application/json), each with its own headers. It holds sign-in codes, so it
- * exists only when ENVIRONMENT is exactly "development" (see worker/api.ts), and is
- * never cached.
+ * page (or JSON with ?format=json or Accept: application/json), each with its own headers. It
+ * holds sign-in codes, so it exists only when ENVIRONMENT is exactly "development"
+ * (developmentOnly, worker/platform/http/json-app.ts), and is never cached.
  */
 export const devMailboxRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { repo } = c.get("deps");

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { operatorOf } from "../operator";
-import { missingProductionSettings } from "../../platform/config/config";
+import { missingProductionSettings } from "../../platform/config/production";
 import type { AppEnv, Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
 

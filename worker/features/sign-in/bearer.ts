@@ -1,4 +1,5 @@
-import { MIN_ADMIN_KEY_LENGTH, isWeakSecret, type AppConfig } from "../../platform/config/config";
+import type { AppConfig } from "../../platform/config/config";
+import { MIN_ADMIN_KEY_LENGTH, isWeakSecret } from "../../platform/config/production";
 import { secretsEqual } from "../../platform/crypto";
 
 /**

@@ -4,7 +4,8 @@ import { describeError, log } from "../../platform/log";
 import { signInCodeEmail } from "./email";
 import { codeWaitMessage } from "../../shared/sign-in";
 import { AuthError } from "./errors";
-import { type MailboxCap, mailboxCaps, unsentCaps } from "./mailbox";
+import { mailboxCaps, unsentCaps } from "./mailbox";
+import type { CounterCap } from "../../platform/db/counters";
 import { jwtSecret } from "./request";
 import { codeHash, randomCode } from "./secrets";
 
@@ -110,7 +111,7 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
 async function countAndJudge(
   deps: Deps,
   { secret, email, sendsCode, at }: { secret: string; email: string; sendsCode: boolean; at: Date },
-): Promise<MailboxCap[]> {
+): Promise<CounterCap[]> {
   const [mailbox, unsent] = await Promise.all([
     mailboxCaps(secret, email, at, deps.config.auth),
     unsentCaps(secret, email, at, deps.config.auth),
@@ -127,7 +128,7 @@ async function countAndJudge(
 }
 
 /** Takes back a request's counts (best effort: a failure is logged, never thrown). */
-function giveBackCounts(deps: Deps, counted: MailboxCap[]): Promise<void> {
+function giveBackCounts(deps: Deps, counted: CounterCap[]): Promise<void> {
   return deps.repo.counters.uncountAll(counted).catch((error: unknown) => {
     log("error", "auth.code_caps_give_back_failed", { error: describeError(error) });
   });

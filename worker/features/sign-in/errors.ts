@@ -66,6 +66,10 @@ export const userNotFound = (status: 403 | 404) => new AuthError(status, "user_n
 
 export const validationFailed = (message: string) => new AuthError(400, "validation_failed", message);
 
+/** The server's fault, in GoTrue's words for it; `cause` is logged, never sent. */
+export const unexpectedFailure = (cause?: unknown) =>
+  new AuthError(500, "unexpected_failure", "Something went wrong. Please try again.", {}, { cause });
+
 /** Request bodies that cannot be read, in GoTrue's codes. */
 export const AUTH_BODY_ERRORS: BodyErrors = {
   unsupportedMediaType: (message) => new AuthError(415, "validation_failed", message),

@@ -1,5 +1,5 @@
 import type { AuthConfig } from "../../platform/config/config";
-import type { CounterWindow } from "../../repository";
+import type { CounterCap } from "../../platform/db/counters";
 import { windowOf } from "../../platform/limits";
 import { addressHash, mailboxHash } from "./secrets";
 
@@ -32,12 +32,9 @@ export function canonicalMailbox(email: string): string {
   return `${local}@${domain}`;
 }
 
-/** One cap on code e-mails: its counter (key and clock window) and how many it allows. */
-export type MailboxCap = { key: string; window: CounterWindow; max: number };
-
 type CapLimits = Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">;
 
-function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): MailboxCap[] {
+function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): CounterCap[] {
   return [
     { key: `${prefix}-hour:${hash}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
     { key: `${prefix}-day:${hash}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },
@@ -48,7 +45,7 @@ function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits):
  * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
  * the mailbox's keyed hash (never the address). Only codes that are e-mailed count here.
  */
-export async function mailboxCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+export async function mailboxCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<CounterCap[]> {
   return hourAndDay("code-mail", await mailboxHash(secret, canonicalMailbox(email)), now, limits);
 }
 
@@ -57,6 +54,6 @@ export async function mailboxCaps(secret: string, email: string, now: Date, limi
  * false for an address without a user), the hour's and the day's, keyed by the address's keyed
  * hash. They never hold back an e-mail; see worker/features/sign-in/codes.ts for how they are judged.
  */
-export async function unsentCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<MailboxCap[]> {
+export async function unsentCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<CounterCap[]> {
   return hourAndDay("code-unsent", await addressHash(secret, email), now, limits);
 }

@@ -1,4 +1,5 @@
-import { MIN_JWT_SECRET_LENGTH, isWeakSecret, type AppConfig } from "../../platform/config/config";
+import type { AppConfig } from "../../platform/config/config";
+import { MIN_JWT_SECRET_LENGTH, isWeakSecret } from "../../platform/config/production";
 import { clientAddress } from "../../platform/http/client";
 import { log } from "../../platform/log";
 import { AuthError } from "./errors";

@@ -1,34 +1,33 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { API_VERSION, API_VERSION_HEADER, AUTH_BODY_ERRORS, AuthError, authErrorResponse, validationFailed } from "./errors";
-import { otpSchema, refreshSchema, verifySchema } from "./schemas";
 import {
-  adminDeleteUser,
-  adminGetUser,
-  adminListUsers,
-  authenticate,
-  readLogoutScope,
-  readPagination,
-  refreshSession,
-  requestCode,
-  requestOrigin,
-  requireAdmin,
-  signOut,
-  verifyCode,
-  type RequestOrigin,
-} from "./service";
+  API_VERSION,
+  API_VERSION_HEADER,
+  AUTH_BODY_ERRORS,
+  AuthError,
+  authErrorResponse,
+  unexpectedFailure,
+  validationFailed,
+} from "./errors";
+import { otpSchema, refreshSchema, verifySchema } from "./schemas";
+import { adminDeleteUser, adminGetUser, adminListUsers, readPagination, requireAdmin } from "./admin";
+import { requestCode } from "./codes";
+import { requestOrigin, type RequestOrigin } from "./request";
+import { authenticate, readLogoutScope, refreshSession, signOut, verifyCode } from "./sessions";
+import { notEnabled, phoneNotEnabled, refuseNotEnabled } from "./not-enabled";
 import { userJson } from "./user";
 import type { AppConfig } from "../../platform/config/config";
 import type { AppEnv } from "../../deps";
 import { jsonBody, validJson } from "../../platform/http/body";
-import { allowedMethods, pathInApp } from "../../platform/http/methods";
+import { pathInApp } from "../../platform/http/methods";
+import { answerErrors, noRoute } from "../../platform/http/sub-app";
 import { limitPerClient } from "../../platform/limits";
-import { describeError, log } from "../../platform/log";
 import { BRAND_NAME } from "../../shared/brand";
 import { requestRateMessage } from "../../shared/sign-in";
 
 /**
  * The GoTrue-compatible subset under /auth/v1 that @supabase/auth-js needs for e-mail code
- * sign-in. Routes parse and answer; the rules live in worker/features/sign-in/service.ts. This sub-app
+ * sign-in. Routes parse and answer; the rules live in codes.ts, sessions.ts and admin.ts (index.ts
+ * maps the folder). This sub-app
  * owns its error format (GoTrue's), through its own error handler.
  */
 export const authRoutes = new Hono<AppEnv>();
@@ -42,21 +41,14 @@ authRoutes.use("*", async (c, next) => {
   c.header("Cache-Control", "no-store");
 });
 
-authRoutes.onError((error, c) => {
-  if (error instanceof AuthError) {
-    if (error.status >= 500) {
-      log("error", "auth.request_failed", {
-        method: c.req.method,
-        route: c.req.routePath,
-        code: error.code,
-        error: describeError(error.cause ?? error),
-      });
-    }
-    return authErrorResponse(c, error);
-  }
-  log("error", "auth.request_unhandled", { method: c.req.method, route: c.req.routePath, error: describeError(error) });
-  return authErrorResponse(c, new AuthError(500, "unexpected_failure", "Something went wrong. Please try again."));
-});
+authRoutes.onError(
+  answerErrors({
+    kind: AuthError,
+    respond: authErrorResponse,
+    internal: () => unexpectedFailure(),
+    events: { failed: "auth.request_failed", unhandled: "auth.request_unhandled" },
+  }),
+);
 
 const origin = (c: Context<AppEnv>): RequestOrigin => requestOrigin(c.req.raw);
 
@@ -70,7 +62,7 @@ function rateLimited(route: keyof AppConfig["auth"]["rateLimit"]): MiddlewareHan
       new AuthError(429, "over_request_rate_limit", requestRateMessage(retryAfter), {
         "Retry-After": String(retryAfter),
       }),
-    unavailable: (cause) => new AuthError(500, "unexpected_failure", "Something went wrong. Please try again.", {}, { cause }),
+    unavailable: unexpectedFailure,
   });
 }
 
@@ -172,63 +164,21 @@ authRoutes.delete("/admin/users/:id", async (c) => {
   return c.json({});
 });
 
-// ---------------------------------------------------------------------------------------------
-// Everything else GoTrue offers (and auth-js can call) is not enabled here: a clear answer in
-// GoTrue's shape rather than a 404 page or a 500.
-
-const SIGN_IN_HINT = "Sign in with an e-mail code instead (POST /auth/v1/otp).";
-
-function notEnabled(feature: string, code = "feature_not_enabled"): AuthError {
-  return new AuthError(422, code, `${feature} is not enabled on this service. ${SIGN_IN_HINT}`);
-}
-
-function phoneNotEnabled(): AuthError {
-  return new AuthError(422, "phone_provider_disabled", `Phone sign-in is not enabled on this service. ${SIGN_IN_HINT}`);
-}
-
-const NOT_ENABLED: { methods: ("GET" | "POST" | "PUT" | "DELETE")[]; path: string; feature: string; code?: string }[] = [
-  { methods: ["POST"], path: "/signup", feature: "Sign-up with a password", code: "signup_disabled" },
-  { methods: ["POST"], path: "/recover", feature: "Password recovery" },
-  { methods: ["POST"], path: "/resend", feature: "Resending confirmation e-mails" },
-  { methods: ["POST"], path: "/magiclink", feature: "Magic links" },
-  { methods: ["POST"], path: "/invite", feature: "Invitations" },
-  { methods: ["GET"], path: "/reauthenticate", feature: "Reauthentication" },
-  { methods: ["PUT"], path: "/user", feature: "Updating the user" },
-  { methods: ["GET", "POST"], path: "/authorize", feature: "OAuth sign-in", code: "provider_disabled" },
-  { methods: ["GET", "POST"], path: "/callback", feature: "OAuth sign-in", code: "provider_disabled" },
-  { methods: ["POST"], path: "/sso", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors", feature: "Multi-factor authentication" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/factors/*", feature: "Multi-factor authentication" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/user/identities/*", feature: "Linking identities", code: "manual_linking_disabled" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/oauth/*", feature: "OAuth server" },
-  { methods: ["POST"], path: "/admin/users", feature: "Creating users through the admin API" },
-  { methods: ["PUT"], path: "/admin/users/:id", feature: "Updating users through the admin API" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors/*", feature: "Multi-factor authentication" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/users/:id/factors", feature: "Multi-factor authentication" },
-  { methods: ["POST"], path: "/admin/generate_link", feature: "Generating links" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/sso/*", feature: "Single sign-on (SSO)", code: "saml_provider_disabled" },
-  { methods: ["GET", "POST", "PUT", "DELETE"], path: "/admin/oauth/*", feature: "OAuth server" },
-];
-
-for (const route of NOT_ENABLED) {
-  authRoutes.on(route.methods, route.path, () => {
-    throw notEnabled(route.feature, route.code);
-  });
-}
+refuseNotEnabled(authRoutes);
 
 /**
  * A known path asked with another method is a 405 whose Allow lists the methods of its routes
  * (read from Hono's route table, so it cannot disagree with the routes above); any other path
  * under /auth/v1 is a GoTrue-style 404.
  */
-authRoutes.all("*", (c) => {
-  const path = pathInApp(c);
-  const allowed = allowedMethods(authRoutes, path);
-  if (allowed.length > 0) {
-    throw new AuthError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for /auth/v1${path}.`, { Allow: allowed.join(", ") });
-  }
-  throw new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${path.slice(0, 200)}.`);
-});
+authRoutes.all(
+  "*",
+  noRoute(() => authRoutes, {
+    methodNotAllowed: (c, allowed) =>
+      new AuthError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for /auth/v1${pathInApp(c)}.`, { Allow: allowed.join(", ") }),
+    notFound: (c) => new AuthError(404, "not_found", `No route for ${c.req.method} /auth/v1${pathInApp(c).slice(0, 200)}.`),
+  }),
+);
 
 /**
  * /auth/* outside /auth/v1 (another version, a typo): sign-in clients read GoTrue's error shape

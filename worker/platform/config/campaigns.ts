@@ -1,6 +1,6 @@
-import type { Settings } from "./config";
+import type { SettingValues } from "./settings";
 
-/** Launch day's settings (docs/configuration.md and docs/launch-day.md), read by worker/platform/config/config.ts. */
+/** Launch day's settings (docs/configuration.md and docs/launch-day.md), from the parsed settings (settings.ts). */
 export type CampaignConfig = {
   /**
    * Who sends the campaigns, as the bulk-mail laws ask: the company's name and postal address,
@@ -21,15 +21,13 @@ export type CampaignConfig = {
   lockMs: number;
 };
 
-type IntegerSetting = (name: keyof Settings, fallback: number, min: number, max: number) => number;
-
-export function campaignSettings(env: Settings, integerSetting: IntegerSetting, timeoutMs: number): CampaignConfig {
+export function campaignSettings(values: SettingValues, lockMs: number): CampaignConfig {
   return {
-    senderName: (env.SENDER_NAME ?? "").trim(),
-    senderPostalAddress: (env.SENDER_POSTAL_ADDRESS ?? "").trim(),
-    emailFrom: (env.EMAIL_FROM ?? "").trim(),
-    sendRatePerSecond: integerSetting("CAMPAIGN_SEND_RATE", 10, 1, 10_000),
-    lockMs: timeoutMs + 60_000,
+    senderName: values.SENDER_NAME,
+    senderPostalAddress: values.SENDER_POSTAL_ADDRESS,
+    emailFrom: values.EMAIL_FROM,
+    sendRatePerSecond: values.CAMPAIGN_SEND_RATE,
+    lockMs,
   };
 }
 

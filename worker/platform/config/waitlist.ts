@@ -1,6 +1,6 @@
-import type { Settings } from "./config";
+import type { SettingValues } from "./settings";
 
-/** The joiner's journey's settings (docs/configuration.md), read by worker/platform/config/config.ts. */
+/** The joiner's journey's settings (docs/configuration.md), from the parsed settings (settings.ts). */
 export type WaitlistConfig = {
   /** WAITLIST_DOUBLE_OPT_IN: joins wait for the e-mailed confirmation (true) or are confirmed at once. */
   doubleOptIn: boolean;
@@ -14,17 +14,12 @@ export type WaitlistConfig = {
   confirmDailyLimit: number;
 };
 
-type IntegerSetting = (name: keyof Settings, fallback: number, min: number, max: number) => number;
-
-export function waitlistSettings(env: Settings, integerSetting: IntegerSetting, invalid: string[]): WaitlistConfig {
-  // "true" or "false" (any case); unset takes the default, anything else is reported (and the default kept).
-  const optIn = (env.WAITLIST_DOUBLE_OPT_IN ?? "").trim().toLowerCase();
-  if (optIn !== "" && optIn !== "true" && optIn !== "false") invalid.push("WAITLIST_DOUBLE_OPT_IN (true or false)");
+export function waitlistSettings(values: SettingValues): WaitlistConfig {
   return {
-    doubleOptIn: optIn !== "false",
-    confirmTtlSeconds: integerSetting("WAITLIST_CONFIRM_TTL_SECONDS", 7 * 86_400, 60, 90 * 86_400),
-    referralBoost: integerSetting("REFERRAL_BOOST", 5, 0, 1000),
-    networkFlag: integerSetting("REFERRAL_NETWORK_FLAG", 5, 1, 1_000_000),
-    confirmDailyLimit: integerSetting("WAITLIST_CONFIRM_DAILY_LIMIT", 3, 1, 100),
+    doubleOptIn: values.WAITLIST_DOUBLE_OPT_IN,
+    confirmTtlSeconds: values.WAITLIST_CONFIRM_TTL_SECONDS,
+    referralBoost: values.REFERRAL_BOOST,
+    networkFlag: values.REFERRAL_NETWORK_FLAG,
+    confirmDailyLimit: values.WAITLIST_CONFIRM_DAILY_LIMIT,
   };
 }

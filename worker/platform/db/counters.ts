@@ -1,6 +1,7 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { rateLimits } from "./schema";
+import { unixSeconds } from "./sql";
 
 /**
  * The counters table: fixed-window counts per key (the per-client limits, sign-in's mailbox
@@ -11,12 +12,15 @@ import { rateLimits } from "./schema";
 /** A fixed window of a counter (Unix seconds: its first second and its end). */
 export type CounterWindow = { start: number; end: number };
 
+/** A counter and how many events its window allows (sign-in's mailbox caps, the waitlist's confirmation cap). */
+export type CounterCap = { key: string; window: CounterWindow; max: number };
+
 /**
- * The counter upsert's conflict clause, for every statement that counts one event (countOne, and
- * an insert-select that counts only what its batch did): one more in the same window; a later
- * window starts over at 1.
+ * How one counted event lands on a counter that exists: in the same window it adds one, in a
+ * later window it starts over at 1 (and the row takes that window). For every statement that
+ * counts, here or in a feature's queries (an insert of one row of `rateLimits` that counts).
  */
-export const COUNTED_AGAIN = {
+export const COUNT_ON_CONFLICT = {
   target: rateLimits.key,
   set: {
     count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
@@ -33,7 +37,7 @@ export function countOne(db: Database, key: string, window: CounterWindow) {
   return db
     .insert(rateLimits)
     .values({ key, windowStart: window.start, expiresAt: window.end, count: 1 })
-    .onConflictDoUpdate(COUNTED_AGAIN)
+    .onConflictDoUpdate(COUNT_ON_CONFLICT)
     .returning({ count: rateLimits.count });
 }
 
@@ -77,7 +81,9 @@ export function createCounterRepository(db: Database) {
 
     /** Deletes the counters of windows that have ended. */
     async prune(now: Date): Promise<void> {
-      await db.delete(rateLimits).where(lte(rateLimits.expiresAt, Math.floor(now.getTime() / 1000)));
+      await db.delete(rateLimits).where(lte(rateLimits.expiresAt, unixSeconds(now)));
     },
   };
 }
+
+export type CounterRepository = ReturnType<typeof createCounterRepository>;

@@ -1,25 +1,28 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../../deps";
 import { readBodyObject } from "./body";
+import type { PlatformDeps, PlatformEnv } from "./env";
 import { API_BODY_ERRORS, type ApiError, errorBody } from "./errors";
 import { type FormPage, formPageResponse, type Outcome } from "./form-page";
 
 /**
  * The one place the API decides how to answer: as JSON, or, for a public form posted by a
  * browser without JavaScript, as that form's page (form-page.ts) with the same status and
- * headers. The pipeline of the public forms (public-submission.ts) marks such a request with its
+ * headers. The pipeline of the public forms (submission.ts) marks such a request with its
  * page before anything can fail; every other request is answered in JSON.
  */
 
 /**
- * The API's env: the page a form post is answered with (unset for JSON and every other route),
- * and the post's text fields once the pipeline has read them ({} when they could not be read).
+ * The API's env (with the app's own dependencies, `D`): the page a form post is answered with
+ * (unset for JSON and every other route), and the post's text fields once the pipeline has read
+ * them ({} when they could not be read).
  */
-export type FormPostEnv = AppEnv & { Variables: { formPage?: FormPage; typed?: Record<string, string> } };
+export type FormPostEnv<D extends PlatformDeps = PlatformDeps> = PlatformEnv<D> & {
+  Variables: { formPage?: FormPage; typed?: Record<string, string> };
+};
 
-function answer(
-  c: Context<FormPostEnv>,
+function answer<E extends FormPostEnv>(
+  c: Context<E>,
   status: ContentfulStatusCode,
   json: unknown,
   outcome: (page: FormPage) => Promise<Outcome>,
@@ -29,12 +32,12 @@ function answer(
 }
 
 /** 201 for a stored (or quietly dropped) submission: the JSON body, or the form's success page. */
-export function created(c: Context<FormPostEnv>, json: Record<string, unknown>): Response | Promise<Response> {
+export function created<E extends FormPostEnv>(c: Context<E>, json: Record<string, unknown>): Response | Promise<Response> {
   return answer(c, 201, json, async (page) => ({ kind: "success", lines: page.success }));
 }
 
 /** An API error as the client's answer: {"error":{"code","message",...details}} or the form's page, with its headers. */
-export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Response | Promise<Response> {
+export function errorResponse<E extends FormPostEnv>(c: Context<E>, error: ApiError): Response | Promise<Response> {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   return answer(c, error.status as ContentfulStatusCode, errorBody(error.code, error.message, error.details), async (page) => ({
     kind: page.informational?.includes(error.code) ? "info" : "error",
@@ -45,7 +48,7 @@ export function errorResponse(c: Context<FormPostEnv>, error: ApiError): Respons
 }
 
 /** The text fields of the refused post: as the pipeline read them, or, refused before it read them (too many attempts), read now. */
-async function typedFields(c: Context<FormPostEnv>): Promise<Record<string, string>> {
+async function typedFields<E extends FormPostEnv>(c: Context<E>): Promise<Record<string, string>> {
   const typed = c.get("typed");
   if (typed) return typed;
   try {

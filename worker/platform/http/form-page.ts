@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../../deps";
 import { escapeHtml } from "../html";
 import { FORM_PAGE_TEXT } from "../../shared/public-forms";
+import type { PlatformEnv } from "./env";
 import { type Refill, type RefillForm, refilledForm } from "./form-refill";
 import { sitePageResponse } from "./site-page";
 
 /**
- * The answer to a public form posted without JavaScript (see public-submission.ts): a small page in the
+ * The answer to a public form posted without JavaScript (see submission.ts): a small page in the
  * site's look that says what happened, in the same words and with the same status the JSON
  * answer has, gives a refused form back with what was typed (form-refill.ts), and links back to
  * the site. It runs no script. Its shell (the site's header, its own inline stylesheet allowed by
@@ -36,7 +36,12 @@ export type FormPage = {
 export type Outcome = { kind: "success" | "error" | "info"; lines: readonly string[]; refill?: Refill };
 
 /** The form's page for `outcome`, with `status` (answer.ts decides when a page is the answer). */
-export function formPageResponse(c: Context<AppEnv>, page: FormPage, outcome: Outcome, status: ContentfulStatusCode): Promise<Response> {
+export function formPageResponse<E extends PlatformEnv>(
+  c: Context<E>,
+  page: FormPage,
+  outcome: Outcome,
+  status: ContentfulStatusCode,
+): Promise<Response> {
   // The form goes back to the address the refused post went to.
   const form = outcome.refill ? `${refilledForm(page.form, c.req.path, outcome.refill)}\n` : "";
   return sitePageResponse(c, { title: page.heading, main: renderCard(page, outcome, form) }, status);

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../../deps";
 import { describeError, log } from "../log";
 import { escapeHtml } from "../html";
 import { BRAND_NAME } from "../../shared/brand";
 import { cspHash } from "../../shared/hash";
 import { sitePolicy } from "../../shared/security-headers";
+import type { PlatformEnv } from "./env";
 
 /**
  * The shell of the pages the worker renders itself (a form posted without JavaScript,
@@ -24,7 +24,7 @@ const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
  * a page view, and it then always matches the site that is deployed). The request carries none
  * of the visitor's headers, so it cannot be answered 304.
  */
-export async function siteStyle(c: Context<AppEnv>): Promise<SiteStyle> {
+export async function siteStyle<E extends PlatformEnv>(c: Context<E>): Promise<SiteStyle> {
   try {
     const home = await c.env.ASSETS.fetch(new Request(new URL("/", c.req.url)));
     if (!home.ok) throw new Error(`the home page answered HTTP ${home.status}`);
@@ -45,7 +45,11 @@ export type SitePage = { title: string; main: string; scripts?: readonly string[
  * The page as HTML with `status`, in the site's style, and the policy that allows exactly its
  * stylesheets and scripts. Never stored: such a page answers one visitor's request.
  */
-export async function sitePageResponse(c: Context<AppEnv>, page: SitePage, status: ContentfulStatusCode): Promise<Response> {
+export async function sitePageResponse<E extends PlatformEnv>(
+  c: Context<E>,
+  page: SitePage,
+  status: ContentfulStatusCode,
+): Promise<Response> {
   const { styles } = await siteStyle(c);
   const scripts = page.scripts ?? [];
   const [styleHashes, scriptHashes] = await Promise.all([Promise.all(styles.map(cspHash)), Promise.all(scripts.map(cspHash))]);

@@ -5,6 +5,7 @@ import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../../shared/pu
 import { created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
 import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "./errors";
+import type { PlatformDeps } from "./env";
 import type { FormPage } from "./form-page";
 import { clientAddress, clientKey } from "./client";
 import { limitPerClient } from "../limits";
@@ -33,13 +34,10 @@ export type SubmissionRequest = {
  */
 export type Stored = ({ at: Date } | { refused: ApiError }) & { after?: () => Promise<unknown> };
 
-/** What the pipeline itself needs of the request's deps: the settings (the limit, Turnstile) and the clock. */
-type SubmissionDeps = { config: AppConfig; now(): Date };
-
 /** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
 
-export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D extends SubmissionDeps> = {
+export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D extends PlatformDeps> = {
   /** The per-client counter: its name (part of the counter's key) and its allowance, from the settings. */
   counter: string;
   limit: (config: AppConfig) => RequestLimit;
@@ -61,8 +59,8 @@ export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D ext
   store: (deps: D, submission: v.InferOutput<S>, request: SubmissionRequest) => Promise<Stored>;
 };
 
-/** The pipeline's env: the body's format, read from the media type once, at the head. */
-type SubmissionEnv = FormPostEnv & { Variables: { bodyFormat?: BodyFormat | null } };
+/** The pipeline's env (the app's own deps, D): the body's format, read from the media type once, at the head. */
+type SubmissionEnv<D extends PlatformDeps> = FormPostEnv<D> & { Variables: { bodyFormat?: BodyFormat | null } };
 
 /**
  * POST / of a sub-app, for one declaration, in this order:
@@ -77,8 +75,8 @@ type SubmissionEnv = FormPostEnv & { Variables: { bodyFormat?: BodyFormat | null
  * 6. store, then the 201 (or the store's refusal); what the store queued is run after the
  *    response (ctx.waitUntil), so the visitor never waits for e-mail.
  */
-export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D extends SubmissionDeps>(declared: PublicSubmission<S, D>) {
-  const head: MiddlewareHandler<SubmissionEnv> = async (c, next) => {
+export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D extends PlatformDeps>(declared: PublicSubmission<S, D>) {
+  const head: MiddlewareHandler<SubmissionEnv<D>> = async (c, next) => {
     const format = bodyFormatOf(c.req.header("content-type"));
     c.set("bodyFormat", format);
     if (format === "form") c.set("formPage", declared.page);
@@ -90,11 +88,9 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
     publicFormLimitErrors(declared.failure),
   );
 
-  return new Hono<SubmissionEnv>().post("/", head, perClient, async (c) => {
+  return new Hono<SubmissionEnv<D>>().post("/", head, perClient, async (c) => {
     const submission = await readSubmission(c, c.get("bodyFormat") ?? null, declared.schema);
-    // The request's deps are the worker's whole Deps (set at the top, worker/deps.ts withDeps); the
-    // platform names only what it uses, so the declaration says what its store is given.
-    const deps = c.get("deps") as unknown as D;
+    const deps = c.get("deps");
     if ((await screenSubmission(c, submission)) === "bot") return created(c, declared.answer(submission, deps.now().toISOString()));
 
     let stored: Stored;
@@ -112,8 +108,8 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
 }
 
 /** The body as the declaration's cleaned input: JSON or a form post (415 otherwise), read and validated once. */
-async function readSubmission<S extends v.GenericSchema>(
-  c: Context<SubmissionEnv>,
+async function readSubmission<S extends v.GenericSchema, D extends PlatformDeps>(
+  c: Context<SubmissionEnv<D>>,
   format: BodyFormat | null,
   schema: S,
 ): Promise<v.InferOutput<S>> {

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { AppConfig } from "../config/config";
-import type { AppEnv } from "../../deps";
 import { describeError, log } from "../log";
 import { HONEYPOT_FIELD, isBot, PUBLIC_FORM_ERRORS, TURNSTILE_FIELD } from "../../shared/public-forms";
 import { clientAddress } from "./client";
+import type { PlatformEnv } from "./env";
 import { ApiError } from "./errors";
 
 /** How long to wait for Turnstile's siteverify before refusing the submission (503). */
@@ -43,8 +43,8 @@ const notVerified = () => new ApiError(403, "verification_failed", PUBLIC_FORM_E
  * honeypot is a bot ("bot": the route answers its normal success and stores nothing); anyone
  * else must pass Turnstile when it is configured (throws 403/503 otherwise).
  */
-export async function screenSubmission(
-  c: Context<AppEnv>,
+export async function screenSubmission<E extends PlatformEnv>(
+  c: Context<E>,
   input: { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string },
 ): Promise<"bot" | "person"> {
   if (isBot(input)) return "bot";

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { COUNTED_AGAIN, type CounterWindow } from "../../../platform/db/counters";
+import { COUNT_ON_CONFLICT, type CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { iso } from "../../../platform/db/sql";
 import type { DevMailInput } from "../../../platform/db/schema";
@@ -77,7 +77,7 @@ export function confirmMailStatements(db: Database, email: string, cap: MailCap,
     db
       .insert(rateLimits)
       .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
-      .onConflictDoUpdate(COUNTED_AGAIN),
+      .onConflictDoUpdate(COUNT_ON_CONFLICT),
   ] as const;
 }
 

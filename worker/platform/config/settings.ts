@@ -1,0 +1,162 @@
+import * as v from "valibot";
+import { CODE_COOLDOWN_SECONDS } from "../../shared/sign-in";
+import { normalizeEmail } from "../../shared/text";
+
+/**
+ * The worker's environment as one valibot schema: every setting the worker reads, by its name in
+ * the generated `Env` type (`npm run types` reads wrangler.toml and .dev.vars.example, so a name
+ * nobody declared does not compile), from its text to its value, with its default and what it
+ * accepts. Each area's settings (config.ts and its neighbours) are built from the parsed values;
+ * nothing else reads the environment's text. A new setting is added here, in .dev.vars.example,
+ * and in the table in docs/configuration.md.
+ *
+ * A setting that is unset (or blank) takes its default. A value the worker cannot use is never
+ * used: it is named in `invalid`, with what is accepted (health reports it; production answers
+ * 503), and the setting takes its default.
+ */
+
+/** The string settings of the worker's environment, by their names in `Env`. */
+export type Settings = Partial<{ [Name in keyof Env as Env[Name] extends string ? Name : never]: string }>;
+
+/** How many requests one client may make per window. */
+export type RequestLimit = { max: number; windowSeconds: number };
+
+/** Where Turnstile tokens are checked unless TURNSTILE_VERIFY_URL says otherwise. */
+export const TURNSTILE_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+
+/** The text as set; unset is "". */
+const text = v.optional(v.string(), "");
+
+/** The text without the spaces around it. */
+const trimmed = v.pipe(text, v.trim());
+
+/** A whole number within [min, max]; unset or blank takes `fallback`. */
+function wholeNumber(fallback: number, min: number, max: number) {
+  const accepted = `a whole number from ${min} to ${max}`;
+  return v.pipe(
+    trimmed,
+    v.transform((value) => (value === "" ? fallback : Number(value))),
+    v.number(accepted),
+    v.integer(accepted),
+    v.minValue(min, accepted),
+    v.maxValue(max, accepted),
+  );
+}
+
+/** "true" or "false", in any case; unset or blank takes `fallback`. */
+function trueOrFalse(fallback: boolean) {
+  return v.pipe(
+    trimmed,
+    v.toLowerCase(),
+    v.picklist(["", "true", "false"], "true or false"),
+    v.transform((value) => (value === "" ? fallback : value === "true")),
+  );
+}
+
+/** The origin a URL names when it is only an origin (http or https, no path, query or fragment), else null. */
+function originOf(value: string): string | null {
+  if (!URL.canParse(value)) return null;
+  const url = new URL(value);
+  const bare = url.pathname === "/" && !url.search && !url.hash;
+  return (url.protocol === "https:" || url.protocol === "http:") && bare ? url.origin : null;
+}
+
+/** An origin (https://host, trailing slashes forgiven) or nothing (""). */
+const origin = v.pipe(
+  trimmed,
+  v.transform((value) => value.replace(/\/+$/, "")),
+  v.check((value) => value === "" || originOf(value) !== null, "an origin such as https://homeworkhelper.app"),
+  v.transform((value) => (value === "" ? "" : originOf(value)!)),
+);
+
+/** Comma-separated addresses, each trimmed; empty ones dropped. */
+const addresses = v.pipe(
+  text,
+  v.transform((value) =>
+    value
+      .split(",")
+      .map((address) => address.trim())
+      .filter(Boolean),
+  ),
+);
+
+/** Comma-separated addresses, normalised as sign-in normalises an address (so a listed operator's sign-in matches). */
+const signInAddresses = v.pipe(
+  text,
+  v.transform((value): ReadonlySet<string> => new Set(value.split(",").map(normalizeEmail).filter(Boolean))),
+);
+
+/** Every setting, in the order a problem is reported (the order health names them in). */
+const SETTINGS = v.object({
+  /** Not trimmed: only "development", exactly, is development (config.ts). */
+  ENVIRONMENT: text,
+  MAIL_TIMEOUT_MS: wholeNumber(10_000, 1, 120_000),
+  PUBLIC_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(600, 1, 86_400),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(300, 1, 86_400),
+  SITE_URL: origin,
+  COMPANY_EMAIL: addresses,
+  OPERATOR_EMAILS: signInAddresses,
+  MAIL_API_URL: trimmed,
+  MAIL_PROVIDER_TOKEN: trimmed,
+  MAIL_MODEL: text,
+  MAIL_PROJECT_ID: text,
+  MAIL_TEMPLATE_WAITLIST: text,
+  MAIL_TEMPLATE_FORM: text,
+  NOTIFY_MAX_ATTEMPTS: wholeNumber(8, 1, 100),
+  NOTIFY_RETRY_BASE_SECONDS: wholeNumber(300, 1, 86_400),
+  NOTIFY_RETRY_MAX_SECONDS: wholeNumber(6 * 60 * 60, 1, 7 * 86_400),
+  NOTIFY_HOURLY_CAP: wholeNumber(60, 0, 1_000_000),
+  // A school network is one address, and a teacher sharing the link in class is the likeliest
+  // way students arrive: a class of 40 joining within ten minutes meets at most 40 of these in
+  // a window (they start on the clock), and 60 leaves room for re-joins and retries. Bots are
+  // the honeypot's, Turnstile's and the notification cap's business.
+  WAITLIST_RATE_LIMIT: wholeNumber(60, 1, 1_000_000),
+  FORMS_RATE_LIMIT: wholeNumber(5, 1, 1_000_000),
+  WAITLIST_DOUBLE_OPT_IN: trueOrFalse(true),
+  WAITLIST_CONFIRM_TTL_SECONDS: wholeNumber(7 * 86_400, 60, 90 * 86_400),
+  REFERRAL_BOOST: wholeNumber(5, 0, 1000),
+  REFERRAL_NETWORK_FLAG: wholeNumber(5, 1, 1_000_000),
+  WAITLIST_CONFIRM_DAILY_LIMIT: wholeNumber(3, 1, 100),
+  SENDER_NAME: trimmed,
+  SENDER_POSTAL_ADDRESS: trimmed,
+  EMAIL_FROM: trimmed,
+  CAMPAIGN_SEND_RATE: wholeNumber(10, 1, 10_000),
+  OPERATOR_RATE_LIMIT: wholeNumber(300, 1, 1_000_000),
+  TURNSTILE_SITE_KEY: trimmed,
+  TURNSTILE_SECRET_KEY: trimmed,
+  TURNSTILE_VERIFY_URL: v.pipe(
+    trimmed,
+    v.transform((value) => value || TURNSTILE_VERIFY_URL),
+  ),
+  AUTH_JWT_SECRET: trimmed,
+  AUTH_ADMIN_KEY: trimmed,
+  AUTH_ACCESS_TOKEN_TTL_SECONDS: wholeNumber(3600, 60, 86_400),
+  AUTH_CODE_TTL_SECONDS: wholeNumber(600, 60, 86_400),
+  AUTH_CODE_COOLDOWN_SECONDS: wholeNumber(CODE_COOLDOWN_SECONDS, 1, 3600),
+  AUTH_CODE_HOURLY_LIMIT: wholeNumber(5, 1, 1000),
+  AUTH_CODE_DAILY_LIMIT: wholeNumber(20, 1, 10_000),
+  AUTH_RATE_LIMIT_OTP: wholeNumber(30, 1, 1_000_000),
+  AUTH_RATE_LIMIT_VERIFY: wholeNumber(30, 1, 1_000_000),
+  AUTH_RATE_LIMIT_TOKEN: wholeNumber(150, 1, 1_000_000),
+  AUTH_RATE_LIMIT_ADMIN: wholeNumber(60, 1, 1_000_000),
+} satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
+
+/** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */
+export type SettingValues = v.InferOutput<typeof SETTINGS>;
+
+/**
+ * The environment's settings as values, and the settings given a value that is not accepted,
+ * each named with what is accepted ("WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)").
+ */
+export function readSettings(env: Settings): { values: SettingValues; invalid: string[] } {
+  const parsed = v.safeParse(SETTINGS, env, { abortPipeEarly: true });
+  if (parsed.success) return { values: parsed.output, invalid: [] };
+  const refused = parsed.issues.map((issue) => ({ name: v.getDotPath(issue) ?? "", accepted: issue.message }));
+  // A value not accepted is left out, so its setting takes its default, as if unset. (Read by
+  // the schema's names: the runtime's env object need not list its bindings.)
+  const names = new Set(refused.map(({ name }) => name));
+  const accepted = Object.fromEntries(
+    Object.keys(SETTINGS.entries).map((name) => [name, names.has(name) ? undefined : env[name as keyof Settings]]),
+  );
+  return { values: v.parse(SETTINGS, accepted), invalid: refused.map(({ name, accepted }) => `${name} (${accepted})`) };
+}
