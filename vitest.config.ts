@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
+import { pinnedWorker } from "./test/support/pinned-worker.ts";
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -16,6 +17,30 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(root("./migrations"));
+  // The worker tests' settings: wrangler.toml's [vars] with these over them, and nothing else (no
+  // .dev.vars, .env or shell variable: test/support/pinned-worker.ts; test/worker/pinned-settings.test.ts checks it).
+  const worker = pinnedWorker(
+    root("./wrangler.toml"),
+    {
+      // Tests run in development: no token means the dev mailbox.
+      ENVIRONMENT: "development",
+      // The hour's budget of single notifications is shared by every test in the
+      // same hour; the cap's own tests set it low (and a clock of their own).
+      NOTIFY_HOURLY_CAP: "1000000",
+      COMPANY_EMAIL: "team@example.com",
+      // Campaigns name their sender (test values; a test of health unsets them).
+      SENDER_NAME: "Homework Helper Test Ltd",
+      SENDER_POSTAL_ADDRESS: "1 Test Street, Testville, 00000",
+      MAIL_API_URL: "https://provider.test/v1/run",
+      MAIL_PROVIDER_TOKEN: "",
+      LIBSQL_URL: "",
+      LIBSQL_AUTH_TOKEN: "",
+      // Test-only values: sign-in needs a secret of at least 32 characters.
+      AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",
+      AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef-0123456789",
+    },
+    { TEST_MIGRATIONS: migrations },
+  );
   return {
     test: {
       // Structured log lines are shown for failing tests only.
@@ -24,32 +49,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       restoreMocks: true,
       projects: [
         {
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: root("./wrangler.toml") },
-              miniflare: {
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  // Tests run in development: no token means the dev mailbox.
-                  ENVIRONMENT: "development",
-                  // The hour's budget of single notifications is shared by every test in the
-                  // same hour; the cap's own tests set it low (and a clock of their own).
-                  NOTIFY_HOURLY_CAP: "1000000",
-                  COMPANY_EMAIL: "team@example.com",
-                  // Campaigns name their sender (test values; a test of health unsets them).
-                  SENDER_NAME: "Homework Helper Test Ltd",
-                  SENDER_POSTAL_ADDRESS: "1 Test Street, Testville, 00000",
-                  MAIL_API_URL: "https://provider.test/v1/run",
-                  MAIL_PROVIDER_TOKEN: "",
-                  LIBSQL_URL: "",
-                  LIBSQL_AUTH_TOKEN: "",
-                  // Test-only values: sign-in needs a secret of at least 32 characters.
-                  AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",
-                  AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef-0123456789",
-                },
-              },
-            }),
-          ],
+          plugins: [cloudflareTest(worker.options)],
           test: {
             name: "worker",
             // Some tests send hundreds of requests through the worker (bursts, concurrency): a few
@@ -57,6 +57,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             testTimeout: 20_000,
             include: ["test/worker/**/*.test.ts"],
             setupFiles: ["test/worker/setup.ts"],
+            // What test/worker/pinned-settings.test.ts compares the runtime's settings with.
+            provide: { workerSettings: worker.settings },
           },
         },
         {
