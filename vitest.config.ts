@@ -52,6 +52,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           plugins: [cloudflareTest(worker.options)],
           test: {
             name: "worker",
+            // The files share one runtime instead of starting one each (a second or more per file):
+            // test/worker/setup.ts empties its storage before each file, so each still starts on an
+            // empty database, and support modules keep nothing from one file for the next.
+            isolate: false,
             // Some tests send hundreds of requests through the worker (bursts, concurrency): a few
             // seconds on a loaded two-core CI machine. The tests check outcomes, never speed.
             testTimeout: 20_000,
