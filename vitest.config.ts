@@ -1,3 +1,4 @@
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
@@ -43,6 +44,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   );
   return {
     test: {
+      // Two files at a time at least: the e2e files mostly wait (on the browser, the server, the
+      // mailbox), so on a two-core machine a second one runs beside them (vitest's default there is one).
+      maxWorkers: Math.max(2, os.availableParallelism() - 1),
       // Structured log lines are shown for failing tests only.
       silent: "passed-only",
       // Every vi.spyOn (fake provider, console capture, failing fetch) is undone after each test.
@@ -93,6 +97,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             include: ["test/e2e/**/*.test.ts"],
             // One wrangler dev for the whole project, on a fresh database and the current site.
             globalSetup: ["test/e2e/global-setup.ts"],
+            // The files a worker runs share its browser (test/e2e/browser.ts) and modules; every
+            // test has a browser profile and addresses of its own, so nothing else is shared.
+            isolate: false,
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },
