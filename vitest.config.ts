@@ -102,6 +102,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             isolate: false,
             testTimeout: 60_000,
             hookTimeout: 120_000,
+            // expect.poll waits for a page's state as long as a locator does (PAGE_TIMEOUT_MS in
+            // test/e2e/browser.ts), not vitest's 1 s: every poll here waits for something to arrive
+            // (a focus, a scroll, a hash), which on a loaded two-core machine can take longer.
+            expect: { poll: { timeout: 15_000 } },
           },
         },
       ],
