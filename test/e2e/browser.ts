@@ -1,6 +1,6 @@
 /**
  * Headless Chromium for the e2e browser tests (the one test/support/chromium.ts finds, through playwright-core):
- * one browser per test file, a fresh context (profile) per test, pages watched for what a test
+ * one browser per test worker, a fresh context (profile) per test, pages watched for what a test
  * should fail on, and the axe-core accessibility check.
  *
  * Page code is passed as strings ("expressions"): these tests are type-checked without the DOM
@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { CHROMIUM_FLAGS, chromiumPath } from "../support/chromium.ts";
 
 /** How long a test waits for anything in a page before failing. */
@@ -22,6 +22,24 @@ export function launchChromium(): Promise<Browser> {
     executablePath: chromiumPath(),
     args: CHROMIUM_FLAGS,
   });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The browser of this test worker. The e2e project does not isolate its files (vitest.config.ts),
+ * so the files a worker runs one after the other share it instead of each starting one (a second
+ * or more each); every test still gets a new profile (newContext). Playwright closes it when the
+ * worker ends.
+ */
+function sharedBrowser(): Promise<Browser> {
+  shared ??= launchChromium().then((browser) => {
+    browser.on("disconnected", () => {
+      shared = undefined;
+    });
+    return browser;
+  });
+  return shared;
 }
 
 /** What a page did that a test may fail on. */
@@ -60,15 +78,15 @@ export type BrowserSession = {
   newContext: (options?: BrowserContextOptions) => Promise<BrowserContext>;
   /** A watched page that has not loaded anything yet (for routes or init scripts set before loading). */
   newTab: (ctx: BrowserContext) => Promise<Tab>;
-  /** A watched page showing `hashPath` (e.g. "/login"), and the answer to its load. */
+  /** A watched page showing `hashPath` (e.g. "/login") once its page is in, and the answer to its load. */
   openTab: (ctx: BrowserContext, hashPath: string) => Promise<Tab & { response: Response | null }>;
   /** The watches of every page opened in the running test so far. */
   watches: () => readonly PageWatch[];
 };
 
 /**
- * Registers the hooks of a browser test file (launch before all, close each test's contexts after
- * it, close the browser after all) and returns what its tests use. Call once, at the top level.
+ * Registers the hooks of a browser test file (the worker's browser before all, each test's
+ * contexts closed after it) and returns what its tests use. Call once, at the top level.
  */
 export function useBrowser(baseUrl: string): BrowserSession {
   let browser: Browser | undefined;
@@ -76,11 +94,7 @@ export function useBrowser(baseUrl: string): BrowserSession {
   let watches: PageWatch[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
+    browser = await sharedBrowser();
   });
 
   beforeEach(() => {
@@ -111,6 +125,9 @@ export function useBrowser(baseUrl: string): BrowserSession {
   async function openTab(ctx: BrowserContext, hashPath: string): Promise<Tab & { response: Response | null }> {
     const tab = await newTab(ctx);
     const response = await tab.page.goto(`${baseUrl}/#${hashPath}`);
+    // Until the start script has put a deep link's page in, the prerendered home page is still in
+    // the document (hidden: html[data-route-pending]), and a locator could find its fields.
+    await tab.page.locator("html:not([data-route-pending])").waitFor({ state: "attached" });
     return { ...tab, response };
   }
 

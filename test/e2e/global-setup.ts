@@ -1,6 +1,7 @@
 /**
- * The e2e project's server: the current site, built into a temporary directory, served with the
- * worker by one `wrangler dev` on a fresh database. Tests get its address and the admin key
+ * The e2e project's server: the current site in a temporary directory (built there, or copied from
+ * the build `npm test` has just made: E2E_SITE_DIR), served with the worker by one `wrangler dev`
+ * on a fresh database. Tests get its address and the admin key
  * through `inject("baseUrl")` and `inject("adminKey")`.
  *
  * Secrets are random per run and exist only on wrangler's command line; with no mail provider
@@ -14,7 +15,7 @@
  * Set E2E_WRANGLER_LOG=/some/file to keep wrangler's output for inspection after the run.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -33,18 +34,25 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // With no browser: its help alone, and exit code 1 (a thrown error would bury it under a stack trace).
   const browser = chromiumPathOrExit();
-  console.log(`e2e: building the site and starting wrangler dev on ${HOST} (browser: ${browser})…`);
+  const site = process.env.E2E_SITE_DIR ? `the site npm test built (${process.env.E2E_SITE_DIR})` : "a new build of the site";
+  console.log(`e2e: starting wrangler dev on ${HOST} with ${site} (browser: ${browser})…`);
   const workDir = mkdtempSync(path.join(os.tmpdir(), "e2e-site-"));
   const siteDir = path.join(workDir, "dist");
   const buildLog = path.join(workDir, "build.log");
   const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
 
   try {
-    // Built here rather than in web/dist: the tests always see the current source, and a build
-    // never swaps files under a server another process is running from web/dist.
-    await run(process.execPath, ["web/build.ts", "--out-dir", siteDir], buildLog, { NODE_ENV: "production" }).catch((error: unknown) => {
-      throw new Error(`${(error as Error).message} Its log:\n${tail(buildLog)}`);
-    });
+    // Served from a directory of its own rather than web/dist, so that a build there never swaps
+    // files under this server. `npm test` has just built the current source into E2E_SITE_DIR:
+    // a copy of it will do. Otherwise (`npm run test:e2e`) the site is built here.
+    const prebuilt = process.env.E2E_SITE_DIR;
+    if (prebuilt) {
+      cpSync(prebuilt, siteDir, { recursive: true });
+    } else {
+      await run(process.execPath, ["web/build.ts", "--out-dir", siteDir], buildLog, { NODE_ENV: "production" }).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message} Its log:\n${tail(buildLog)}`);
+      });
+    }
 
     const adminKey = randomBytes(32).toString("base64url");
     const server = await startDevServer({

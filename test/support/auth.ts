@@ -62,6 +62,9 @@ export async function requestCode(email: string, options: AuthCall = {}): Promis
   return latestCode(email);
 }
 
+/** A code of the right shape that is not `code`. */
+export const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
 export function verify(email: string, token: string, options: AuthCall = {}): Promise<Response> {
   return authCall("POST", "/verify", { email, token, type: "email" }, options);
 }

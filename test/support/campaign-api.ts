@@ -65,11 +65,17 @@ export async function failure(response: Response, status: number, code: string):
   return body.error;
 }
 
-let operatorToken: Promise<string> | undefined;
-/** The operator's access token (one sign-in per test file). */
+let operatorToken: { file: string | undefined; token: Promise<string> } | undefined;
+/**
+ * The operator's access token (one sign-in per test file). The files share this module (isolate:
+ * false) but each starts on an empty database, so a token is kept for the file that signed in only.
+ */
 export function operator(): Promise<string> {
-  operatorToken ??= signIn(OPERATOR).then((session) => session.access_token);
-  return operatorToken;
+  const file = expect.getState().testPath;
+  if (operatorToken && operatorToken.file === file) return operatorToken.token;
+  const token = signIn(OPERATOR).then((session) => session.access_token);
+  operatorToken = { file, token };
+  return token;
 }
 
 /** A draft that passes every rule, for the audience given. */

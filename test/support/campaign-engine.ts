@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { DEAD_LETTER_QUEUE, type CampaignMessage } from "../../worker/features/campaigns/messages";
 import type { Campaign, CampaignRecipient } from "../../worker/platform/db/schema";
+import { startCampaign } from "../../worker/features/campaigns/actions";
 import { createDeps, type Deps } from "../../worker/deps";
 import worker from "../../worker/index";
 import type { CampaignAudience } from "../../worker/shared/campaigns";
@@ -89,6 +90,45 @@ export async function draft(audience: CampaignAudience, subject = "We are open")
 
 export function depsOf(testEnv: Env): Deps {
   return createDeps(testEnv);
+}
+
+export type TestCampaign = {
+  /** A wave of the first `wave` by place instead of everyone. */
+  wave?: number;
+  overrides?: Partial<Record<keyof Env, unknown>>;
+  /** When to send (a scheduled campaign); now by default. */
+  sendAt?: Date;
+  /** The origin of the campaign's links when SITE_URL is unset (the operator's console). */
+  origin?: string;
+};
+
+/**
+ * What most engine tests start from: `count` confirmed entries of a utm_source of their own
+ * (uniqueTag(name)), a recording queue with the env and deps around it, and a draft to those
+ * entries, started. Nothing is delivered yet: the queue holds what the start enqueued.
+ */
+export async function startedCampaign(name: string, count: number, options: TestCampaign = {}) {
+  const tag = uniqueTag(name);
+  await seedConfirmed(tag, count);
+  const queue = recordingQueue();
+  const testEnv = engineEnv(queue, options.overrides);
+  const deps = depsOf(testEnv);
+  const audience: CampaignAudience =
+    options.wave === undefined ? { kind: "all", utm_source: tag } : { kind: "wave", size: options.wave, utm_source: tag };
+  const campaign = await draft(audience);
+  const started = await startCampaign(deps, campaign.id, options.sendAt ?? null, options.origin);
+  return { tag, queue, testEnv, deps, campaign, started };
+}
+
+/** startedCampaign, its expand message delivered: `sends` are its send messages, not yet delivered. */
+export async function expandedCampaign(name: string, count: number, options: TestCampaign = {}) {
+  const campaign = await startedCampaign(name, count, options);
+  await deliver(
+    campaign.testEnv,
+    campaign.queue.take().map((m) => m.body),
+  );
+  const sends = campaign.queue.take().map((m) => m.body) as Extract<CampaignMessage, { type: "send" }>[];
+  return { ...campaign, sends };
 }
 
 /** Delivers messages to the worker's queue handler as one batch; `attempts` as Queues counts them (1 = first delivery). */

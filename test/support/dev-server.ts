@@ -19,12 +19,18 @@ export const HOST = "127.0.0.1";
 const STARTUP_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** Keeps wrangler quiet about telemetry and off the network, and uses this process's Node. */
+/**
+ * Keeps wrangler quiet about telemetry and off the network, and uses this process's Node. A
+ * developer's shell cannot choose the settings either: wrangler takes no variable of the shell
+ * as a setting (CLOUDFLARE_INCLUDE_PROCESS_ENV) and no environment of wrangler.toml (CLOUDFLARE_ENV).
+ */
 export const CHILD_ENV: NodeJS.ProcessEnv = {
   ...process.env,
   PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_INCLUDE_PROCESS_ENV: "false",
+  CLOUDFLARE_ENV: undefined,
   CI: "true",
 };
 

@@ -1,9 +1,16 @@
-// The admin API under /auth/v1/admin: the key check, listing, getting and deleting users.
+// The admin API under /auth/v1/admin: the key check, listing, getting and deleting users, and the
+// trace it leaves (an audit record and a log line, never an address); the bearer parsing and the
+// admin-key check it shares with /api/admin.
 import { describe, expect, it, vi } from "vitest";
+import { bearerToken, isAdminKey } from "../../worker/features/sign-in/bearer";
+import { readConfig } from "../../worker/platform/config/config";
+import type { AuditRecord } from "../../worker/platform/db/schema";
 import { ADMIN_KEY, authCall, countAuthRows, expectAuthError, getUser, jwtPayload, signIn, uniqueIp } from "../support/auth";
-import { uniqueEmail } from "../support/worker";
+import { testRepository, uniqueEmail } from "../support/worker";
 
 const admin = { headers: { Authorization: `Bearer ${ADMIN_KEY}` } };
+
+// The admin API under /auth/v1/admin: the key check, listing, getting and deleting users.
 
 describe("/auth/v1/admin", () => {
   it.each([
@@ -167,5 +174,126 @@ describe("/auth/v1/admin", () => {
       429,
       "over_request_rate_limit",
     );
+  });
+});
+
+// The admin API under /auth/v1/admin leaves a trace of what it reads and erases: an audit record and a log line, never an address.
+
+/** The log lines written (as parsed JSON) while `work` runs. */
+async function logLinesDuring(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  await work();
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The audit records of `action` whose details name `userId`, newest first. */
+async function auditOf(action: string, match: (details: Record<string, unknown>) => boolean): Promise<AuditRecord[]> {
+  const trail = await testRepository().operator.auditTrail(500);
+  return trail.filter((record) => record.action === action && match(record.details));
+}
+
+describe("/auth/v1/admin audit trail", () => {
+  it("DELETE /admin/users/:id records the erasure (action, operator, time, user id) and logs it, without the address", async () => {
+    const email = uniqueEmail("audit-delete");
+    const session = await signIn(email);
+    const before = Date.now();
+
+    let status = 0;
+    const lines = await logLinesDuring(async () => {
+      status = (await authCall("DELETE", `/admin/users/${session.user.id}`, undefined, admin)).status;
+    });
+    expect(status).toBe(200);
+
+    const records = await auditOf("auth_user.deleted", (details) => details.user_id === session.user.id);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ operator: "admin-key", subjectHash: null, details: { user_id: session.user.id, users: 1 } });
+    expect(Date.parse(records[0]!.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(JSON.stringify(records[0])).not.toContain(email);
+
+    const logged = lines.filter((line) => line.event === "auth.admin_action");
+    expect(logged).toEqual([expect.objectContaining({ action: "auth_user.deleted", operator: "admin-key", user_id: session.user.id })]);
+    expect(JSON.stringify(lines)).not.toContain(email);
+  });
+
+  it("a DELETE that finds nobody erases nothing and records nothing", async () => {
+    const id = crypto.randomUUID();
+    expect((await authCall("DELETE", `/admin/users/${id}`, undefined, admin)).status).toBe(404);
+    expect(await auditOf("auth_user.deleted", (details) => details.user_id === id)).toHaveLength(0);
+  });
+
+  it("GET /admin/users records the listing with its counts and logs it, without any address", async () => {
+    const email = uniqueEmail("audit-list");
+    await signIn(email);
+    const marker = 7;
+    let total = 0;
+    const lines = await logLinesDuring(async () => {
+      const response = await authCall("GET", `/admin/users?page=1&per_page=${marker}`, undefined, admin);
+      expect(response.status).toBe(200);
+      total = Number(response.headers.get("X-Total-Count"));
+    });
+
+    const records = await auditOf("auth_users.listed", (details) => details.per_page === marker && details.total === total);
+    expect(records.length).toBeGreaterThanOrEqual(1);
+    expect(records[0]).toMatchObject({
+      operator: "admin-key",
+      details: { page: 1, per_page: marker, users: Math.min(marker, total), total },
+    });
+    expect(JSON.stringify(records[0])).not.toContain("@");
+
+    const logged = lines.filter((line) => line.event === "auth.admin_action");
+    expect(logged).toEqual([expect.objectContaining({ action: "auth_users.listed", operator: "admin-key", per_page: marker, total })]);
+    expect(JSON.stringify(lines)).not.toContain("@");
+  });
+
+  it("GET /admin/users/:id records the look-up by user id, without the address", async () => {
+    const email = uniqueEmail("audit-read");
+    const session = await signIn(email);
+    expect((await authCall("GET", `/admin/users/${session.user.id}`, undefined, admin)).status).toBe(200);
+    const records = await auditOf("auth_user.read", (details) => details.user_id === session.user.id);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ operator: "admin-key", details: { user_id: session.user.id } });
+    expect(JSON.stringify(records[0])).not.toContain(email);
+  });
+
+  it("without the key nothing is recorded", async () => {
+    const before = (await testRepository().operator.auditTrail(1000)).length;
+    expect((await authCall("GET", "/admin/users", undefined, { headers: { Authorization: "Bearer wrong" } })).status).toBe(403);
+    expect((await testRepository().operator.auditTrail(1000)).length).toBe(before);
+  });
+});
+
+// Bearer parsing and the admin-key check, shared by /auth/v1/admin and /api/admin.
+
+const STRONG_KEY = "k3y-9f8e7d6c5b4a3210-fedcba9876543210-zz";
+const withKey = (key: string) => readConfig({ AUTH_ADMIN_KEY: key } as Env);
+
+describe("bearerToken", () => {
+  it("reads the token of a Bearer header, whatever the scheme's case", () => {
+    expect(bearerToken("Bearer abc.def")).toBe("abc.def");
+    expect(bearerToken("bearer   abc ")).toBe("abc");
+    expect(bearerToken("BEARER abc")).toBe("abc");
+  });
+
+  it("finds no token in anything else", () => {
+    for (const header of [undefined, null, "", "Bearer", "Bearer ", "Basic abc", "Bearer a b", "Token abc"]) {
+      expect(bearerToken(header)).toBeNull();
+    }
+  });
+});
+
+describe("isAdminKey", () => {
+  it("accepts exactly the configured strong key", async () => {
+    const config = withKey(STRONG_KEY);
+    expect(await isAdminKey(config, STRONG_KEY)).toBe(true);
+    expect(await isAdminKey(config, `${STRONG_KEY}x`)).toBe(false);
+    expect(await isAdminKey(config, STRONG_KEY.slice(0, -1))).toBe(false);
+    expect(await isAdminKey(config, "")).toBe(false);
+  });
+
+  it("opens nothing while the configured key is weak or missing, even to that key", async () => {
+    for (const weak of ["", "short-key", "secretsecretsecretsecretsecretsecret", "a".repeat(64)]) {
+      expect(await isAdminKey(withKey(weak), weak)).toBe(false);
+    }
   });
 });

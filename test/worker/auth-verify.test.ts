@@ -1,19 +1,28 @@
-// POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
+// Verifying a code (POST /auth/v1/verify): the session it answers, codes used once, expiry, one
+// answer for every failure; the guesses a code allows and the tries left it tells; when a user
+// comes to exist and what the code's `data` does.
 import { describe, expect, it, vi } from "vitest";
+import { triesLeftFromMessage, triesLeftSentence } from "../../worker/shared/sign-in";
 import {
   authCall,
+  type AuthErrorBody,
+  codeMailCount,
+  codeRow,
   countAuthRows,
   expectAuthError,
+  getUser,
   jwtPayload,
+  latestCode,
   recordingDatabase,
   requestCode,
-  verify,
   type Session,
+  signIn,
+  verify,
+  wrongCode,
 } from "../support/auth";
-import { uniqueEmail } from "../support/worker";
+import { testRepository, uniqueEmail } from "../support/worker";
 
-/** A code that is not `code`. */
-const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+// POST /auth/v1/verify: the session it answers, codes used once, expiry, the same answer for every failure, bad input.
 
 describe("POST /auth/v1/verify", () => {
   it("exchanges the code for a session at the top level, in GoTrue's shape", async () => {
@@ -123,7 +132,7 @@ describe("POST /auth/v1/verify", () => {
     const attacker = uniqueEmail("attacker");
     const victimCode = await requestCode(victim);
     const attackerCode = await requestCode(attacker);
-    for (let attempt = 1; attempt <= 6; attempt += 1) await verify(attacker, wrong(attackerCode));
+    for (let attempt = 1; attempt <= 6; attempt += 1) await verify(attacker, wrongCode(attackerCode));
     expect((await verify(victim, victimCode)).status).toBe(200);
   });
 
@@ -133,7 +142,7 @@ describe("POST /auth/v1/verify", () => {
     bodies.push(await (await verify(nobody, "123456")).json());
     const worn = uniqueEmail("worn");
     const code = await requestCode(worn);
-    for (let attempt = 1; attempt <= 5; attempt += 1) await verify(worn, wrong(code));
+    for (let attempt = 1; attempt <= 5; attempt += 1) await verify(worn, wrongCode(code));
     bodies.push(await (await verify(worn, code)).json());
     const expiring = uniqueEmail("expired");
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -168,8 +177,8 @@ describe("POST /auth/v1/verify", () => {
 
     const known = uniqueEmail("work-known");
     const code = await requestCode(known);
-    const forKnown = await workFor(known, wrong(code));
-    const forUnknown = await workFor(uniqueEmail("work-unknown"), wrong(code));
+    const forKnown = await workFor(known, wrongCode(code));
+    const forUnknown = await workFor(uniqueEmail("work-unknown"), wrongCode(code));
     expect(forUnknown).toEqual(forKnown);
     // The guess is one conditional statement on hwh_auth_codes, with the code hashed first, and
     // one more reads the guesses so far (for the tries left).
@@ -204,5 +213,236 @@ describe("POST /auth/v1/verify", () => {
       422,
       "phone_provider_disabled",
     );
+  });
+});
+
+// The attempt limit of a sign-in code: at most 5 guesses are ever compared, one after another or all at once.
+
+/** `count` different codes, none of them `code`. */
+const wrongCodes = (code: string, count: number) =>
+  Array.from({ length: count }, (_, index) => String((Number(code) + index + 1) % 1_000_000).padStart(6, "0"));
+
+describe("guesses at a code", () => {
+  it("20 concurrent wrong guesses and the right code sent right after never sign in; exactly 5 guesses are counted", async () => {
+    for (let round = 1; round <= 5; round += 1) {
+      const email = uniqueEmail(`swarm${round}`);
+      const code = await requestCode(email);
+      // Every request comes from an address of its own: the per-IP limit is not what stops them.
+      const guesses = wrongCodes(code, 20).map((token) => verify(email, token));
+      guesses.push(verify(email, code));
+      const responses = await Promise.all(guesses);
+
+      const statuses = responses.map((response) => response.status);
+      expect(statuses, `round ${round}`).toEqual(Array.from({ length: 21 }, () => 403));
+      for (const response of responses) await expectAuthError(response, 403, "otp_expired");
+      expect((await codeRow(email))!.attempts, `round ${round}`).toBe(5);
+      expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+      // The code stays dead.
+      await expectAuthError(await verify(email, code), 403, "otp_expired");
+      expect((await codeRow(email))!.attempts).toBe(5);
+    }
+  });
+
+  it("4 wrong guesses then the right code signs in", async () => {
+    const email = uniqueEmail("four");
+    const code = await requestCode(email);
+    for (const token of wrongCodes(code, 4)) await expectAuthError(await verify(email, token), 403, "otp_expired");
+    expect((await codeRow(email))!.attempts).toBe(4);
+    const response = await verify(email, code);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Session).user.email).toBe(email);
+    // The right guess was counted too, and used the code.
+    expect(await codeRow(email)).toMatchObject({ attempts: 5, code_hash: null });
+  });
+
+  it("5 wrong guesses then the right code fails; a new code starts over", async () => {
+    const email = uniqueEmail("five");
+    const code = await requestCode(email);
+    for (const token of wrongCodes(code, 5)) await expectAuthError(await verify(email, token), 403, "otp_expired");
+    await expectAuthError(await verify(email, code), 403, "otp_expired");
+    expect((await codeRow(email))!.attempts).toBe(5);
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    const next = await requestCode(email);
+    expect((await codeRow(email))!.attempts).toBe(0);
+    for (const token of wrongCodes(next, 4)) await verify(email, token);
+    expect((await verify(email, next)).status).toBe(200);
+  });
+});
+
+// The wrong-code answer of POST /auth/v1/verify says how many tries are left, and says it alike for every address that asked for a code.
+
+const plain = "Token has expired or is invalid";
+const withTries = (tries: number) => `${plain}. ${triesLeftSentence(tries)}`;
+
+/** The answer's status and GoTrue body, to compare answers whole. */
+async function answer(response: Response) {
+  return { status: response.status, body: (await response.json()) as AuthErrorBody };
+}
+
+describe("tries left after a wrong code", () => {
+  it("the sentence and its parser agree, in the singular too", () => {
+    expect(triesLeftSentence(3)).toBe("3 tries left.");
+    expect(triesLeftSentence(1)).toBe("1 try left.");
+    for (const tries of [1, 2, 4, 12]) expect(triesLeftFromMessage(withTries(tries))).toBe(tries);
+    expect(triesLeftFromMessage(plain)).toBeNull();
+    expect(triesLeftFromMessage("For security purposes, you can only request this after 42 seconds.")).toBeNull();
+  });
+
+  it("counts down 4, 3, 2, 1 in the message, then GoTrue's words alone; the right code still works on the last try", async () => {
+    const email = uniqueEmail("tries");
+    const code = await requestCode(email);
+    const messages = [];
+    for (let guess = 1; guess <= 4; guess += 1) {
+      const { status, body } = await answer(await verify(email, wrongCode(code)));
+      expect(status).toBe(403);
+      expect(body).toMatchObject({ code: "otp_expired", error_code: "otp_expired" });
+      expect(body.msg).toBe(body.message);
+      messages.push(body.message);
+    }
+    expect(messages).toEqual([withTries(4), withTries(3), withTries(2), withTries(1)]);
+    expect((await verify(email, code)).status).toBe(200);
+
+    const other = uniqueEmail("tries-out");
+    const otherCode = await requestCode(other);
+    for (let guess = 1; guess <= 4; guess += 1) await verify(other, wrongCode(otherCode));
+    expect((await answer(await verify(other, wrongCode(otherCode)))).body.message).toBe(plain);
+    expect((await answer(await verify(other, otherCode))).body.message).toBe(plain);
+    expect((await codeRow(other))!.attempts).toBe(5);
+  });
+
+  it("an address without an account that asked for a code answers exactly as one with an account and a live code, guess after guess", async () => {
+    const known = uniqueEmail("tries-known");
+    const unknown = uniqueEmail("tries-unknown");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    vi.setSystemTime(start);
+    await signIn(known);
+    vi.setSystemTime(start + 61_000);
+    for (const email of [known, unknown]) {
+      expect((await authCall("POST", "/otp", { email, create_user: false })).status).toBe(200);
+    }
+    const knownCode = await latestCode(known);
+    const forKnown = [];
+    const forUnknown = [];
+    for (let guess = 1; guess <= 7; guess += 1) {
+      forKnown.push(await answer(await verify(known, wrongCode(knownCode))));
+      forUnknown.push(await answer(await verify(unknown, wrongCode(knownCode))));
+    }
+    expect(forUnknown).toEqual(forKnown);
+    expect(forKnown.map((seen) => seen.body.message)).toEqual([
+      withTries(4),
+      withTries(3),
+      withTries(2),
+      withTries(1),
+      plain,
+      plain,
+      plain,
+    ]);
+    expect(await codeRow(unknown)).toMatchObject({ code_hash: null, attempts: 5 });
+    expect(await countAuthRows("hwh_auth_users", "email = ?", unknown)).toBe(0);
+  });
+
+  it("a used code answers as a row with nothing to guess (as an unknown address's): it does not tell that someone signed in", async () => {
+    const used = uniqueEmail("tries-used");
+    const code = await requestCode(used);
+    expect((await verify(used, code)).status).toBe(200);
+    // The right guess was the first: 4 tries were left on the row, and the next guess is counted.
+    expect((await answer(await verify(used, code))).body.message).toBe(withTries(3));
+    expect((await answer(await verify(used, wrongCode(code)))).body.message).toBe(withTries(2));
+  });
+});
+
+// When a user comes to exist (the first verified code, not the code request) and what `data` does (at most 1 KB, only on creation).
+
+async function askWithData(email: string, data: unknown): Promise<void> {
+  const response = await authCall("POST", "/otp", { email, create_user: true, data });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function verified(email: string): Promise<Session> {
+  const response = await verify(email, await latestCode(email));
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Session;
+}
+
+/** Moves the fake clock past the 60-second cooldown. */
+function laterByAMinute(): void {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + 61_000);
+}
+
+describe("user creation", () => {
+  it("a code request creates no user; the first verify creates it, with the data sent with the code", async () => {
+    const email = uniqueEmail("firstverify");
+    await askWithData(email, { grade: 9, name: "Ada" });
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+    expect(await testRepository().signIn.findUserByEmail(email)).toBeUndefined();
+
+    const session = await verified(email);
+    expect(session.user.user_metadata).toEqual({ grade: 9, name: "Ada" });
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(1);
+    const user = await testRepository().signIn.findUserByEmail(email);
+    expect(user).toMatchObject({ id: session.user.id, userMetadata: { grade: 9, name: "Ada" } });
+    expect(user!.createdAt).toBe(user!.emailConfirmedAt);
+    expect(await (await getUser(session.access_token)).json()).toMatchObject({ user_metadata: { grade: 9, name: "Ada" } });
+  });
+
+  it("a failed verify creates no user", async () => {
+    const email = uniqueEmail("failedverify");
+    await askWithData(email, { grade: 9 });
+    await expectAuthError(await verify(email, "not-it"), 403, "otp_expired");
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+  });
+
+  it("data sent with a later code never changes an existing user", async () => {
+    const email = uniqueEmail("existing");
+    await askWithData(email, { grade: 9 });
+    const first = await verified(email);
+
+    laterByAMinute();
+    await askWithData(email, { grade: 12, role: "admin" });
+    const second = await verified(email);
+    expect(second.user.id).toBe(first.user.id);
+    expect(second.user.user_metadata).toEqual({ grade: 9 });
+    expect((await testRepository().signIn.findUserByEmail(email))!.userMetadata).toEqual({ grade: 9 });
+  });
+
+  it("the data of the code that is verified is the one applied: an earlier request by someone else plants nothing", async () => {
+    const email = uniqueEmail("planted");
+    await askWithData(email, { planted: true });
+    laterByAMinute();
+    await askWithData(email, { grade: 9 });
+    expect((await verified(email)).user.user_metadata).toEqual({ grade: 9 });
+  });
+
+  it("no data is {}", async () => {
+    const email = uniqueEmail("nodata");
+    expect((await authCall("POST", "/otp", { email })).status).toBe(200);
+    expect((await verified(email)).user.user_metadata).toEqual({});
+  });
+
+  // '{"n":""}' is 8 bytes of JSON.
+  it.each([
+    ["1025 bytes", { n: "x".repeat(1017) }],
+    ["far over 1 KB", { note: "x".repeat(4000) }],
+    ["over 1 KB in bytes though under 1024 characters", { n: "é".repeat(600) }],
+  ])("data of %s is a 400 validation_failed and stores nothing", async (_name, data) => {
+    const email = uniqueEmail("bigdata");
+    const body = await expectAuthError(await authCall("POST", "/otp", { email, data }), 400, "validation_failed");
+    expect(body.message).toBe("data must be at most 1024 bytes of JSON.");
+    expect(await codeRow(email)).toBeNull();
+    expect(await codeMailCount(email)).toBe(0);
+    expect(await countAuthRows("hwh_auth_users", "email = ?", email)).toBe(0);
+  });
+
+  it("data of exactly 1024 bytes is accepted and applied", async () => {
+    const email = uniqueEmail("kbdata");
+    const data = { n: "x".repeat(1016) };
+    expect(new TextEncoder().encode(JSON.stringify(data)).byteLength).toBe(1024);
+    await askWithData(email, data);
+    expect((await verified(email)).user.user_metadata).toEqual(data);
   });
 });

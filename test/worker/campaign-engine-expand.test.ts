@@ -9,24 +9,18 @@ import {
   depsOf,
   draft,
   drain,
-  engineEnv,
-  recordingQueue,
   rowsOf,
   seedConfirmed,
   sql,
+  startedCampaign,
   uniqueTag,
 } from "../support/campaign-engine";
 
 /** Launch day's expansion through the worker's queue handler (docs/launch-day.md). */
 describe("campaign expansion", () => {
   it("sending 'all' expands every confirmed entry of the audience (utm_source) into one row each and enqueues one send per row", async () => {
-    const tag = uniqueTag("all");
-    await seedConfirmed(tag, 7);
     await seedConfirmed(uniqueTag("other"), 3);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), campaign.id, null);
+    const { queue, testEnv, campaign } = await startedCampaign("all", 7);
     expect(queue.pending.map((m) => m.body)).toEqual([{ type: "expand", campaign_id: campaign.id }]);
 
     await deliver(
@@ -42,12 +36,7 @@ describe("campaign expansion", () => {
   });
 
   it("a wave takes the first N by place not yet invited, stores their places and marks them invited; the next wave continues down the line", async () => {
-    const tag = uniqueTag("wave");
-    await seedConfirmed(tag, 10);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const first = await draft({ kind: "wave", size: 4, utm_source: tag });
-    await startCampaign(depsOf(testEnv), first.id, null);
+    const { tag, queue, testEnv, campaign: first } = await startedCampaign("wave", 10, { wave: 4 });
     await drain(testEnv, queue);
     const second = await draft({ kind: "wave", size: 4, utm_source: tag });
     await startCampaign(depsOf(testEnv), second.id, null);
@@ -68,12 +57,7 @@ describe("campaign expansion", () => {
   });
 
   it("a redelivered expand message (the first delivery's outcome lost) writes no row twice", async () => {
-    const tag = uniqueTag("redeliver");
-    await seedConfirmed(tag, 5);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), campaign.id, null);
+    const { queue, testEnv, campaign } = await startedCampaign("redeliver", 5);
     const [expand] = queue.take();
     await deliver(testEnv, [expand!.body]);
     await deliver(testEnv, [expand!.body], { attempts: 2 });
@@ -82,12 +66,7 @@ describe("campaign expansion", () => {
   });
 
   it("a campaign is not finished while its expansion still runs: finish checks between two chunks, every row so far settled, leave it sending", async () => {
-    const tag = uniqueTag("unfinished");
-    await seedConfirmed(tag, EXPAND_CHUNK + 3);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), campaign.id, null);
+    const { queue, testEnv, campaign } = await startedCampaign("unfinished", EXPAND_CHUNK + 3);
     // Before the first chunk no row exists, so none is queued or sending: still not finished.
     await runCampaignCron(depsOf(testEnv));
     expect((await campaignNow(campaign.id)).status).toBe("sending");
@@ -117,13 +96,8 @@ describe("campaign expansion", () => {
   }, 120_000);
 
   it("a crash mid-expansion (chunk written, its sends never enqueued) resumes from the cursor, and the cron's requeue reaches the stranded chunk: everyone once", async () => {
-    const tag = uniqueTag("crash");
     const total = EXPAND_CHUNK + 20;
-    await seedConfirmed(tag, total);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(depsOf(testEnv), campaign.id, null);
+    const { queue, testEnv, campaign } = await startedCampaign("crash", total);
     const [expand] = queue.take();
     // The next sendBatch fails: the worker "dies" after writing the chunk, before its messages.
     queue.failNext(1);

@@ -4,17 +4,18 @@ import { campaignProgress } from "../../worker/features/campaigns/progress";
 import { runCampaignCron } from "../../worker/features/campaigns/cron";
 import { testRepository } from "../support/worker";
 import {
-  PROVIDER_ENV,
   campaignNow,
   deliver,
   depsOf,
   draft,
   drain,
   engineEnv,
+  expandedCampaign,
+  PROVIDER_ENV,
   recordingQueue,
   rowsOf,
-  seedConfirmed,
   sql,
+  startedCampaign,
   stubProvider,
   uniqueTag,
 } from "../support/campaign-engine";
@@ -23,18 +24,7 @@ import {
 describe("campaign lifecycle", () => {
   it("paused sends nothing (its messages are acked, rows stay queued); resume enqueues the rest and they are sent", async () => {
     const requests = stubProvider();
-    const tag = uniqueTag("pause");
-    await seedConfirmed(tag, 4);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue, PROVIDER_ENV);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
-    await deliver(
-      testEnv,
-      queue.take().map((m) => m.body),
-    );
-    const sends = queue.take().map((m) => m.body);
+    const { queue, testEnv, deps, campaign, sends } = await expandedCampaign("pause", 4, { overrides: PROVIDER_ENV });
     await deliver(testEnv, sends.slice(0, 1));
     expect(await pauseCampaign(deps, campaign.id)).toMatchObject({ status: "paused" });
     const paused = await deliver(testEnv, sends.slice(1));
@@ -50,18 +40,7 @@ describe("campaign lifecycle", () => {
   });
 
   it("cancel skips the rest and un-invites a wave's unsent entries, so the next wave includes them", async () => {
-    const tag = uniqueTag("cancel");
-    await seedConfirmed(tag, 5);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const wave = await draft({ kind: "wave", size: 3, utm_source: tag });
-    await startCampaign(deps, wave.id, null);
-    await deliver(
-      testEnv,
-      queue.take().map((m) => m.body),
-    );
-    const sends = queue.take().map((m) => m.body);
+    const { tag, queue, testEnv, deps, campaign: wave, sends } = await expandedCampaign("cancel", 5, { wave: 3 });
     await deliver(testEnv, sends.slice(0, 1));
     expect(await cancelCampaign(deps, wave.id)).toMatchObject({ status: "cancelled" });
     // Messages still in the queue find a cancelled campaign: nothing is sent.
@@ -87,13 +66,7 @@ describe("campaign lifecycle", () => {
   it("a provider failure retries with backoff (30 s doubling, at most 15 min), then the DLQ fails the row (dead_lettered_at); retry sends it", async () => {
     let accept = false;
     const requests = stubProvider(() => (accept ? Response.json({ send_email_status: "success" }) : new Response("down", { status: 500 })));
-    const tag = uniqueTag("dlq");
-    await seedConfirmed(tag, 1);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue, PROVIDER_ENV);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
+    const { queue, testEnv, deps, campaign } = await startedCampaign("dlq", 1, { overrides: PROVIDER_ENV });
     const report = await drain(testEnv, queue);
     expect(report.retried.map((r) => r.delaySeconds)).toEqual([30, 60, 120, 240, 480, 900]);
     expect(report.deadLettered).toBe(1);
@@ -117,13 +90,7 @@ describe("campaign lifecycle", () => {
   });
 
   it("the cron re-enqueues a stalled campaign's stuck rows (queued, or sending with a lapsed lease), and leaves a moving one alone", async () => {
-    const tag = uniqueTag("cron");
-    await seedConfirmed(tag, 3);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
+    const { queue, testEnv, deps, campaign } = await startedCampaign("cron", 3);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),
@@ -145,14 +112,9 @@ describe("campaign lifecycle", () => {
   });
 
   it("a scheduled campaign starts by its delayed message when due, or by the cron; early it waits with the time left", async () => {
-    const tag = uniqueTag("scheduled");
-    await seedConfirmed(tag, 1);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
     const sendAt = new Date(Date.now() + 3_600_000);
-    expect(await startCampaign(deps, campaign.id, sendAt)).toMatchObject({ status: "scheduled", sendAt: sendAt.toISOString() });
+    const { queue, testEnv, deps, campaign, started } = await startedCampaign("scheduled", 1, { sendAt });
+    expect(started).toMatchObject({ status: "scheduled", sendAt: sendAt.toISOString() });
     const [start] = queue.take();
     expect(start!.body).toEqual({ type: "start", campaign_id: campaign.id });
     expect(start!.delaySeconds).toBeGreaterThan(3_590);
@@ -169,13 +131,7 @@ describe("campaign lifecycle", () => {
   });
 
   it("progress counts rows by status, the rate over the last minute and the time left; the campaign is sent when all are settled", async () => {
-    const tag = uniqueTag("progress");
-    await seedConfirmed(tag, 6);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
+    const { queue, testEnv, deps, campaign } = await startedCampaign("progress", 6);
     await deliver(
       testEnv,
       queue.take().map((m) => m.body),

@@ -1,39 +1,19 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { startCampaign } from "../../worker/features/campaigns/actions";
 import type { CampaignMessage } from "../../worker/features/campaigns/messages";
 import { testRepository } from "../support/worker";
 import {
-  PROVIDER_ENV,
   campaignNow,
   deliver,
-  depsOf,
-  draft,
   engineEnv,
+  expandedCampaign,
+  PROVIDER_ENV,
   recordingQueue,
+  type RecordingQueue,
   rowsOf,
-  seedConfirmed,
   sql,
   stubProvider,
-  uniqueTag,
-  type RecordingQueue,
 } from "../support/campaign-engine";
-
-/** A sending campaign of `count` fresh entries, expanded: its send messages, not yet delivered. */
-async function expanded(count: number, overrides: Partial<Record<keyof Env, unknown>> = {}, origin?: string) {
-  const tag = uniqueTag("send");
-  await seedConfirmed(tag, count);
-  const queue = recordingQueue();
-  const testEnv = engineEnv(queue, overrides);
-  const campaign = await draft({ kind: "all", utm_source: tag });
-  await startCampaign(depsOf(testEnv), campaign.id, null, origin);
-  await deliver(
-    testEnv,
-    queue.take().map((m) => m.body),
-  );
-  const sends = queue.take().map((m) => m.body) as Extract<CampaignMessage, { type: "send" }>[];
-  return { tag, queue, testEnv, campaign, sends };
-}
 
 const emailOf = (tag: string, i: number) => `${tag}-${i}@example.com`;
 
@@ -41,7 +21,7 @@ describe("campaign sends", () => {
   it("a redelivered send message does not send again (the row is sent: acked, no provider call)", async () => {
     const requests = stubProvider();
     // Two recipients: the second is still queued, so the campaign is still sending when the first's message comes again.
-    const { testEnv, campaign, sends } = await expanded(2, PROVIDER_ENV);
+    const { testEnv, campaign, sends } = await expandedCampaign("send", 2, { overrides: PROVIDER_ENV });
     const first = await deliver(testEnv, sends.slice(0, 1));
     const again = await deliver(testEnv, sends.slice(0, 1), { attempts: 2 });
     expect(requests).toHaveLength(1);
@@ -57,7 +37,7 @@ describe("campaign sends", () => {
 
   it("two consumers racing on one row send once (the claim is one conditional update)", async () => {
     const requests = stubProvider();
-    const { testEnv, campaign, sends } = await expanded(1, PROVIDER_ENV);
+    const { testEnv, campaign, sends } = await expandedCampaign("send", 1, { overrides: PROVIDER_ENV });
     await Promise.all([deliver(testEnv, sends), deliver(testEnv, sends), deliver(testEnv, sends)]);
     expect(requests).toHaveLength(1);
     expect(await rowsOf(campaign.id)).toMatchObject([{ status: "sent", attempts: 1 }]);
@@ -65,7 +45,7 @@ describe("campaign sends", () => {
 
   it("a lapsed claim (its sender died) is claimed again and sent; a live one is left to its holder", async () => {
     const requests = stubProvider();
-    const { testEnv, campaign, sends } = await expanded(2, PROVIDER_ENV);
+    const { testEnv, campaign, sends } = await expandedCampaign("send", 2, { overrides: PROVIDER_ENV });
     const [dead, live] = sends;
     const past = new Date(Date.now() - 1_000).toISOString();
     const future = new Date(Date.now() + 60_000).toISOString();
@@ -89,7 +69,7 @@ describe("campaign sends", () => {
 
   it("skips the unsubscribed, the bounced and the erased before any provider call", async () => {
     const requests = stubProvider();
-    const { tag, testEnv, campaign, sends } = await expanded(4, PROVIDER_ENV);
+    const { tag, testEnv, campaign, sends } = await expandedCampaign("send", 4, { overrides: PROVIDER_ENV });
     const repo = testRepository();
     const key = async (i: number) => (await repo.waitlist.entryByEmail(emailOf(tag, i)))!.mailboxKey;
     await repo.consent.suppress({
@@ -113,7 +93,7 @@ describe("campaign sends", () => {
 
   it("a bounce the transport reports fails the row and suppresses the mailbox (source transport)", async () => {
     stubProvider(() => Response.json({ error: { code: "recipient_bounced" } }, { status: 200 }));
-    const { tag, testEnv, campaign, sends } = await expanded(1, PROVIDER_ENV);
+    const { tag, testEnv, campaign, sends } = await expandedCampaign("send", 1, { overrides: PROVIDER_ENV });
     const result = await deliver(testEnv, sends);
     expect(result.retryMessages).toEqual([]);
     expect(await rowsOf(campaign.id)).toMatchObject([{ status: "failed" }]);
@@ -126,7 +106,7 @@ describe("campaign sends", () => {
   });
 
   it("keeps the campaign e-mail in the dev mailbox with its List-Unsubscribe headers, footer and link (on the operator's origin without SITE_URL)", async () => {
-    const { tag, testEnv, sends } = await expanded(1, {}, "http://127.0.0.1:8899");
+    const { tag, testEnv, sends } = await expandedCampaign("send", 1, { origin: "http://127.0.0.1:8899" });
     expect(sends[0]!.origin).toBe("http://127.0.0.1:8899");
     await deliver(testEnv, sends);
     const mail = await env.DB.prepare("select title, body_text, headers from hwh_dev_mailbox where receivers = ?1")
@@ -143,7 +123,9 @@ describe("campaign sends", () => {
 
   it("over the send rate a message waits (a delayed fresh copy, acked) without claiming its row", async () => {
     stubProvider();
-    const { testEnv, campaign, sends, queue } = await expanded(5, { ...PROVIDER_ENV, CAMPAIGN_SEND_RATE: "2" });
+    const { testEnv, campaign, sends, queue } = await expandedCampaign("send", 5, {
+      overrides: { ...PROVIDER_ENV, CAMPAIGN_SEND_RATE: "2" },
+    });
     // One second of the clock, far from any other test's: the counter's window is this test's alone.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2031-01-01T00:00:00.200Z"));

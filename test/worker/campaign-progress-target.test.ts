@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cancelCampaign, pauseCampaign, startCampaign } from "../../worker/features/campaigns/actions";
+import { cancelCampaign, pauseCampaign } from "../../worker/features/campaigns/actions";
 import { campaignProgress } from "../../worker/features/campaigns/progress";
 import type { CampaignJson } from "../../worker/shared/campaigns";
 import {
@@ -11,17 +11,7 @@ import {
   seedConfirmed as seedApi,
   uniqueTag as apiTag,
 } from "../support/campaign-api";
-import {
-  campaignNow,
-  deliver,
-  depsOf,
-  draft,
-  engineEnv,
-  recordingQueue,
-  rowsOf,
-  seedConfirmed,
-  uniqueTag,
-} from "../support/campaign-engine";
+import { campaignNow, deliver, expandedCampaign, rowsOf, startedCampaign } from "../support/campaign-engine";
 
 /**
  * The audience confirmed at "Send to N people?" is known from the start (target_size): before
@@ -30,13 +20,7 @@ import {
  */
 describe("campaign progress before and after expansion", () => {
   it("a started campaign with no rows yet: target and unsent are the confirmed audience, also paused", async () => {
-    const tag = uniqueTag("target");
-    await seedConfirmed(tag, 4);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
+    const { deps, campaign } = await startedCampaign("target", 4);
     const started = await campaignNow(campaign.id);
     expect(started.targetSize).toBe(4);
     expect(await campaignProgress(deps, started, new Date())).toMatchObject({
@@ -52,13 +36,7 @@ describe("campaign progress before and after expansion", () => {
   });
 
   it("cancelled before expansion: the never-prepared people count as cancelled, the rows stay as they are", async () => {
-    const tag = uniqueTag("target-cancel");
-    await seedConfirmed(tag, 3);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const wave = await draft({ kind: "wave", size: 3, utm_source: tag });
-    await startCampaign(deps, wave.id, null);
+    const { deps, campaign: wave } = await startedCampaign("target-cancel", 3, { wave: 3 });
     await cancelCampaign(deps, wave.id);
     expect(await rowsOf(wave.id)).toEqual([]);
     expect(await campaignProgress(deps, await campaignNow(wave.id), new Date())).toMatchObject({
@@ -70,18 +48,7 @@ describe("campaign progress before and after expansion", () => {
   });
 
   it("cancelled after expansion: cancelled counts the rows skipped 'cancelled', apart from the other skips", async () => {
-    const tag = uniqueTag("target-rows");
-    await seedConfirmed(tag, 3);
-    const queue = recordingQueue();
-    const testEnv = engineEnv(queue);
-    const deps = depsOf(testEnv);
-    const campaign = await draft({ kind: "all", utm_source: tag });
-    await startCampaign(deps, campaign.id, null);
-    await deliver(
-      testEnv,
-      queue.take().map((m) => m.body),
-    );
-    const sends = queue.take().map((m) => m.body);
+    const { testEnv, deps, campaign, sends } = await expandedCampaign("target-rows", 3);
     await deliver(testEnv, sends.slice(0, 1));
     await cancelCampaign(deps, campaign.id);
     expect(await campaignProgress(deps, await campaignNow(campaign.id), new Date())).toMatchObject({
