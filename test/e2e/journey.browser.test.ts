@@ -381,3 +381,27 @@ describe.each([
     await page.getByRole("link", { name: ME_TEXT.signedOut.link }).waitFor();
   });
 });
+
+describe("My place's times in the visitor's own time zone (issue 22)", () => {
+  it("a student in Germany (Chromium in Europe/Berlin) reads the joined and confirmed times in Berlin's time, the zone named", async () => {
+    const timeZone = "Europe/Berlin";
+    const ctx = await newContext({ viewport: PHONE, timezoneId: timeZone });
+    const { page } = await newTab(ctx);
+    await signInToMyPlace(page, uniqueEmail("me-berlin"));
+    await statusOn(page, "none");
+    await page.getByRole("button", { name: ME_TEXT.none.join }).click();
+    await statusOn(page, "confirmed");
+
+    const times = await page.evaluate<[string, string][]>(
+      `[...document.querySelectorAll(".me__facts time")].map((time) => [time.getAttribute("datetime"), time.textContent])`,
+    );
+    expect(times).toHaveLength(2);
+    for (const [iso, text] of times) {
+      const at = new Date(iso);
+      const date = at.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone });
+      const time = at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone });
+      // CET in winter, CEST in summer: never the UTC the server stores.
+      expect(text, iso).toMatch(new RegExp(`^${date}, ${time} CES?T$`));
+    }
+  });
+});

@@ -271,6 +271,53 @@ describe("the phone menu", () => {
     await expectNoAxeViolations(page, `the open phone menu, signed in, at ${width} px`);
   });
 
+  it.each([320, 360])(
+    "at %i px signed in (a 40-character address), 'My place' is in the header's row, outside the closed menu, and leads there (issue 22)",
+    async (width) => {
+      const ctx = await newContext({ viewport: { width, height: 640 } });
+      await signedIn(ctx, fortyCharacterEmail());
+      const page = await openStarted(ctx, "/");
+      const banner = page.getByRole("banner");
+      const myPlace = banner.getByRole("link", { name: "My place", exact: true });
+      await myPlace.waitFor();
+
+      expect(await banner.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
+      expect(await myPlace.getAttribute("class")).toBe("site-header__me");
+      expect(await page.evaluate<boolean>(`!document.querySelector(".site-header__me").closest("#site-menu")`)).toBe(true);
+      const { inside, box } = await fullyVisible(page, ".site-header__me");
+      expect(inside, `My place at ${box} in ${width} x 640`).toBe(true);
+      // One row: the brand, My place and the toggle side by side, the header no taller than before.
+      const row = await page.evaluate<{ height: number; middles: number[] }>(`(() => {
+        const middle = (el) => { const box = el.getBoundingClientRect(); return box.top + box.height / 2; };
+        return {
+          height: document.querySelector("header").getBoundingClientRect().height,
+          middles: [".site-header__brand", ".site-header__me", ".site-header__toggle"].map((s) => middle(document.querySelector(s))),
+        };
+      })()`);
+      expect(Math.max(...row.middles) - Math.min(...row.middles), `middles ${row.middles}`).toBeLessThanOrEqual(4);
+      expect(row.height).toBeLessThanOrEqual(72);
+      expect(await layoutProblems(page)).toEqual([]);
+      await expectNoAxeViolations(page, `the signed-in phone header at ${width} px`);
+
+      await myPlace.click();
+      await expect.poll(() => hashOf(page)).toBe("#/me");
+      await page.getByRole("main").getByRole("heading", { level: 1, name: "My place" }).waitFor();
+    },
+  );
+
+  it("keeps 'My place' out of the full header, where the signed-in address leads there (1280 px)", async () => {
+    const ctx = await newContext({ viewport: DESKTOP });
+    const email = fortyCharacterEmail();
+    await signedIn(ctx, email);
+    const page = await openStarted(ctx, "/");
+    const banner = page.getByRole("banner");
+    await banner.getByText(email).waitFor();
+    const address = banner.getByRole("link", { name: `My place: signed in as ${email}` });
+    expect(await address.isVisible()).toBe(true);
+    expect(await address.getAttribute("href")).toBe("#/me");
+    expect(await banner.getByRole("link", { name: "My place", exact: true }).count()).toBe(0);
+  });
+
   it("closes on a tap outside it", async () => {
     const ctx = await newContext({ viewport: PHONE, hasTouch: true });
     const page = await openStarted(ctx, "/");

@@ -66,14 +66,14 @@ async function requestCode(page: Page, email: string): Promise<void> {
   await page.getByRole("heading", { name: "Verify Code" }).waitFor();
 }
 
-/** Signs `email` in through the page (both steps, the code from the dev mailbox) and waits for home. */
+/** Signs `email` in through the page (both steps, the code from the dev mailbox) and waits for My place (issue 22). */
 async function signIn(page: Page, email: string): Promise<void> {
   const mark = await latestMailId(baseUrl);
   await requestCode(page, email);
   await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
   await page.getByRole("button", { name: login.codeStep.submit }).click();
   await page.getByRole("status").getByText("Successfully logged in! Redirecting...", { exact: true }).waitFor();
-  await expect.poll(() => hashOf(page), { timeout: 5_000 }).toBe("#/");
+  await expect.poll(() => hashOf(page), { timeout: 5_000 }).toBe("#/me");
 }
 
 /** The name attribute of the focused element (null for the page body). */
@@ -178,7 +178,7 @@ describe("login page", () => {
     await page.getByRole("button", { name: login.codeStep.submit }).click();
     await page.getByRole("alert").getByText("Please enter the verification code.", { exact: true }).waitFor();
 
-    // The right code: busy, then success, then home after 1.5 s.
+    // The right code: busy, then success, then My place after 1.5 s (the header's Login asked for no page: issue 22).
     await codeInput.fill(code);
     const heldVerify = await holdAuthRequest(page, "verify");
     await page.getByRole("button", { name: login.codeStep.submit }).click();
@@ -205,7 +205,8 @@ describe("login page", () => {
     heldVerify.release();
     await page.getByRole("status").getByText("Successfully logged in! Redirecting...", { exact: true }).waitFor();
     expect(await resend.count()).toBe(0);
-    await expect.poll(() => hashOf(page), { timeout: 5_000, interval: 50 }).toBe("#/");
+    await expect.poll(() => hashOf(page), { timeout: 5_000, interval: 50 }).toBe("#/me");
+    await page.getByRole("main").getByRole("heading", { level: 1, name: "My place" }).waitFor();
     const { shown, moved } = await page.evaluate<{ shown: number; moved: number }>("window.redirectTimes");
     expect(shown).toBeGreaterThan(0);
     expect(moved - shown).toBeGreaterThanOrEqual(1_400);

@@ -193,12 +193,15 @@ describe("section links", () => {
     expect(window.location.hash).toBe("#/login?next=%2Fadmin%2F");
   });
 
-  it("returns from sign-in only to the console or a page of the site; anything else goes home", () => {
+  it("returns from sign-in only to the console or a page of the site; anything else goes to My place (issue 22)", () => {
     const next = (value: string) => `#/login?next=${encodeURIComponent(value)}`;
     expect(returnPathOfHash(loginHref(CONSOLE_PATH).slice(1))).toBe("/admin/");
     expect(returnPathOfHash("#/login?next=/admin/")).toBe("/admin/");
     expect(returnPathOfHash(next("/privacy-policy"))).toBe("/privacy-policy");
     expect(returnPathOfHash(next("/terms-of-service"))).toBe("/terms-of-service");
+    // Where they were going, the home page included; asked for nothing, the page signing in is for.
+    expect(returnPathOfHash(next("/"))).toBe("/");
+    expect(returnPathOfHash(next("/me"))).toBe("/me");
     for (const refused of [
       "https://evil.example/",
       "//evil.example/admin/",
@@ -212,10 +215,10 @@ describe("section links", () => {
       "admin/",
       "",
     ]) {
-      expect(returnPathOfHash(next(refused)), refused).toBe("/");
+      expect(returnPathOfHash(next(refused)), refused).toBe("/me");
     }
-    expect(returnPathOfHash("#/login")).toBe("/");
-    expect(returnPathOfHash("#/login?other=/admin/")).toBe("/");
+    expect(returnPathOfHash("#/login")).toBe("/me");
+    expect(returnPathOfHash("#/login?other=/admin/")).toBe("/me");
   });
 });
 

@@ -219,7 +219,7 @@ describe("LoginPage: the two steps", () => {
     expect(page.heading().textContent).toBe("Verify Code");
   });
 
-  it("hides the way back while verifying and once signed in, then goes home after 1500 ms", async () => {
+  it("hides the way back while verifying and once signed in, then goes to My place after 1500 ms (issue 22)", async () => {
     const advance = useFakeClock();
     const answer = deferred<Answer>();
     const page = renderLogin();
@@ -239,7 +239,7 @@ describe("LoginPage: the two steps", () => {
     expect(auth.client.verifyOtp).toHaveBeenCalledWith({ email: EMAIL, token: "123456", type: "email" });
 
     await act(async () => answer.resolve({ data: null, error: null }));
-    // Signed in by this page: the success message stays (not the signed-in view) until home.
+    // Signed in by this page: the success message stays (not the signed-in view) until it moves on.
     expect(page.status().textContent).toBe("Successfully logged in! Redirecting...");
     expect(page.heading().textContent).toBe("Verify Code");
     expect(page.queryButton("Resend code or change email")).toBeNull();
@@ -249,16 +249,19 @@ describe("LoginPage: the two steps", () => {
     await advance(1_400);
     expect(window.location.hash).toBe("#/login");
     await advance(100);
-    expect(window.location.hash).toBe("#/");
+    // Nowhere asked for (the header's Login): the page signing in is for, not the home page.
+    expect(window.location.hash).toBe("#/me");
   });
 
   it.each([
     ["the console's link", "/#/login?next=%2Fadmin%2F", "#/login?next=%2Fadmin%2F", ["/admin/"]],
     ["a link back to a page of the site", "/#/login?next=%2Fprivacy-policy", "#/privacy-policy", []],
-    ["a link naming another site", "/#/login?next=https%3A%2F%2Fevil.example%2F", "#/", []],
-    ["a link naming a protocol-relative address", "/#/login?next=%2F%2Fevil.example", "#/", []],
+    ["a link back to the home page", "/#/login?next=%2F", "#/", []],
+    ["My place's link", "/#/login?next=%2Fme", "#/me", []],
+    ["a link naming another site", "/#/login?next=https%3A%2F%2Fevil.example%2F", "#/me", []],
+    ["a link naming a protocol-relative address", "/#/login?next=%2F%2Fevil.example", "#/me", []],
   ])(
-    "after signing in from %s, goes back there after 1500 ms (only to the console or the site's pages)",
+    "after signing in from %s, goes there after 1500 ms (only to the console or the site's pages; else My place)",
     async (_case, address, hash, loads) => {
       const advance = useFakeClock();
       loaded.length = 0;

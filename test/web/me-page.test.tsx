@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { loginHref, returnPathOfHash, ROUTES } from "../../web/src/routes";
 import type { MeAnswer } from "@shared/me";
@@ -67,7 +67,16 @@ function signIn(email = EMAIL, token = TOKEN) {
   window.localStorage.setItem("hwh-auth", JSON.stringify({ access_token: token, refresh_token: "r", user: { email } }));
 }
 
+// Times are shown in the visitor's own zone (issue 22): this file's visitor is in UTC unless a test
+// says otherwise (Node takes a new TZ at once, for Date and Intl alike).
+const MACHINE_TZ = process.env.TZ;
+afterAll(() => {
+  if (MACHINE_TZ === undefined) Reflect.deleteProperty(process.env, "TZ");
+  else process.env.TZ = MACHINE_TZ;
+});
+
 beforeEach(() => {
+  process.env.TZ = "UTC";
   auth.state.session = null;
   auth.state.refreshed = null;
   auth.listeners.clear();
@@ -254,7 +263,7 @@ describe("My place: each status", () => {
         .getAllByText((_, element) => element?.tagName === "TIME")
         .map((time) => time.getAttribute("datetime")),
     ).toEqual([CONFIRMED.joined_at, CONFIRMED.confirmed_at]);
-    // The e-mails' date style, in UTC and said so (not the browser's "Nov 20, 2026, 9:30 AM").
+    // The e-mails' date style, in the visitor's zone (UTC here) and said so (not the browser's "Nov 20, 2026, 9:30 AM").
     expect(fact("Joined")).toBe("20 November 2026, 09:30 UTC");
     expect(fact("Confirmed")).toBe("20 November 2026, 09:45 UTC");
     expect(main().getByText("Each friend who joins with your link and confirms moves you up 5 places.")).toBeTruthy();
@@ -596,6 +605,56 @@ describe("My place: invited by an invite wave (issue 17)", () => {
     await user.click(subscription().getByRole("button", { name: "Subscribe again" }));
     expect(await subscription().findByText("You're subscribed again: we'll send you launch news and updates.")).toBeTruthy();
     expect(subscription().queryByText(/invitation/)).toBeNull();
+  });
+});
+
+describe("My place: times in the visitor's own time zone (issue 22)", () => {
+  const LATE = answer({ ...CONFIRMED, joined_at: "2026-11-20T23:30:00.000Z", confirmed_at: "2026-07-01T09:45:00.000Z" });
+  const INVITED = answer({
+    ...CONFIRMED,
+    invited_at: "2026-11-25T04:10:00.000Z",
+    invited_by: { subject: "You're in: Homework Helper is open", sent_at: "2026-11-25T04:12:09.000Z" },
+  });
+
+  it("a student in Germany: Berlin's time, named, the date Berlin's too (a join at 23:30 UTC is the next day there), summer time in summer", async () => {
+    process.env.TZ = "Europe/Berlin";
+    signIn();
+    serve({ "GET /api/me": () => jsonResponse(200, LATE) });
+    renderMe();
+
+    expect(await main().findByText("You're #1,234 in line")).toBeTruthy();
+    expect(fact("Joined")).toBe("21 November 2026, 00:30 CET");
+    expect(fact("Confirmed")).toBe("1 July 2026, 11:45 CEST");
+    // The machine-readable time stays the exact instant.
+    expect(
+      main()
+        .getAllByText((_, element) => element?.tagName === "TIME")[0]
+        ?.getAttribute("datetime"),
+    ).toBe(LATE.joined_at);
+  });
+
+  it("a student in Spain: Madrid's time for the invitation and the e-mail to look for", async () => {
+    process.env.TZ = "Europe/Madrid";
+    signIn();
+    serve({ "GET /api/me": () => jsonResponse(200, INVITED) });
+    renderMe();
+
+    expect(await main().findByText("You're invited")).toBeTruthy();
+    expect(fact("Joined")).toBe("20 November 2026, 10:30 CET");
+    expect(fact("Invited")).toBe("25 November 2026, 05:10 CET");
+    expect(
+      main().getByText('Look for our e-mail "You\'re in: Homework Helper is open", sent on 25 November 2026, 05:12 CET.'),
+    ).toBeTruthy();
+  });
+
+  it("a zone with no short name of its own is named by its offset", async () => {
+    process.env.TZ = "America/New_York";
+    signIn();
+    serve({ "GET /api/me": () => jsonResponse(200, PENDING) });
+    renderMe();
+
+    expect(await main().findByText("Waiting for confirmation")).toBeTruthy();
+    expect(fact("Joined")).toBe("20 November 2026, 04:30 GMT-5");
   });
 });
 

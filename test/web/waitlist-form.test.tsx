@@ -7,6 +7,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
 import { waitlistForm } from "../../web/src/form-content";
+import { JOURNEY_TEXT } from "@shared/journey-text";
 import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
 
 const NOTE = "Join thousands of students already on our waitlist. No spam, ever.";
@@ -78,6 +79,19 @@ describe("WaitlistForm", () => {
     await waitFor(() => expect(document.activeElement).toBe(addAnother));
     expect(within(form).queryByRole("textbox")).toBeNull();
     expect(within(form).getByText(NOTE)).toBeTruthy();
+  });
+
+  it('says what happens next: press the e-mail\'s "Confirm my place" to get a place, none before (issue 22)', async () => {
+    mockFetch(async () => joined());
+    const { user, form, input, status } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(status()).findByText("Success! You're on the list.");
+    const next = within(status()).getByText(/^Next, /);
+    expect(next.textContent).toContain(`"${JOURNEY_TEXT.confirmButton}"`);
+    expect(status().textContent).not.toMatch(/e-mail (has|with) your place/i);
   });
 
   it("'Add another email' goes back to idle with the e-mail cleared", async () => {

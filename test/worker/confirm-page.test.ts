@@ -182,6 +182,26 @@ describe("POST /confirm: the button", () => {
     expect((await rowOf(referrer.id))!.referrals_confirmed).toBe(1);
   });
 
+  it("ends with the way to My place and a sentence on signing in later to see the place, then the way back (issue 22)", async () => {
+    const { id } = await joined();
+    const token = await tokenFor(id);
+    // Just confirmed, and a link opened again later: both end the same way, without any script.
+    for (const response of [await press(token), await open(token)]) {
+      const html = await expectPage(response, 200, placeLine(await placeOf(id)));
+      const end = html.slice(html.indexOf("</section>") + "</section>".length, html.indexOf("</main>"));
+      const later =
+        /<p>([^<]+)<\/p>\s*<p class="[^"]+"><a class="button[^"]*" href="\/#\/me">([^<]+)<\/a><\/p>\s*<p class="login__home"><a class="button button--link" href="\/">Back to the site<\/a><\/p>/.exec(
+          end,
+        );
+      expect(later, end).not.toBeNull();
+      const [, sentence, link] = later!;
+      expect(link).toMatch(/My place/);
+      expect(sentence).toMatch(/sign in/i);
+      expect(sentence).toMatch(/My place/);
+      expect(sentence!.match(/[.!?](\s|$)/g), "one sentence").toHaveLength(1);
+    }
+  });
+
   it("refuses a press sent by another site's page (403) and confirms nothing", async () => {
     const { id } = await joined();
     const token = await tokenFor(id);

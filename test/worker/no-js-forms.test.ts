@@ -137,6 +137,21 @@ describe("the waitlist form without JavaScript", () => {
     expect(html).toContain(`</p>\n<p>${escapeHtml(WAITLIST_MESSAGES.checkInbox)}</p>`);
   });
 
+  it("says what happens next as the e-mail it sent says it: confirm with its button first, no place until then (issue 22)", async () => {
+    const email = uniqueEmail("next-step");
+    const html = await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), WAITLIST_SUCCESS);
+    const note = WAITLIST_MESSAGES.checkInbox;
+    expect(html).toContain(`<p>${escapeHtml(note)}</p>`);
+    // The joiner's one e-mail is the confirmation; the note names its one button, as the button says it.
+    const mails = (await repo.devMail.list(500)).filter((mail) => mail.receivers.includes(email));
+    expect(mails.map((mail) => mail.title)).toEqual(["Confirm your place on the Homework Helper waitlist"]);
+    const button = /<a [^>]*>([^<]+)<\/a>/.exec(mails[0]!.bodyHtml)![1]!;
+    expect(note).toContain(`"${button}"`);
+    // Until then there is no place, and the note promises none of the e-mail.
+    expect((await repo.findWaitlistEntry(email))!.confirmedAt).toBeNull();
+    expect(note).not.toMatch(/e-mail (has|with) your place/i);
+  });
+
   it("joins: 201 page with the spec's success words, stored and notified exactly as a JSON join", async () => {
     const viaForm = uniqueEmail("NoJs");
     await expectPage(

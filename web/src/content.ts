@@ -55,6 +55,8 @@ export const header = {
    * bare address makes sense and says where it goes.
    */
   myPlaceLink: "My place: signed in as",
+  /** The header's own link to "My place" beside the phone menu's toggle when signed in (issue 22). */
+  myPlace: "My place",
   /** Accessible name of the section navigation. */
   navLabel: "Sections",
   /** Accessible name of the small-screen menu button (its state is aria-expanded). */

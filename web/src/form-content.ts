@@ -23,7 +23,7 @@ export const waitlistForm = {
   // The worker's words, so the page the server answers a form post with says the same.
   successTitle: WAITLIST_MESSAGES.successTitle,
   successDetail: WAITLIST_MESSAGES.successDetail,
-  /** Under the spec's two success lines: look for the joiner's e-mail (issue 16). */
+  /** Under the spec's two success lines: what happens next, the e-mail's confirmation (issue 22). */
   checkInbox: WAITLIST_MESSAGES.checkInbox,
   addAnother: "Add another email",
   note: "Join thousands of students already on our waitlist. No spam, ever.",

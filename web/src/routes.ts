@@ -75,12 +75,14 @@ export function loginHref(returnPath: string): string {
 /**
  * Where sign-in goes once done: the `next` of the address's query ("#/login?next=%2Fadmin%2F")
  * when it is on the allow-list (the console, or a page of the site other than sign-in itself),
- * otherwise the home page (spec §2). An absolute address, "//elsewhere", "javascript:" or any
- * path not listed goes home: a link to the sign-in page must not send a visitor off the site.
+ * otherwise "My place", the page signing in is for (issue 22 refines spec §4's "redirect to /":
+ * a student landed on the home page, with My place out of sight). An absolute address,
+ * "//elsewhere", "javascript:" or any path not listed goes there too: a link to the sign-in page
+ * must not send a visitor off the site.
  */
 export function returnPathOfHash(hash: string): string {
   const query = hash.indexOf("?");
   const next = query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get("next");
   if (next === CONSOLE_PATH) return next;
-  return next !== null && next !== ROUTES.login && isKnownRoute(next) ? next : ROUTES.home;
+  return next !== null && next !== ROUTES.login && isKnownRoute(next) ? next : ROUTES.me;
 }

@@ -26,6 +26,12 @@ export const JOURNEY_TEXT = {
   shareText: "I'm on the Homework Helper waitlist. Join with my link:",
   shareSubject: "Join me on the Homework Helper waitlist",
   backLink: "Back to the site",
+  /**
+   * The end of the place page (issue 22): the place moves, and the page is gone once closed, so
+   * it says where to see it again and how one gets in there (the e-mail code: there is no password).
+   */
+  seeLater: "To see your place again later, sign in on My place with this e-mail address: we e-mail you a code, no password needed.",
+  myPlaceLink: "Go to My place",
 } as const;
 
 /**

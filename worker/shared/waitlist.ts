@@ -12,10 +12,14 @@ export const WAITLIST_MESSAGES = {
   successTitle: "Success! You're on the list.",
   successDetail: "We'll notify you when the product launches!",
   /**
-   * Issue 16: said under the spec's two lines (never instead of them), so a joiner knows to look
-   * for the e-mail: a confirmation with double opt-in, a welcome with the place without it.
+   * Said under the spec's two lines (never instead of them): what happens next (issue 22). The
+   * join's e-mail asks to confirm first (double opt-in, the default) and the place comes only then,
+   * so the note names that e-mail's one button (worker/features/waitlist/emails.ts) and promises
+   * nothing of the e-mail itself. The app and the page a form posted without JavaScript gets
+   * (worker/features/waitlist/routes.ts) both say it.
    */
-  checkInbox: "Check your inbox: our e-mail has your place in line and your link to invite friends.",
+  checkInbox:
+    'Next, open the e-mail we just sent you and press "Confirm my place" to get your place in line and your link to invite friends.',
   /** Issue 16: an address at a disposable-mail domain (the worker checks the maintained list, mailchecker). */
   emailDisposable: "Please use a permanent email address, not a disposable one.",
 } as const;

@@ -3,9 +3,11 @@ import { flushSync } from "react-dom";
 import { Link, useLocation } from "wouter";
 import Menu from "lucide-react/icons/menu";
 import X from "lucide-react/icons/x";
+import { useAuth } from "../auth/auth-context";
 import { brand, header } from "../content";
 import { useHydrated } from "../hooks/hydrated";
 import { type SectionLink, useSiteNavigation } from "../navigation";
+import { ROUTES } from "../routes";
 import { AuthStatus } from "./AuthStatus";
 
 /** Spec §2 and §9: the header turns blurred and darker once the page is scrolled past this. */
@@ -20,7 +22,8 @@ const MENU_STATE_ID = "site-menu-state";
  * home page to its sections, the Get Early Access button and the sign-in area. It turns blurred
  * and darker once the page is scrolled past 50 px. On small screens everything but the brand
  * folds into a menu behind a toggle, which closes on Escape (focus back on the toggle), on a tap
- * outside the header, on navigation, after Logout and when a section button is used.
+ * outside the header, on navigation, after Logout and when a section button is used; a
+ * signed-in visitor's "My place" stays beside the toggle (issue 22).
  *
  * Before the app runs (the prerendered HTML: a browser without JavaScript, or the moment before
  * hydration) the same menu works without script: the toggle is the label of a checkbox whose
@@ -119,6 +122,7 @@ export function Header() {
           <BrandMark />
           {brand.name}
         </Link>
+        <MyPlaceLink current={location === ROUTES.me} />
         {hydrated ? (
           <button
             ref={toggleRef}
@@ -178,6 +182,21 @@ export function Header() {
         </div>
       </div>
     </header>
+  );
+}
+
+/**
+ * "My place" in the header's first row when signed in, so on a phone the way there is in sight,
+ * not only in the menu (issue 22). The full header (styles.css, from 68rem) hides it: there the
+ * signed-in address, always shown, is the link to My place.
+ */
+function MyPlaceLink({ current }: { current: boolean }) {
+  const { email } = useAuth();
+  if (email === null) return null;
+  return (
+    <Link href={ROUTES.me} className="site-header__me" aria-current={current ? "page" : undefined}>
+      {header.myPlace}
+    </Link>
   );
 }
 

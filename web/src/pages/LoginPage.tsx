@@ -29,8 +29,9 @@ const loginEmailSchema = strictFields({
  * asks again for the same address, and when the server says it is too soon (a rate limit) the
  * page says when a new code can be had and counts down to it; the link 'Resend code or change
  * email' goes back to step one with the address filled in. A visitor who is signed in already
- * sees who they are and a Logout button instead of the form. Once signed in, the page goes home
- * after 1.5 s, or back to the console when its link brought the visitor (returnPathOfHash).
+ * sees who they are and a Logout button instead of the form. Once signed in, the page goes on
+ * after 1.5 s: where the link that brought the visitor was going (the console, My place, a page of
+ * the site), else to My place (returnPathOfHash).
  *
  * This component holds the state and the requests; each step is a component of ./login, the
  * words for each failure come from ./login/failure.ts and the wait from ./login/use-code-cooldown.ts.

@@ -36,7 +36,10 @@ ${backLink("button--link")}`),
   };
 }
 
-/** The place in line with the share box; `already`: this press (or link) found it confirmed before. */
+/**
+ * The place in line with the share box; `already`: this press (or link) found it confirmed before.
+ * It ends with the way to "My place" (/#/me, where a sign-in shows the place again), then home.
+ */
 export function placePage(data: ShareBoxData, already: boolean): SitePage {
   const headline = data.position === null ? JOURNEY_TEXT.confirmedTitle : placeLine(data.position);
   const news = already ? `\n<p class="message message--info" role="status">${escapeHtml(JOURNEY_TEXT.alreadyConfirmed)}</p>` : "";
@@ -44,10 +47,15 @@ export function placePage(data: ShareBoxData, already: boolean): SitePage {
     title: headline,
     main: pageCard(`<h1>${escapeHtml(headline)}</h1>${news}
 ${data.referral_link ? shareBox(data.referral_link, data) : ""}
+<p>${escapeHtml(JOURNEY_TEXT.seeLater)}</p>
+<p class="confirm-page__me"><a class="button" href="${MY_PLACE_HREF}">${escapeHtml(JOURNEY_TEXT.myPlaceLink)}</a></p>
 ${backLink("button--link")}`),
     scripts: [SHARE_BOX_SCRIPT],
   };
 }
+
+/** "My place" as the site's router reads it (web/src/routes.ts ROUTES.me, a hash route). */
+const MY_PLACE_HREF = "/#/me";
 
 /** A link that cannot be used (410 expired, 400 tampered, 404 unknown): what happened and the way back. */
 export function linkProblemPage(problem: ConfirmLinkProblem): SitePage {

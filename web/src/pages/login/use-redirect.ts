@@ -6,9 +6,9 @@ import { goToReturnPath } from "./return-path";
 const LOGIN_REDIRECT_DELAY_MS = 1500;
 
 /**
- * What the sign-in page does once signed in: after a moment, goes home (spec §2) or back where the
- * visitor came to sign in from (the console's link: returnPathOfHash); nothing if the page is
- * gone by then.
+ * What the sign-in page does once signed in: after a moment (spec §4's 1.5 s), goes where the
+ * visitor was going (a link's `next`: the console, My place, a page of the site), else to My place
+ * (returnPathOfHash); nothing if the page is gone by then.
  */
 export function useRedirectAfterSignIn(navigate: (to: string) => void): () => void {
   const timer = useRef<number | undefined>(undefined);

@@ -1,7 +1,10 @@
 import { longDateTime } from "@shared/dates";
 import type { ReactNode, Ref } from "react";
 
-/** An ISO time in words, in the e-mails' style ("25 November 2026, 04:12 UTC"). */
+/**
+ * An ISO time in words, in the e-mails' style and the visitor's own zone, named ("25 November
+ * 2026, 05:12 CET"; issue 22); its datetime attribute keeps the exact instant.
+ */
 export function Time({ iso }: { iso: string }) {
   if (Number.isNaN(new Date(iso).getTime())) return <>{iso}</>;
   return <time dateTime={iso}>{longDateTime(iso)}</time>;
