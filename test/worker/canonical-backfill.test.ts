@@ -1,0 +1,162 @@
+// Issue 22: addresses stored before they were canonical are moved to their canonical form by the
+// cron (worker/features/addresses/canonicalize.ts), a bounded step per run, with a clear rule when
+// two stored spellings turn out to be one address.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { createDeps } from "../../worker/deps";
+import worker from "../../worker/index";
+import { canonicalizeAddresses } from "../../worker/features/addresses";
+import { STEP } from "../../worker/features/addresses/canonicalize";
+import { formerMailboxKey, mailboxKey } from "../../worker/features/waitlist";
+import { authCodes, authSessions, authUsers, joinerMail, waitlist } from "../../worker/platform/db/schema";
+import { authCall, latestCode, recordingDatabase, verify } from "../support/auth";
+import { testRepository } from "../support/worker";
+
+const repo = testRepository();
+const secret = env.AUTH_JWT_SECRET;
+const at = (day: number) => new Date(Date.UTC(2026, 10, day)).toISOString();
+const deps = () => createDeps(env);
+const stamp = () => `${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 6)}`;
+/** The local part in full-width letters: what NFKC makes plain again. */
+const wide = (text: string) => [...text].map((char) => String.fromCodePoint(char.codePointAt(0)! + 0xfee0)).join("");
+
+/** Stores an entry as the version before issue 22 did: the address as typed (NFC, lower-cased) and its key then. */
+async function storedBefore(email: string, more: Partial<typeof waitlist.$inferInsert> = {}): Promise<number> {
+  await repo.seed(waitlist, [{ email, createdAt: at(1), updatedAt: at(1), mailboxKey: await formerMailboxKey(secret, email), ...more }]);
+  return (await repo.findWaitlistEntry(email))!.id;
+}
+
+const emails = async (local: string) =>
+  (await repo.rowsOf(waitlist)).filter((entry) => entry.email.normalize("NFKC").includes(local)).map((entry) => [entry.id, entry.email]);
+
+beforeEach(async () => {
+  // Each case starts the backfill afresh, as on a database a deploy has just migrated, with only its own rows to look at.
+  const notAscii = (table: string) => env.DB.prepare(`delete from ${table} where length(email) <> length(cast(email as blob))`);
+  await env.DB.batch([
+    env.DB.prepare("delete from hwh_backfills"),
+    notAscii("hwh_waitlist"),
+    notAscii("hwh_auth_users"),
+    notAscii("hwh_auth_codes"),
+  ]);
+});
+
+describe("the backfill of addresses stored before they were canonical", () => {
+  it("through the cron: an entry, its user, its code and its suppression move; the person signs in as themselves; a second run has nothing to do", async () => {
+    const local = `jane${stamp()}`;
+    const odd = `${wide(local)}@ｇｍａｉｌ.com`;
+    const canonical = `${local}@gmail.com`;
+    const id = await storedBefore(odd, { confirmedAt: at(2), confirmSeq: 900_000 + Math.floor(Math.random() * 99_999) });
+    const former = await formerMailboxKey(secret, odd);
+    await repo.consent.suppress({ mailboxKey: former, reason: "unsubscribed", source: "page", campaignId: null, now: new Date(at(3)) });
+    await repo.seed(authUsers, [
+      { id: `user-${local}`, email: odd, emailConfirmedAt: at(1), userMetadata: {}, createdAt: at(1), updatedAt: at(1) },
+    ]);
+    await repo.seed(authSessions, [{ id: `session-${local}`, userId: `user-${local}`, createdAt: at(1), updatedAt: at(1) }]);
+    await repo.seed(authCodes, [{ email: odd, codeHash: "x", sentAt: at(1), expiresAt: at(1) }]);
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const key = await mailboxKey(secret, canonical);
+    expect(key).not.toBe(former);
+    expect(await repo.findWaitlistEntry(canonical)).toMatchObject({ id, mailboxKey: key, confirmedAt: at(2) });
+    expect(await repo.consent.statusOf(key)).toMatchObject({ reason: "unsubscribed" });
+    expect(await repo.consent.statusOf(former)).toBeNull();
+    expect(await repo.signIn.findUserByEmail(canonical)).toMatchObject({ id: `user-${local}` });
+    expect((await repo.rowsOf(authSessions)).filter((session) => session.userId === `user-${local}`)).toHaveLength(1);
+    expect((await repo.rowsOf(authCodes)).filter((code) => code.email === odd)).toEqual([]);
+
+    // Typed either way, the address signs in as the same user.
+    expect((await authCall("POST", "/otp", { email: `${local}@ｇmail.com` })).status).toBe(200);
+    const response = await verify(canonical, await latestCode(canonical));
+    expect(((await response.json()) as { user: { id: string } }).user.id).toBe(`user-${local}`);
+
+    const again = await canonicalizeAddresses(deps());
+    for (const job of ["entries", "users", "codes"] as const)
+      expect(again[job]).toEqual({ moved: 0, merged: 0, unfixable: 0, finished: true });
+  });
+
+  it.each([
+    ["a confirmed entry stays over a pending one stored earlier", { odd: false, plain: true }, "plain"],
+    ["a confirmed entry stays over a pending one stored later", { odd: true, plain: false }, "odd"],
+    ["of two pending entries the earlier stays", { odd: false, plain: false }, "odd"],
+    ["of two confirmed entries the earlier stays", { odd: true, plain: true }, "odd"],
+  ])("two spellings of one address: %s, and the other goes with its mails", async (_name, confirmed, stays) => {
+    const local = `kim${stamp()}`;
+    const seq = () => 800_000 + Math.floor(Math.random() * 99_999);
+    const confirmation = (is: boolean) => (is ? { confirmedAt: at(2), confirmSeq: seq() } : {});
+    // The odd spelling was stored first.
+    const oddId = await storedBefore(`${wide(local)}@example.org`, confirmation(confirmed.odd));
+    const plainId = await storedBefore(`${local}@example.org`, confirmation(confirmed.plain));
+    await repo.seed(joinerMail, [
+      { entryId: oddId, kind: "confirm", createdAt: at(1) },
+      { entryId: plainId, kind: "confirm", createdAt: at(1) },
+    ]);
+
+    const report = await canonicalizeAddresses(deps());
+    expect(report.entries).toMatchObject({ moved: 0, merged: 1, finished: true });
+    const kept = stays === "odd" ? oddId : plainId;
+    expect(await emails(local)).toEqual([[kept, `${local}@example.org`]]);
+    expect(await repo.findWaitlistEntry(`${local}@example.org`)).toMatchObject({
+      confirmedAt: (stays === "odd" ? confirmed.odd : confirmed.plain) ? at(2) : null,
+      mailboxKey: await mailboxKey(secret, `${local}@example.org`),
+    });
+    expect((await repo.rowsOf(joinerMail)).filter((mail) => [oddId, plainId].includes(mail.entryId)).map((mail) => mail.entryId)).toEqual([
+      kept,
+    ]);
+  });
+
+  it("an address already canonical is left alone; one that cannot be made canonical is left and counted, once", async () => {
+    const local = stamp();
+    await storedBefore(`ünal${local}@example.org`);
+    await storedBefore(`a＠b${local}@example.org`);
+    const report = await canonicalizeAddresses(deps());
+    expect(report.entries).toEqual({ moved: 0, merged: 0, unfixable: 1, finished: true });
+    expect(
+      (await repo.rowsOf(waitlist))
+        .filter((entry) => entry.email.includes(local))
+        .map((entry) => entry.email)
+        .sort(),
+    ).toEqual([`a＠b${local}@example.org`, `ünal${local}@example.org`]);
+    expect((await canonicalizeAddresses(deps())).entries.unfixable).toBe(0);
+  });
+
+  it(`moves at most ${STEP} rows of a table per run, from where the last run stopped, and then stops looking`, async () => {
+    const local = stamp();
+    const count = STEP + 5;
+    // In tens: D1 takes at most 100 bound values a statement.
+    for (let start = 0; start < count; start += 10) {
+      const rows = Array.from({ length: Math.min(10, count - start) }, (_, index) => start + index);
+      await repo.seed(
+        waitlist,
+        rows.map((index) => ({ email: `${wide("p")}${index}x${local}@example.org`, createdAt: at(1), updatedAt: at(1) })),
+      );
+    }
+    const first = await canonicalizeAddresses(deps());
+    expect(first.entries).toEqual({ moved: STEP, merged: 0, unfixable: 0, finished: false });
+    const second = await canonicalizeAddresses(deps());
+    expect(second.entries).toEqual({ moved: 5, merged: 0, unfixable: 0, finished: true });
+    const stored = (await repo.rowsOf(waitlist)).filter((entry) => entry.email.endsWith(`x${local}@example.org`));
+    expect(stored).toHaveLength(count);
+    expect(stored.every((entry) => entry.email.startsWith("p"))).toBe(true);
+
+    // Finished: one read of its progress, not of the table.
+    const statements: string[] = [];
+    const recording = { ...env, DB: recordingDatabase(statements) } as Env;
+    await canonicalizeAddresses(createDeps(recording));
+    expect(statements.filter((query) => /hwh_waitlist|hwh_auth_users|hwh_auth_codes/.test(query))).toEqual([]);
+  });
+
+  it("its log line holds counts, never an address", async () => {
+    const local = `log${stamp()}`;
+    await storedBefore(`${wide(local)}@example.org`);
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: string) => lines.push(line));
+    await canonicalizeAddresses(deps());
+    const line = lines.map((text) => JSON.parse(text) as { event: string }).find((parsed) => parsed.event === "addresses.canonicalized");
+    expect(line).toMatchObject({ entries: { moved: 1 } });
+    expect(JSON.stringify(line)).not.toMatch(new RegExp(`${local}|@`));
+  });
+});
