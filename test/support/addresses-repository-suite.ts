@@ -1,10 +1,12 @@
 // The storage of the address backfill (worker/features/addresses/queries.ts), shared by the D1 and libSQL test files.
 import { describe, expect, it } from "vitest";
 import {
+  auditLog,
   authCodes,
   authRefreshTokens,
   authSessions,
   authUsers,
+  formSubmissions,
   joinerMail,
   referralCredits,
   subscriptionEvents,
@@ -22,6 +24,8 @@ import type { TestRepository } from "./records";
 export function addressesRepositorySuite(driver: string, fresh: () => Promise<TestRepository>) {
   const t0 = new Date("2026-11-25T10:00:00.000Z");
   const at = t0.toISOString();
+  /** The audit fields of a move: the record of a merge names the address by this, at this time. */
+  const audit = { subject: "subject-hash", at };
   const key = () => [...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   const entry = (email: string, more: Partial<typeof waitlist.$inferInsert> = {}) => ({ email, createdAt: at, updatedAt: at, ...more });
   const user = (id: string, email: string, createdAt = at) => ({
@@ -78,7 +82,7 @@ export function addressesRepositorySuite(driver: string, fresh: () => Promise<Te
       await repo.seed(subscriptionEvents, [{ mailboxKey: former, event: "unsubscribed", source: "page", createdAt: at }]);
       await repo.seed(referralCredits, [{ referralCode: "ABCDEFGH", mailboxKey: former, createdAt: at }]);
       const row = (await repo.addresses.entriesToCheck(0, 1))[0]!;
-      const move = { row, to: "jane@example.org", key: next, other: null, keep: "row" as const, formerKeys: [former, ""] };
+      const move = { row, to: "jane@example.org", key: next, other: null, keep: "row" as const, ...audit, formerKeys: [former, ""] };
       expect(await repo.addresses.moveEntry(move)).toBe(true);
 
       expect(await repo.findWaitlistEntry("jane@example.org")).toMatchObject({ id: Number(row.id), mailboxKey: next });
@@ -105,9 +109,9 @@ export function addressesRepositorySuite(driver: string, fresh: () => Promise<Te
         { referralCode: "HGFEDCBA", mailboxKey: former, createdAt: at },
       ]);
       const row = (await repo.addresses.entriesToCheck(0, 1))[0]!;
-      expect(await repo.addresses.moveEntry({ row, to: "jo@example.org", key: next, other: null, keep: "row", formerKeys: [former] })).toBe(
-        true,
-      );
+      expect(
+        await repo.addresses.moveEntry({ row, to: "jo@example.org", key: next, other: null, keep: "row", ...audit, formerKeys: [former] }),
+      ).toBe(true);
       expect(await repo.rowsOf(suppressions)).toEqual([expect.objectContaining({ mailboxKey: next, reason: "unsubscribed" })]);
       expect((await repo.rowsOf(referralCredits)).map((credit) => `${credit.referralCode}:${credit.mailboxKey === next}`).sort()).toEqual([
         "ABCDEFGH:true",
@@ -132,14 +136,31 @@ export function addressesRepositorySuite(driver: string, fresh: () => Promise<Te
       expect(other).toEqual({ id: String(kept), confirmed: true, order: kept });
 
       // Read as confirmed, pending in truth: the decision does not hold, and nothing is deleted.
-      const stale = { row: { ...row, confirmed: true }, to: "kim@example.org", key: next, other, keep: "other" as const, formerKeys: [] };
+      const stale = {
+        row: { ...row, confirmed: true },
+        to: "kim@example.org",
+        key: next,
+        other,
+        keep: "other" as const,
+        ...audit,
+        formerKeys: [],
+      };
       expect(await repo.addresses.moveEntry(stale)).toBe(false);
       expect(await repo.findWaitlistEntry("ｋim@example.org")).toBeDefined();
+      expect((await repo.rowsOf(joinerMail)).map((mail) => mail.entryId).sort()).toEqual([odd, kept].sort());
+      expect(await repo.rowsOf(auditLog)).toEqual([]);
 
       expect(await repo.addresses.moveEntry({ ...stale, row })).toBe(true);
       expect(await repo.findWaitlistEntry("ｋim@example.org")).toBeUndefined();
       expect(await repo.findWaitlistEntry("kim@example.org")).toMatchObject({ id: kept, confirmedAt: at });
       expect((await repo.rowsOf(joinerMail)).map((mail) => mail.entryId)).toEqual([kept]);
+      // Not lost silently: the audit trail records the merge and what the dropped entry carried, never an address.
+      const records = await repo.rowsOf(auditLog);
+      expect(records).toEqual([
+        expect.objectContaining({ action: "address.merged", operator: "backfill", subjectHash: "subject-hash", createdAt: at }),
+      ]);
+      expect(records[0]!.details).toMatchObject({ table: "waitlist", kept_id: kept, dropped_id: odd, confirmed_at: null, created_at: at });
+      expect(JSON.stringify(records[0]!.details)).not.toContain("@");
     });
 
     it("keeping the row: the other entry goes, and the row takes the address; a failed batch changes nothing", async () => {
@@ -149,9 +170,18 @@ export function addressesRepositorySuite(driver: string, fresh: () => Promise<Te
       const row = (await repo.addresses.entriesToCheck(0, 1))[0]!;
       const other = (await repo.addresses.entryAt("lee@example.org"))!;
       // Read as confirmed, pending in truth: the other is not deleted, so the row cannot take the address.
-      const stale = { row, to: "lee@example.org", key: next, other: { ...other, confirmed: true }, keep: "row" as const, formerKeys: [] };
+      const stale = {
+        row,
+        to: "lee@example.org",
+        key: next,
+        other: { ...other, confirmed: true },
+        keep: "row" as const,
+        ...audit,
+        formerKeys: [],
+      };
       await expect(repo.addresses.moveEntry(stale)).rejects.toThrow();
       expect((await repo.rowsOf(waitlist)).map((stored) => stored.email).sort()).toEqual(["lee@example.org", "ｌee@example.org"]);
+      expect(await repo.rowsOf(auditLog)).toEqual([]);
       expect(await repo.addresses.moveEntry({ ...stale, other })).toBe(true);
       expect(await repo.rowsOf(waitlist)).toEqual([
         expect.objectContaining({ id: Number(row.id), email: "lee@example.org", mailboxKey: next }),
@@ -173,11 +203,36 @@ export function addressesRepositorySuite(driver: string, fresh: () => Promise<Te
       const row = (await repo.addresses.usersToCheck(0, 1))[0]!;
       const other = (await repo.addresses.userAt("mia@example.org"))!;
       expect(row.order < other.order).toBe(true);
-      expect(await repo.addresses.moveUser({ row, to: "mia@example.org", key: key(), other, keep: "row", formerKeys: [] })).toBe(true);
+      expect(await repo.addresses.moveUser({ row, to: "mia@example.org", key: key(), other, keep: "row", ...audit, formerKeys: [] })).toBe(
+        true,
+      );
       expect(await repo.rowsOf(authUsers)).toEqual([expect.objectContaining({ id: "old", email: "mia@example.org" })]);
       expect((await repo.rowsOf(authSessions)).map((session) => session.id)).toEqual(["s-old"]);
       expect((await repo.rowsOf(authRefreshTokens)).map((token) => token.tokenHash)).toEqual(["t-old"]);
       expect(await repo.rowsOf(authCodes)).toEqual([]);
+      const [record] = await repo.rowsOf(auditLog);
+      expect(record).toMatchObject({ action: "address.merged", operator: "backfill" });
+      expect(record!.details).toMatchObject({ table: "users", kept_id: "old", dropped_id: "new", sessions: 1 });
+    });
+
+    it("submissions: reads those whose e-mail field is not ASCII, and writes the canonical address only while the field is as read", async () => {
+      const repo = await fresh();
+      const submission = (email: string) => ({ formName: "contact", formData: { name: "Ada", email, message: "Hi" }, createdAt: at });
+      await repo.seed(formSubmissions, [submission("plain@example.org"), submission("Ｏla@ｅxample.org"), submission("ünal@example.org")]);
+      const rows = await repo.addresses.submissionsToCheck(0, 10);
+      expect(rows.map((row) => row.addresses)).toEqual([{ email: "Ｏla@ｅxample.org" }, { email: "ünal@example.org" }]);
+      expect(await repo.addresses.submissionsToCheck(rows[0]!.position, 10)).toEqual([rows[1]]);
+
+      const to = { email: "ola@example.org" };
+      expect(await repo.addresses.moveSubmission(rows[0]!.position, { email: "someone@else.org" }, to)).toBe(false);
+      expect(await repo.addresses.moveSubmission(rows[0]!.position, rows[0]!.addresses, to)).toBe(true);
+      expect(await repo.addresses.moveSubmission(rows[1]!.position, rows[1]!.addresses, {})).toBe(true);
+      const stored = await repo.rowsOf(formSubmissions);
+      expect(stored.map((row) => row.formData)).toEqual([
+        { name: "Ada", email: "plain@example.org", message: "Hi" },
+        { name: "Ada", email: "ola@example.org", message: "Hi" },
+        { name: "Ada", email: "ünal@example.org", message: "Hi" },
+      ]);
     });
 
     it("deleteCodes deletes exactly the rows named", async () => {

@@ -22,6 +22,7 @@ const TABLES = [
   "hwh_suppressions",
   "hwh_subscription_events",
   "hwh_backfills",
+  "hwh_audit_log",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
