@@ -8,10 +8,11 @@ import { createDeps } from "../../worker/deps";
 import worker from "../../worker/index";
 import { canonicalizeAddresses } from "../../worker/features/addresses";
 import { STEP } from "../../worker/features/addresses/canonicalize";
+import { subjectHash } from "../../worker/features/operator";
 import { formerMailboxKey, mailboxKey } from "../../worker/features/waitlist";
-import { authCodes, authSessions, authUsers, joinerMail, waitlist } from "../../worker/platform/db/schema";
+import { auditLog, authCodes, authSessions, authUsers, formSubmissions, joinerMail, waitlist } from "../../worker/platform/db/schema";
 import { authCall, latestCode, recordingDatabase, verify } from "../support/auth";
-import { testRepository } from "../support/worker";
+import { postJson, testRepository } from "../support/worker";
 
 const repo = testRepository();
 const secret = env.AUTH_JWT_SECRET;
@@ -38,6 +39,9 @@ beforeEach(async () => {
     notAscii("hwh_waitlist"),
     notAscii("hwh_auth_users"),
     notAscii("hwh_auth_codes"),
+    env.DB.prepare(
+      "delete from hwh_form_submissions where length(json_extract(form_data, '$.email')) <> length(cast(json_extract(form_data, '$.email') as blob))",
+    ),
   ]);
 });
 
@@ -54,6 +58,9 @@ describe("the backfill of addresses stored before they were canonical", () => {
     ]);
     await repo.seed(authSessions, [{ id: `session-${local}`, userId: `user-${local}`, createdAt: at(1), updatedAt: at(1) }]);
     await repo.seed(authCodes, [{ email: odd, codeHash: "x", sentAt: at(1), expiresAt: at(1) }]);
+    // The contact form's submission, with the address as it was typed then.
+    const typed = `${wide(local.toUpperCase())}@ｇmail.com`;
+    await repo.seed(formSubmissions, [{ formName: "contact", formData: { name: "Jane", email: typed, message: "Hi" }, createdAt: at(1) }]);
 
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
@@ -67,6 +74,14 @@ describe("the backfill of addresses stored before they were canonical", () => {
     expect(await repo.signIn.findUserByEmail(canonical)).toMatchObject({ id: `user-${local}` });
     expect((await repo.rowsOf(authSessions)).filter((session) => session.userId === `user-${local}`)).toHaveLength(1);
     expect((await repo.rowsOf(authCodes)).filter((code) => code.email === odd)).toEqual([]);
+    // The operator's look-up (and so the erasure) finds the entry and the submission by the address's canonical form.
+    const person = await repo.operator.person(canonical);
+    expect(person.waitlist).toMatchObject({ id });
+    expect(person.submissions.map((submission) => submission.formData)).toEqual([{ name: "Jane", email: canonical, message: "Hi" }]);
+
+    // A join with the canonical spelling finds the entry: no second row.
+    expect([201, 409]).toContain((await postJson("/api/waitlist", { email: canonical })).status);
+    expect(await emails(local)).toEqual([[id, canonical]]);
 
     // Typed either way, the address signs in as the same user.
     expect((await authCall("POST", "/otp", { email: `${local}@ｇmail.com` })).status).toBe(200);
@@ -74,7 +89,7 @@ describe("the backfill of addresses stored before they were canonical", () => {
     expect(((await response.json()) as { user: { id: string } }).user.id).toBe(`user-${local}`);
 
     const again = await canonicalizeAddresses(deps());
-    for (const job of ["entries", "users", "codes"] as const)
+    for (const job of ["entries", "users", "codes", "submissions"] as const)
       expect(again[job]).toEqual({ moved: 0, merged: 0, unfixable: 0, finished: true });
   });
 
@@ -106,6 +121,11 @@ describe("the backfill of addresses stored before they were canonical", () => {
     expect((await repo.rowsOf(joinerMail)).filter((mail) => [oddId, plainId].includes(mail.entryId)).map((mail) => mail.entryId)).toEqual([
       kept,
     ]);
+    // The entry that went is in the audit trail, named by the address's audit hash only.
+    const subject = await subjectHash(secret, `${local}@example.org`);
+    const records = (await repo.rowsOf(auditLog)).filter((record) => record.subjectHash === subject);
+    expect(records).toEqual([expect.objectContaining({ action: "address.merged", operator: "backfill" })]);
+    expect(records[0]!.details).toMatchObject({ table: "waitlist", kept_id: kept, dropped_id: kept === oddId ? plainId : oddId });
   });
 
   it("an address already canonical is left alone; one that cannot be made canonical is left and counted, once", async () => {
@@ -146,7 +166,7 @@ describe("the backfill of addresses stored before they were canonical", () => {
     const statements: string[] = [];
     const recording = { ...env, DB: recordingDatabase(statements) } as Env;
     await canonicalizeAddresses(createDeps(recording));
-    expect(statements.filter((query) => /hwh_waitlist|hwh_auth_users|hwh_auth_codes/.test(query))).toEqual([]);
+    expect(statements.filter((query) => /hwh_waitlist|hwh_auth_users|hwh_auth_codes|hwh_form_submissions/.test(query))).toEqual([]);
   });
 
   it("its log line holds counts, never an address", async () => {

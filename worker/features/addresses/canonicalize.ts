@@ -1,13 +1,14 @@
 import type { Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
 import { canonicalEmail } from "../../shared/text";
+import { subjectHash } from "../operator";
 import { formerMailboxKey, mailboxKey } from "../waitlist";
 import type { AddressMove, HolderOf, StoredAddress } from "./queries";
 
 /**
  * The cron's backfill of addresses stored before they were canonical (issue 22): waitlist
- * entries, sign-in users and their codes stored with a spelling that is not the address's
- * canonical form (worker/shared/text.ts) are moved to it, with everything keyed by the old
+ * entries, sign-in users and their codes, and the forms' submissions, stored with a spelling
+ * that is not the address's canonical form (worker/shared/text.ts) are moved to it, with everything keyed by the old
  * spelling's mailbox key (suppressions, the consent trail, referral credits) moved to the new key.
  * SQL cannot do IDNA, so it runs here, in bounded steps: at most STEP rows of each table per
  * run, in rowid order from where the last run stopped. Only rows with a character outside ASCII
@@ -19,8 +20,9 @@ import type { AddressMove, HolderOf, StoredAddress } from "./queries";
  * Two stored spellings of one address (the canonical one already taken): the confirmed row stays
  * (a confirmed waitlist entry, a verified user), else the earlier one (the lower id; users: the
  * earlier created); the other is deleted with what only it owns (an entry's joiner mails; a
- * user's sessions and refresh tokens). So a person never loses a confirmed entry: when both are
- * confirmed, the earlier stays. A move is one batch that holds only while both rows are as they
+ * user's sessions and refresh tokens), and recorded in the audit trail (`address.merged`, by the
+ * address's subjectHash, with what the dropped row carried). So a person never loses a confirmed
+ * entry: when both are confirmed, the earlier stays. A move is one batch that holds only while both rows are as they
  * were read; when it does not hold, the run stops there and the next run tries again. The log
  * line holds counts, never an address.
  */
@@ -28,7 +30,7 @@ import type { AddressMove, HolderOf, StoredAddress } from "./queries";
 /** Rows of each table looked at per run. */
 export const STEP = 200;
 
-type Job = "entries" | "users" | "codes";
+type Job = "entries" | "users" | "codes" | "submissions";
 const BACKFILL = (job: Job) => `canonical-addresses:${job}`;
 
 export type CanonicalizeReport = Record<Job, { moved: number; merged: number; unfixable: number; finished: boolean }>;
@@ -46,11 +48,11 @@ function keeps(row: HolderOf, other: HolderOf): AddressMove["keep"] {
  * move that did not hold. Saves how far it got, and that it finished when it read fewer than a
  * full step and moved them all.
  */
-async function runJob(
+async function runJob<Row extends Pick<StoredAddress, "position" | "email">>(
   deps: Deps,
   job: Job,
-  rows: (after: number) => Promise<StoredAddress[]>,
-  move: (row: StoredAddress, to: string) => Promise<"moved" | "merged" | "retry">,
+  rows: (after: number) => Promise<Row[]>,
+  move: (row: Row, to: string) => Promise<"moved" | "merged" | "retry">,
 ): Promise<CanonicalizeReport[Job]> {
   const report = empty();
   const { cursor, finished } = await deps.repo.addresses.progress(BACKFILL(job));
@@ -79,13 +81,15 @@ async function runJob(
   return report;
 }
 
-/** One run of the backfill: the waitlist's entries, then sign-in's users, then its codes. */
+/** One run of the backfill: the waitlist's entries, then sign-in's users, then its codes, then the forms' submissions. */
 export async function canonicalizeAddresses(deps: Deps): Promise<CanonicalizeReport> {
   const { repo } = deps;
   const secret = deps.config.auth.jwtSecret;
   const keysOf = async (row: StoredAddress, to: string) => ({
     key: await mailboxKey(secret, to),
     formerKeys: [...new Set([row.key, await formerMailboxKey(secret, row.email)])],
+    subject: await subjectHash(secret, to),
+    at: deps.now().toISOString(),
   });
   const outcome = (done: boolean, merged: boolean) => (done ? (merged ? "merged" : "moved") : "retry");
 
@@ -114,15 +118,31 @@ export async function canonicalizeAddresses(deps: Deps): Promise<CanonicalizeRep
   const codes = await runJob(
     deps,
     "codes",
-    async (after) =>
-      (await repo.addresses.codesToCheck(after, STEP)).map((row) => ({ ...row, id: row.email, confirmed: false, order: 0, key: "" })),
+    async (after) => repo.addresses.codesToCheck(after, STEP),
     async (row) => {
       await repo.addresses.deleteCodes([row.email]);
       return "moved";
     },
   );
 
-  const report = { entries, users, codes };
+  // A submission's e-mail fields, each to its canonical form (what cannot be made one stays; the first field is the row's count).
+  const submissions = await runJob(
+    deps,
+    "submissions",
+    async (after) =>
+      (await repo.addresses.submissionsToCheck(after, STEP)).map((row) => ({ ...row, email: Object.values(row.addresses)[0] ?? "" })),
+    async ({ position, addresses }) => {
+      const to = Object.fromEntries(
+        Object.entries(addresses).flatMap(([name, email]) => {
+          const canonical = canonicalEmail(email);
+          return canonical === null || canonical === email ? [] : [[name, canonical]];
+        }),
+      );
+      return (await repo.addresses.moveSubmission(position, addresses, to)) ? "moved" : "retry";
+    },
+  );
+
+  const report = { entries, users, codes, submissions };
   if (Object.values(report).some((counts) => counts.moved + counts.merged + counts.unfixable > 0)) {
     log("info", "addresses.canonicalized", report);
   }
