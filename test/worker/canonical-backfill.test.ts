@@ -128,6 +128,28 @@ describe("the backfill of addresses stored before they were canonical", () => {
     expect(records[0]!.details).toMatchObject({ table: "waitlist", kept_id: kept, dropped_id: kept === oddId ? plainId : oddId });
   });
 
+  it("one inbox, two addresses: after the run they share the mailbox key, so the one-e-mail-per-inbox audience counts them once", async () => {
+    const local = `ann${stamp()}`;
+    const tag = `tag${stamp()}`;
+    const seq = () => 700_000 + Math.floor(Math.random() * 99_999);
+    const confirmed = () => {
+      const confirmSeq = seq();
+      return { confirmedAt: at(2), confirmSeq, rankKey: confirmSeq, utmSource: tag };
+    };
+    // Stored before: a sub-address of the inbox in full-width letters, and the inbox itself in ASCII (its key then is its key today).
+    await storedBefore(`${wide(local)}+1@ｇｍａｉｌ.com`, confirmed());
+    await storedBefore(`${local}@gmail.com`, confirmed());
+    const audience = { kind: "all" as const, utm_source: tag };
+    expect(await repo.campaigns.audienceSize(audience)).toBe(2);
+
+    expect((await canonicalizeAddresses(deps())).entries).toMatchObject({ moved: 1, merged: 0 });
+    expect(await emails(local)).toEqual([
+      [expect.any(Number), `${local}+1@gmail.com`],
+      [expect.any(Number), `${local}@gmail.com`],
+    ]);
+    expect(await repo.campaigns.audienceSize(audience)).toBe(1);
+  });
+
   it("an address already canonical is left alone; one that cannot be made canonical is left and counted, once", async () => {
     const local = stamp();
     await storedBefore(`ünal${local}@example.org`);
