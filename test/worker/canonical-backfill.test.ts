@@ -154,15 +154,23 @@ describe("the backfill of addresses stored before they were canonical", () => {
     const local = stamp();
     await storedBefore(`ünal${local}@example.org`);
     await storedBefore(`a＠b${local}@example.org`);
+    const submission = (email: string) => ({ formName: "contact", formData: { name: "Ada", email, message: "Hi" }, createdAt: at(1) });
+    await repo.seed(formSubmissions, [submission(`ünal${local}@example.org`), submission(`a＠b${local}@example.org`)]);
     const report = await canonicalizeAddresses(deps());
     expect(report.entries).toEqual({ moved: 0, merged: 0, unfixable: 1, finished: true });
+    expect(report.submissions).toEqual({ moved: 0, merged: 0, unfixable: 1, finished: true });
     expect(
       (await repo.rowsOf(waitlist))
         .filter((entry) => entry.email.includes(local))
         .map((entry) => entry.email)
         .sort(),
     ).toEqual([`a＠b${local}@example.org`, `ünal${local}@example.org`]);
-    expect((await canonicalizeAddresses(deps())).entries.unfixable).toBe(0);
+    expect((await repo.rowsOf(formSubmissions)).map((row) => row.formData.email).filter((email) => String(email).includes(local))).toEqual([
+      `ünal${local}@example.org`,
+      `a＠b${local}@example.org`,
+    ]);
+    const again = await canonicalizeAddresses(deps());
+    expect([again.entries.unfixable, again.submissions.unfixable]).toEqual([0, 0]);
   });
 
   it(`moves at most ${STEP} rows of a table per run, from where the last run stopped, and then stops looking`, async () => {

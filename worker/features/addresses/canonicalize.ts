@@ -125,18 +125,20 @@ export async function canonicalizeAddresses(deps: Deps): Promise<CanonicalizeRep
     },
   );
 
-  // A submission's e-mail fields, each to its canonical form (what cannot be made one stays; the first field is the row's count).
+  // A submission's e-mail fields, each to its canonical form (what cannot be made one stays). The row is read as the first
+  // field that can be moved (else its first: counted as unfixable, or left when already canonical).
+  const movable = (email: string) => ![null, email].includes(canonicalEmail(email));
   const submissions = await runJob(
     deps,
     "submissions",
     async (after) =>
-      (await repo.addresses.submissionsToCheck(after, STEP)).map((row) => ({ ...row, email: Object.values(row.addresses)[0] ?? "" })),
+      (await repo.addresses.submissionsToCheck(after, STEP)).map((row) => {
+        const fields = Object.values(row.addresses);
+        return { ...row, email: fields.find(movable) ?? fields[0] ?? "" };
+      }),
     async ({ position, addresses }) => {
       const to = Object.fromEntries(
-        Object.entries(addresses).flatMap(([name, email]) => {
-          const canonical = canonicalEmail(email);
-          return canonical === null || canonical === email ? [] : [[name, canonical]];
-        }),
+        Object.entries(addresses).flatMap(([name, email]) => (movable(email) ? [[name, canonicalEmail(email)!]] : [])),
       );
       return (await repo.addresses.moveSubmission(position, addresses, to)) ? "moved" : "retry";
     },
