@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { pruneRecords } from "./features/sign-in";
+import { canonicalizeAddresses } from "./features/addresses";
 import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
@@ -51,7 +52,8 @@ export default {
   },
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
-   * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop).
+   * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
+   * moves a few hundred addresses stored before they were canonical to their canonical form.
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
@@ -59,5 +61,6 @@ export default {
     job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
     job(ctx, runCampaignCron(deps), "campaign.cron_failed");
     job(ctx, pruneRecords(deps), "housekeeping.failed");
+    job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");
   },
 } satisfies ExportedHandler<Env>;

@@ -1,3 +1,4 @@
+import { createAddressRepository } from "./features/addresses/queries";
 import { createCampaignRepository } from "./features/campaigns/queries/campaigns";
 import { createCampaignDeliveryRepository } from "./features/campaigns/queries/delivery";
 import { createRecipientRepository } from "./features/campaigns/queries/recipients";
@@ -57,6 +58,9 @@ export function createRepository(db: Database) {
 
     /** What a campaign's recipient sees of themselves: the invitation sent, the address behind an unsubscribe link. */
     recipients: createRecipientRepository(db),
+
+    /** The backfill of addresses stored before they were canonical: its progress and its moves. */
+    addresses: createAddressRepository(db),
 
     /** The per-client and per-mailbox counters behind every limit. */
     counters: createCounterRepository(db),

@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { repositoryWithLookups } from "../support/records";
 import { migrateLibsql } from "../../worker/platform/db/migrate-libsql";
+import { addressesRepositorySuite } from "../support/addresses-repository-suite";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
@@ -40,6 +41,7 @@ journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await
 consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {
@@ -53,6 +55,7 @@ describe("libSQL migrations", () => {
       "hwh_auth_refresh_tokens",
       "hwh_auth_sessions",
       "hwh_auth_users",
+      "hwh_backfills",
       "hwh_campaign_recipients",
       "hwh_campaigns",
       "hwh_dev_mailbox",

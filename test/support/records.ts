@@ -1,4 +1,5 @@
 import { desc, eq } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
 import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
@@ -20,6 +21,16 @@ export function repositoryWithLookups(db: Database) {
     async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
       const rows = await db.select().from(formSubmissions).where(eq(formSubmissions.id, id)).limit(1);
       return rows[0];
+    },
+
+    /** Stores rows as they are, past every rule: rows as an older version stored them (the address backfill's tests). */
+    async seed<T extends SQLiteTable>(table: T, rows: T["$inferInsert"][]): Promise<void> {
+      await db.insert(table).values(rows);
+    },
+
+    /** Every row of a table (the address backfill's tests: what it moved). */
+    async rowsOf<T extends SQLiteTable>(table: T): Promise<T["$inferSelect"][]> {
+      return (await db.select().from(table as SQLiteTable)) as T["$inferSelect"][];
     },
 
     /** Spec §7: all entries, newest first. */

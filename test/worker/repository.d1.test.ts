@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { testRepository } from "../support/worker";
+import { addressesRepositorySuite } from "../support/addresses-repository-suite";
 import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
@@ -18,6 +19,10 @@ const TABLES = [
   "hwh_auth_sessions",
   "hwh_auth_refresh_tokens",
   "hwh_rate_limits",
+  "hwh_suppressions",
+  "hwh_subscription_events",
+  "hwh_backfills",
+  "hwh_audit_log",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -32,3 +37,4 @@ journeyRepositorySuite("D1", fresh);
 consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
+addressesRepositorySuite("D1", fresh);

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { PUBLIC_FORM_EXTRAS } from "./public-forms";
-import { isEmailShaped, strictFields, textField } from "./text";
+import { canonicalEmailRule, strictFields, textField } from "./text";
 
 /**
  * Form definitions: the one source the web app renders forms from and the worker validates
@@ -100,11 +100,7 @@ export function fieldSchema(field: FieldDefinition) {
   const present = (rule: (value: string) => boolean) => (value: string) => value === "" || rule(value);
   switch (field.type) {
     case "email":
-      return v.pipe(
-        text,
-        v.check(present(isEmailShaped), EMAIL_MESSAGE),
-        v.transform((value) => value.toLowerCase()),
-      );
+      return canonicalEmailRule(text, EMAIL_MESSAGE);
     case "date":
       return v.pipe(text, v.check(present(isIsoDate), `${label} must be a date written as YYYY-MM-DD.`));
     case "select":

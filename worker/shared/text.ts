@@ -76,9 +76,63 @@ export function isEmailShaped(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasForbiddenCharacters(value, { joiners: false });
 }
 
-/** How e-mails are stored and compared: cleaned (NFC, trimmed) and lower-cased. */
+/**
+ * A domain as DNS spells it: dot-separated LDH labels (letters, digits, inner hyphens; IDN labels
+ * as xn--), the last not all digits (an IPv4 address is no mail domain). What every domain
+ * becomes, or is refused.
+ */
+const ASCII_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A domain through UTS-46 (IDNA) to ASCII, as the WHATWG URL parser does it in workerd, browsers
+ * and Node: full-width and mathematical letters and the ideographic full stop mapped
+ * ("ｇｍａｉｌ.com" and "𝐠mail.com" are gmail.com), Unicode labels to xn-- ("bücher.de" is
+ * xn--bcher-kva.de), upper case lowered. Null when it is no domain: what the parser refuses, a
+ * character that would make it read a URL's other parts (`%/\?#:`), or a result that is not
+ * ASCII_DOMAIN (an empty label, a trailing dot, an underscore, an IP address).
+ */
+function asciiDomain(domain: string): string | null {
+  if (/[%/\\?#:]/.test(domain) || !URL.canParse(`http://${domain}`)) return null;
+  const host = new URL(`http://${domain}`).hostname;
+  return ASCII_DOMAIN.test(host) ? host : null;
+}
+
+/**
+ * The one form an address is stored, keyed and compared in, or null when it cannot be made one:
+ * cleaned (NFC, trimmed) with no forbidden character, the domain through asciiDomain, the local
+ * part NFKC (so "ｊａｎｅ" and "𝐣ane" are "jane") and lower-cased, and the result of spec §5's
+ * shape ("a＠b@…" holds two @ after NFKC, and is refused). Every spelling of one
+ * mailbox's address is one string, so the per-mailbox rules (sign-in's caps, the disposable
+ * list, referrals, the one-e-mail-per-inbox audience) meet it as one. Canonical in, the same out.
+ */
+export function canonicalEmail(value: string): string | null {
+  const cleaned = cleanText(value);
+  const at = cleaned.lastIndexOf("@");
+  // The shape is checked on the result: "jane@gmail。com" has its dot only once mapped.
+  if (at < 1 || cleaned.length > EMAIL_MAX_LENGTH || hasForbiddenCharacters(cleaned, { joiners: false })) return null;
+  const domain = asciiDomain(cleaned.slice(at + 1));
+  if (domain === null) return null;
+  // NFKC again after lowering: a lowered letter may decompose ("İ" is "i" and a dot above), and
+  // the canonical form must be its own canonical form.
+  const email = `${cleaned.slice(0, at).normalize("NFKC").toLowerCase().normalize("NFKC")}@${domain}`;
+  return isEmailShaped(email) ? email : null;
+}
+
+/** How e-mails are stored and compared: the canonical form (canonicalEmail), or "" for what cannot be made one. */
 export function normalizeEmail(value: string): string {
-  return cleanText(value).toLowerCase();
+  return canonicalEmail(value) ?? "";
+}
+
+/**
+ * An e-mail field's rule after its text rules: "" stays "" (an optional field left empty),
+ * anything else must be made canonical (canonicalEmail), else it is refused with `invalid`.
+ */
+export function canonicalEmailRule<S extends v.GenericSchema<unknown, string>>(text: S, invalid: string) {
+  return v.pipe(
+    text,
+    v.check<string, string>((value) => value === "" || canonicalEmail(value) !== null, invalid),
+    v.transform<string, string>((value) => (value === "" ? "" : canonicalEmail(value)!)),
+  );
 }
 
 /** Messages of one text field, in the order its rules are checked. */
@@ -107,18 +161,18 @@ export function textField(options: { required: boolean; maxLength: number; multi
 }
 
 /**
- * An e-mail field: spec §5's shape after cleaning, lower-cased. `invalid` is also the answer to
- * a value that is not text, too long, or holds a forbidden character.
+ * An e-mail field: spec §5's shape after cleaning, in its canonical form (canonicalEmail).
+ * `invalid` is also the answer to a value that is not text, too long, holds a forbidden
+ * character or cannot be made canonical.
  */
 export function emailField(messages: { required: string; invalid: string }, required = true) {
-  return v.pipe(
+  return canonicalEmailRule(
     textField({
       required,
       maxLength: EMAIL_MAX_LENGTH,
       messages: { notText: messages.invalid, required: messages.required, forbidden: messages.invalid },
     }),
-    v.check((value) => value === "" || isEmailShaped(value), messages.invalid),
-    v.transform((value) => value.toLowerCase()),
+    messages.invalid,
   );
 }
 

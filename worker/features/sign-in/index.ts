@@ -18,6 +18,6 @@
 export { ADMIN_KEY_OPERATOR, bearerToken, isAdminKey } from "./bearer";
 export { AuthError } from "./errors";
 export { pruneRecords } from "./housekeeping";
-export { canonicalMailbox } from "./mailbox";
+export { canonicalMailbox, foldMailbox } from "./mailbox";
 export { jwtSecret, requestOrigin, type RequestOrigin } from "./request";
 export { authenticate } from "./sessions";

@@ -2,6 +2,7 @@ import type { AuthConfig } from "../../platform/config/config";
 import type { CounterCap } from "../../platform/db/counters";
 import { windowOf } from "../../platform/limits";
 import { addressHash, mailboxHash } from "./secrets";
+import { canonicalEmail } from "../../shared/text";
 
 /**
  * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per mailbox,
@@ -13,12 +14,23 @@ import { addressHash, mailboxHash } from "./secrets";
 const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
 
 /**
- * The inbox an address reaches, as far as the address itself tells: lower-cased, the local part
- * cut at the first "+" (sub-addressing), and for Gmail (gmail.com, googlemail.com) without the
- * dots Gmail ignores, under gmail.com. Only ever used as the input of a keyed hash.
+ * The inbox an address reaches, as far as the address itself tells: its canonical form
+ * (worker/shared/text.ts: Unicode spellings of the domain and the local part are one), then
+ * folded (foldMailbox). Only ever used as the input of a keyed hash. An address stored before
+ * addresses were canonical is read as its canonical form, so its key is the one its spelling has
+ * today.
  */
 export function canonicalMailbox(email: string): string {
-  const address = email.toLowerCase();
+  return foldMailbox(canonicalEmail(email) ?? email.toLowerCase());
+}
+
+/**
+ * The fold of a lower-cased address: the local part cut at the first "+" (sub-addressing), and for
+ * Gmail (gmail.com, googlemail.com) without the dots Gmail ignores, under gmail.com. On its own
+ * (without the canonical form first) it is the mailbox as it was read before issue 22, which the
+ * backfill of stored addresses needs to find the keys it kept (worker/features/addresses/).
+ */
+export function foldMailbox(address: string): string {
   const at = address.lastIndexOf("@");
   if (at < 0) return address;
   let local = address.slice(0, at);

@@ -1,4 +1,5 @@
 import * as MailChecker from "mailchecker";
+import { canonicalEmail } from "../../shared/text";
 
 /**
  * Disposable-mail domains, from the maintained list of the npm package mailchecker (thousands
@@ -9,8 +10,10 @@ import * as MailChecker from "mailchecker";
  */
 const DOMAINS = MailChecker.blacklist();
 
+/** Read on the address's canonical form (worker/shared/text.ts), so "x@ｍａｉｌｉｎａｔｏｒ.com" is mailinator.com's. */
 export function isDisposableAddress(email: string): boolean {
-  let domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  const address = canonicalEmail(email) ?? email.toLowerCase();
+  let domain = address.slice(address.lastIndexOf("@") + 1);
   while (domain.includes(".")) {
     if (DOMAINS.has(domain)) return true;
     domain = domain.slice(domain.indexOf(".") + 1);

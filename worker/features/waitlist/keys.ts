@@ -1,4 +1,4 @@
-import { canonicalMailbox } from "../sign-in";
+import { canonicalMailbox, foldMailbox } from "../sign-in";
 import { hmac, secretsEqual, signature } from "../../platform/crypto";
 import { toHex } from "../../shared/hash";
 
@@ -20,6 +20,16 @@ async function keyedHash(secret: string, purpose: string, message: string): Prom
  */
 export async function mailboxKey(secret: string, email: string): Promise<string> {
   return toHex(await keyedHash(secret, "waitlist-mailbox", canonicalMailbox(email)));
+}
+
+/**
+ * The key an address stored before addresses were canonical (issue 22) was given: the address as
+ * it was stored (NFC, lower-cased), folded without its canonical form first. Only the backfill of
+ * those addresses uses it (worker/features/addresses/), to move what is keyed by it to the
+ * address's key today.
+ */
+export async function formerMailboxKey(secret: string, storedEmail: string): Promise<string> {
+  return toHex(await keyedHash(secret, "waitlist-mailbox", foldMailbox(storedEmail.toLowerCase())));
 }
 
 /** The client network (a clientKey: IPv4 address or IPv6 /64) kept with a referred entry's confirmation. */

@@ -313,6 +313,19 @@ export const auditLog = table("audit_log", {
   createdAt: text("created_at").notNull(),
 });
 
+/**
+ * The backfills the cron runs in bounded steps over rows stored before a rule changed (issue 22:
+ * addresses put in their canonical form, worker/features/addresses/), one row per backfill: the
+ * last rowid it has looked at, and when it reached the end, after which it costs one read per
+ * run and never scans again.
+ */
+export const backfills = table("backfills", {
+  name: text("name").primaryKey(),
+  cursor: integer("cursor").notNull().default(0),
+  finishedAt: text("finished_at"),
+  updatedAt: text("updated_at").notNull(),
+});
+
 export type WaitlistEntry = typeof waitlist.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
