@@ -19,7 +19,7 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
   const origin = deps.config.siteUrl || mail.origin;
   if (mail.kind === "confirm") {
     if (entry.confirmedAt !== null) return null;
-    const link = confirmLink(origin, await confirmationToken(deps, entry.id));
+    const link = confirmLink(origin, await confirmationToken(deps, entry.id, mail.referralJoin));
     const validDays = Math.max(1, Math.round(deps.config.waitlist.confirmTtlSeconds / 86_400));
     return { receivers: [entry.email], ...confirmationEmail({ link, validDays }) };
   }
