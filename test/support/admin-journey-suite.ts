@@ -29,6 +29,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
         ref: joiner.ref ?? null,
         referralJoin: claim(),
         mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
+        cap: { key: `welcome:${claim()}`, window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
         confirm: {
           claim: claim(),
           at: now,

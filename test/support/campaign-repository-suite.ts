@@ -31,6 +31,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       ref: null,
       referralJoin: crypto.randomUUID(),
       mail: { claim: crypto.randomUUID(), now: t0, lockMs: 60_000, origin: "http://site.test" },
+      cap: { key: `welcome:${key}`, window: { start: 0, end: 86_400 }, max: 3 },
       confirm: {
         claim: crypto.randomUUID(),
         at: t0,

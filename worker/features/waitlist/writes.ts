@@ -28,7 +28,7 @@ export function newReferralJoin(): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 }
 
-/** The UTC day's counter of confirmation e-mails to one mailbox (keyed by its keyed hash, never the address). */
+/** The UTC day's counter of joiner e-mails (confirmations and welcomes) to one mailbox (keyed by its keyed hash, never the address). */
 export function confirmCap(deps: Deps, key: string): MailCap {
   return { key: `waitlist-confirm-day:${key}`, window: windowOf(deps.now(), 86_400), max: deps.config.waitlist.confirmDailyLimit };
 }

@@ -10,7 +10,7 @@ export type WaitlistConfig = {
   referralBoost: number;
   /** Confirmed referrals of one referrer from one client network that flag it for the operator. */
   networkFlag: number;
-  /** Confirmation e-mails one address may be sent per UTC day, whatever the client. */
+  /** Confirmation and welcome e-mails one mailbox may be sent per UTC day, whatever the client. */
   confirmDailyLimit: number;
 };
 

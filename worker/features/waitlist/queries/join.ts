@@ -11,7 +11,7 @@ import {
   type MailCap,
   type QueueMail,
   queuedMail,
-  welcomeStatement,
+  welcomeStatements,
 } from "./journey";
 import { waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
@@ -19,11 +19,11 @@ import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 /**
  * What a join does for the joiner's journey, in the join's own batch: the mailbox key and the
  * referral code it came with (kept only if it is a known code, with `referralJoin`, this join's
- * random value, which its confirmation link carries), and either a confirmation e-mail (within
- * the mailbox's daily cap, while unconfirmed) or a confirmation at once with a welcome.
+ * random value, which its confirmation link carries), and either a confirmation e-mail (while
+ * unconfirmed) or a confirmation at once with a welcome, either within the mailbox's daily cap.
  */
-export type JoinJourney = { mailboxKey: string; ref: string | null; referralJoin: string; mail: QueueMail } & (
-  | { kind: "confirm"; cap: MailCap }
+export type JoinJourney = { mailboxKey: string; ref: string | null; referralJoin: string; mail: QueueMail; cap: MailCap } & (
+  | { kind: "confirm" }
   | { kind: "welcome"; confirm: ConfirmWrite }
 );
 
@@ -133,7 +133,7 @@ export function createWaitlistRepository(db: Database) {
           ? confirmMailStatements(db, input.email, journey.cap, journey.mail, true)
           : [
               ...confirmingStatements(db, eq(waitlist.email, input.email), input.email, journey.confirm),
-              welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
+              ...welcomeStatements(db, input.email, journey.confirm.claim, journey.cap, journey.mail),
             ];
       const reads = journey
         ? [db.select().from(waitlist).where(eq(waitlist.email, input.email)), queuedMail(db, input.email, journey.mail.claim)]

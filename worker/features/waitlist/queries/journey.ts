@@ -24,7 +24,7 @@ export type ReferralProof = { link: string | null } | "join" | "none";
 /** What the confirming statement writes: the winner's random claim, its code, the boost in force, the keys it keeps, the referral's proof. */
 export type ConfirmWrite = ReferralWrite & { referralCode: string; mailboxKey: string; network: string | null; referral: ReferralProof };
 
-/** The daily cap on confirmation e-mails of one mailbox: its counter and how many it allows. */
+/** The daily cap on joiner e-mails (confirmations and welcomes) of one mailbox: its counter and how many it allows. */
 export type MailCap = { key: string; window: CounterWindow; max: number };
 
 /** A joiner mail to queue, claimed for the sender right away (like a notification's first claim). */
@@ -80,31 +80,36 @@ export function confirmingStatements(db: Database, which: SQL, email: string, wr
 const queued = (kind: "confirm" | "welcome", mail: QueueMail, referralJoin = sql`null`) =>
   sql`select null, j.id, ${kind}, ${mail.origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null, ${referralJoin} from ${waitlist} j`;
 
-/** Queues a welcome for the entry (by address) that the confirmation holding `confirmClaim` confirmed. */
-export function welcomeStatement(db: Database, email: string, confirmClaim: string, mail: QueueMail) {
-  return db.insert(joinerMail).select(sql`${queued("welcome", mail)} where j.email = ${email} and j.confirm_claim = ${confirmClaim}`);
-}
-
 /**
- * Queues a confirmation e-mail for the entry (by address) while it is unconfirmed and its
- * mailbox's daily count is under the cap; then counts it, only if it was queued. `ofJoin`: the
- * e-mail of a join, whose link carries the entry's referral_join (a confirmation sent again
- * from My place carries none: it confirms the place, not a referral).
+ * Queues a joiner mail of `kind` for the entry (by address) when `when` holds for it and its
+ * mailbox's daily count is under the cap, which confirmations and welcomes share; then counts
+ * it, only if it was queued.
  */
-export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, ofJoin: boolean) {
+function cappedMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, kind: JoinerMail["kind"], when: SQL, join?: SQL) {
   const used = sql`coalesce((select c.count from ${rateLimits} c where c.key = ${cap.key} and c.window_start >= ${cap.window.start}), 0)`;
   const mine = sql`(select 1 from ${joinerMail} m where m.entry_id = (select w.id from ${waitlist} w where w.email = ${email}) and m.claim = ${mail.claim})`;
   return [
-    db
-      .insert(joinerMail)
-      .select(
-        sql`${queued("confirm", mail, ofJoin ? sql`j.referral_join` : undefined)} where j.email = ${email} and j.confirmed_at is null and ${used} < ${cap.max}`,
-      ),
+    db.insert(joinerMail).select(sql`${queued(kind, mail, join)} where j.email = ${email} and ${when} and ${used} < ${cap.max}`),
     db
       .insert(rateLimits)
       .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
       .onConflictDoUpdate(COUNT_ON_CONFLICT),
   ] as const;
+}
+
+/** Queues a welcome for the entry (by address) that the confirmation holding `confirmClaim` confirmed, within the mailbox's daily cap. */
+export function welcomeStatements(db: Database, email: string, confirmClaim: string, cap: MailCap, mail: QueueMail) {
+  return cappedMailStatements(db, email, cap, mail, "welcome", sql`j.confirm_claim = ${confirmClaim}`);
+}
+
+/**
+ * Queues a confirmation e-mail for the entry (by address) while it is unconfirmed, within the
+ * mailbox's daily cap. `ofJoin`: the e-mail of a join, whose link carries the entry's
+ * referral_join (a confirmation sent again from My place carries none: it confirms the place,
+ * not a referral).
+ */
+export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, ofJoin: boolean) {
+  return cappedMailStatements(db, email, cap, mail, "confirm", sql`j.confirmed_at is null`, ofJoin ? sql`j.referral_join` : undefined);
 }
 
 /** The mail a queueing statement stored (by its claim), read in the same batch. */
