@@ -21,11 +21,12 @@ import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 const repo = testRepository();
 const DAY = 86_400_000;
 
-// Today's counters are what these tests count: never start one in the last half minute of a UTC day.
+// Today's counters are what these tests count: never start one in the last half minute of a UTC
+// day (the wait, at most 31 s, has a timeout of its own above it).
 beforeEach(async () => {
   const left = DAY - (Date.now() % DAY);
   if (left < 30_000) await new Promise((resolve) => setTimeout(resolve, left + 1_000));
-});
+}, 40_000);
 
 const mailsTo = async (email: string) => (await repo.devMail.list(1000)).filter((mail) => mail.receivers.includes(email));
 
