@@ -10,6 +10,7 @@ import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
 import { createReferralRepository } from "./features/referrals/queries";
 import { createAuthRepository } from "./features/sign-in/queries";
+import { createVisitorMailRepository } from "./features/waitlist/queries/budget";
 import { createWaitlistRepository } from "./features/waitlist/queries/join";
 import { createJourneyRepository } from "./features/waitlist/queries/journey";
 import { createCounterRepository } from "./platform/db/counters";
@@ -29,8 +30,8 @@ export type { JoinJourney, JoinResult } from "./features/waitlist/queries/join";
  */
 export function createRepository(db: Database) {
   return {
-    /** The join, confirmation, places, leaving, and the joiner-mail outbox. */
-    waitlist: { ...createWaitlistRepository(db), ...createJourneyRepository(db) },
+    /** The join, confirmation, places, leaving, and the joiner-mail outbox with its daily budget. */
+    waitlist: { ...createWaitlistRepository(db), ...createJourneyRepository(db), ...createVisitorMailRepository(db) },
 
     /** A referrer's friends still pending, and the network flag. */
     referrals: createReferralRepository(db),

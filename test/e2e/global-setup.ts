@@ -73,6 +73,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         // themselves are covered by the worker tests.
         WAITLIST_RATE_LIMIT: "100000",
         FORMS_RATE_LIMIT: "100000",
+        ME_RATE_LIMIT_CLIENT: "100000",
         AUTH_CODE_HOURLY_LIMIT: "1000",
         AUTH_CODE_DAILY_LIMIT: "1000",
         NOTIFY_HOURLY_CAP: "100000",

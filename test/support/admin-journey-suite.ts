@@ -27,7 +27,9 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
         kind: "welcome",
         mailboxKey,
         ref: joiner.ref ?? null,
+        referralJoin: claim(),
         mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
+        cap: { key: `welcome:${claim()}`, window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
         confirm: {
           claim: claim(),
           at: now,
@@ -35,6 +37,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
           boost: BOOST,
           mailboxKey,
           network: joiner.network ?? null,
+          referral: "join",
         },
       },
     );
@@ -64,6 +67,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
         kind: "confirm",
         mailboxKey: "p1@x.test",
         ref: A,
+        referralJoin: claim(),
         mail: { claim: claim(), now: at(12_000), lockMs: LOCK_MS, origin: "https://x.test" },
         cap: { key: "confirm-mail:p1", window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
       },

@@ -29,8 +29,18 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
       kind: "welcome",
       mailboxKey: key,
       ref: null,
+      referralJoin: crypto.randomUUID(),
       mail: { claim: crypto.randomUUID(), now: t0, lockMs: 60_000, origin: "http://site.test" },
-      confirm: { claim: crypto.randomUUID(), at: t0, referralCode: newReferralCode(), boost: 5, mailboxKey: key, network: null },
+      cap: { key: `welcome:${key}`, window: { start: 0, end: 86_400 }, max: 3 },
+      confirm: {
+        claim: crypto.randomUUID(),
+        at: t0,
+        referralCode: newReferralCode(),
+        boost: 5,
+        mailboxKey: key,
+        network: null,
+        referral: "join",
+      },
     };
     const result = await repo.waitlist.join(
       { email: `${tag}-${keys}@example.com`, source: null, utm_source: utmSource },

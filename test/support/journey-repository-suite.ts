@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConfirmWrite, MailCap, QueueMail } from "../../worker/features/waitlist/queries/journey";
+import type { ConfirmWrite, MailCap, QueueMail, ReferralProof } from "../../worker/features/waitlist/queries/journey";
 import type { JoinJourney } from "../../worker/repository";
 import type { WaitlistEntry } from "../../worker/platform/db/schema";
 import { newReferralCode } from "../../worker/features/referrals/code";
@@ -19,18 +19,21 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
     window: { start: 1_772_323_200 + day * 86_400, end: 1_772_409_600 + day * 86_400 },
     max,
   });
-  const write = (mailboxKey: string, boost = 5, ms = 0, network = "net"): ConfirmWrite => ({
+  // "join": the confirmation counts the referral the entry holds (the join's own, as double opt-in off does).
+  const write = (mailboxKey: string, boost = 5, ms = 0, network = "net", referral: ReferralProof = "join"): ConfirmWrite => ({
     claim: crypto.randomUUID(),
     at: at(ms),
     referralCode: newReferralCode(),
     boost,
     mailboxKey,
     network,
+    referral,
   });
   const pending = (key: string, ref: string | null = null, max = 3): JoinJourney => ({
     kind: "confirm",
     mailboxKey: key,
     ref,
+    referralJoin: crypto.randomUUID(),
     mail: mail(),
     cap: { ...cap(max), key: `waitlist-confirm-day:${key}` },
   });
@@ -38,7 +41,10 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
     kind: "welcome",
     mailboxKey: key,
     ref,
+    referralJoin: crypto.randomUUID(),
     mail: mail(),
+    // A cap of its own: these welcomes are not what a test counts.
+    cap: { ...cap(), key: `welcome:${crypto.randomUUID()}` },
     confirm: write(key, boost),
   });
 
@@ -114,6 +120,48 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
       expect(await repo.referrals.pending(referrer)).toBe(0);
       // Both confirmed from "net", but the referrer's own mailbox never counts: one, as the stats count it.
       expect(await repo.referrals.networkFlagged(code, "net", 1)).toBe(1);
+    });
+
+    it("binds a referral to the join that carried it: its e-mail's link counts it; another join, link or a one-click join drops it (issue 22)", async () => {
+      const repo = await fresh();
+      const referrer = await confirmed(repo, "r@example.com", "kr");
+      const code = referrer.referralCode!;
+      const join = (email: string, key: string, ref: string | null, ms = 0) =>
+        repo.waitlist.join({ email, source: null }, claim(ms), pending(key, ref));
+      // The join's confirmation e-mail copies its join's value; a re-join with the same code keeps it.
+      const first = await join("a@example.com", "ka", code);
+      const j = first.current!.referralJoin!;
+      expect(j).toBeTruthy();
+      expect(first.joinerMail!.referralJoin).toBe(j);
+      const same = await join("a@example.com", "ka", code, 1);
+      expect(same.current).toMatchObject({ referredBy: code, referralJoin: j });
+      expect(same.joinerMail!.referralJoin).toBe(j);
+      // Sent again from My place: the same entry, a link that carries no referral.
+      const resent = await repo.waitlist.queueConfirmation("a@example.com", { ...cap(), key: "waitlist-confirm-day:ka" }, mail(2));
+      expect(resent!.referralJoin).toBeNull();
+      // Another join's link (or one that carries none) drops it; this join's own link counts it.
+      expect(await repo.waitlist.confirm(first.current!, write("ka", 5, 0, "net", { link: "another-join" }))).toMatchObject({
+        referredBy: null,
+        referralJoin: null,
+        referralNetwork: null,
+      });
+      const b = await join("b@example.com", "kb", code);
+      expect(await repo.waitlist.confirm(b.current!, write("kb", 5, 0, "net", { link: b.current!.referralJoin }))).toMatchObject({
+        referredBy: code,
+        referralJoin: null,
+        referralNetwork: "net",
+      });
+      expect(await repo.waitlist.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1 });
+      // A later join without the code (or with another) drops it, and no value is left for a link to carry.
+      await join("c@example.com", "kc", code);
+      expect((await join("c@example.com", "kc", null, 1)).current).toMatchObject({ referredBy: null, referralJoin: null });
+      await join("d@example.com", "kd", code);
+      expect((await join("d@example.com", "kd", "ZZZZZZZZ", 1)).current).toMatchObject({ referredBy: null, referralJoin: null });
+      // A one-click join confirms with no proof: nothing counts.
+      const e = await join("e@example.com", "ke", code);
+      await repo.waitlist.confirm(e.current!, write("ke", 5, 0, "net", "none"));
+      expect(await repo.waitlist.entryByEmail("e@example.com")).toMatchObject({ referredBy: null });
+      expect(await repo.waitlist.entryByEmail("r@example.com")).toMatchObject({ referralsConfirmed: 1 });
     });
 
     it("flags a referrer at exactly REFERRAL_NETWORK_FLAG confirmed referrals from one network, not one fewer, not across two networks: the log's rule and the stats' alike", async () => {

@@ -98,6 +98,7 @@ const STATS: AdminStats = {
   submissions: { total: 0, byForm: { top: [], none: 0, other: { values: 0, count: 0 } } },
   notifications: { undelivered: 0, oldestUndeliveredAt: null },
   failedNotifications: { count: 0, nextAttemptAt: null },
+  visitorMail: { budget: 5000, sentToday: 0, waiting: 0 },
 };
 
 const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });

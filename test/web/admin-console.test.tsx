@@ -68,7 +68,13 @@ function breakdown(top: Record<string, number>, none = 0, other = { values: 0, c
 }
 
 function stats(
-  overrides: { total?: number; undelivered?: number; failed?: number; referrals?: Partial<AdminStats["referrals"]> } = {},
+  overrides: {
+    total?: number;
+    undelivered?: number;
+    failed?: number;
+    referrals?: Partial<AdminStats["referrals"]>;
+    visitorMail?: AdminStats["visitorMail"];
+  } = {},
 ): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
   const total = overrides.total ?? 1234;
@@ -102,6 +108,7 @@ function stats(
     submissions: { total: 9, byForm: breakdown({ contact: 9 }) },
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
     failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
+    visitorMail: overrides.visitorMail ?? { budget: 5000, sentToday: 120, waiting: 0 },
   };
 }
 
@@ -361,6 +368,23 @@ describe("who may see the console", () => {
 });
 
 describe("the console", () => {
+  it("says when the day's budget of visitor e-mail is reached and e-mails wait (issue 22)", async () => {
+    routes["GET /api/admin/stats"] = () => jsonResponse(200, stats({ visitorMail: { budget: 5000, sentToday: 5000, waiting: 35 } }));
+    await openConsole();
+    const line = within(section(admin.overview.title)).getByText(
+      admin.overview.visitorMail({ budget: 5000, sentToday: 5000, waiting: 35 }),
+    );
+    expect(line.textContent).toBe(
+      "Visitor e-mail today: 5,000 of the daily budget of 5,000 sent. Budget reached: 35 e-mails wait and go out, oldest first, as the budget allows.",
+    );
+    expect(line.className).toContain("overview__mail--reached");
+    // Reached with nothing waiting yet, and one waiting: said, not left to the figures.
+    expect(admin.overview.visitorMail({ budget: 5000, sentToday: 5000, waiting: 0 })).toBe(
+      "Visitor e-mail today: 5,000 of the daily budget of 5,000 sent. Budget reached: the next e-mails wait for the next UTC day.",
+    );
+    expect(admin.overview.visitorMail({ budget: 2, sentToday: 2, waiting: 1 })).toContain("Budget reached: 1 e-mail waits and goes out");
+  });
+
   it("shows who is signed in, the figures, the chart, the breakdowns and both lists, asking with the bearer token", async () => {
     await openConsole();
     const banner = screen.getByRole("banner");
@@ -381,6 +405,7 @@ describe("the console", () => {
     expect(figure(admin.overview.last7d)).toBe("42");
     expect(figure(admin.overview.submissions)).toBe("9");
     expect(figure(admin.overview.undelivered)).toBe("3");
+    expect(within(overview).getByText(admin.overview.visitorMail({ budget: 5000, sentToday: 120, waiting: 0 }))).toBeTruthy();
 
     // The chart: an image named by its summary, one bar per day with its <title>, and the table.
     const chart = section(admin.chart.title);

@@ -812,10 +812,11 @@ describe("the joiner's journey for the operator (issue 16)", () => {
 
   /** Confirms the entry as its e-mail's link does: the page's button pressed from `ip`. */
   async function confirmFrom(ip: string, email: string): Promise<void> {
-    const { id } = (await testRepository().findWaitlistEntry(email))!;
+    const { id, referralJoin } = (await testRepository().findWaitlistEntry(email))!;
     const token = await confirmationToken(
       createDeps(env, () => new Date()),
       id,
+      referralJoin,
     );
     const response = await call("/confirm", {
       method: "POST",

@@ -42,11 +42,12 @@ async function joined(tag = "confirm"): Promise<{ email: string; id: number }> {
   return { email, id: (await repo.findWaitlistEntry(email))!.id };
 }
 
-/** A confirmation token for the entry, made as the e-mail's link is (at `now`). */
-const tokenFor = (id: number, now = new Date()) =>
+/** A confirmation token for the entry, made as the e-mail's link is (at `now`, carrying its join's referral). */
+const tokenFor = async (id: number, now = new Date()) =>
   confirmationToken(
     createDeps(env, () => now),
     id,
+    (await repo.waitlist.entryById(id))?.referralJoin ?? null,
   );
 
 const open = (token: string | null, overrides: EnvOverrides = {}) =>
@@ -174,7 +175,12 @@ describe("POST /confirm: the button", () => {
     const code = (await rowOf(referrer.id))!.referral_code!;
     // Others confirm after the referrer, so a confirmed referral has places to move it up.
     const friends = [await joined("friend"), await joined("friend")];
-    for (const friend of friends) await env.DB.prepare("update hwh_waitlist set referred_by = ? where id = ?").bind(code, friend.id).run();
+    // As a join through the link stores it: the code, and that join's value its e-mail's link carries.
+    for (const friend of friends) {
+      await env.DB.prepare("update hwh_waitlist set referred_by = ?, referral_join = ? where id = ?")
+        .bind(code, `join${friend.id}`.padEnd(22, "x"), friend.id)
+        .run();
+    }
     await press(await tokenFor(friends[0]!.id));
     const html = await expectPage(await open(await tokenFor(referrer.id)), 200, placeLine(await placeOf(referrer.id)));
     expect(html).toContain(`<dt>${JOURNEY_TEXT.friendsPending}</dt><dd>1</dd>`);

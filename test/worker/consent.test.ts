@@ -47,7 +47,8 @@ const deps = () => createDeps(env);
 
 /** The token of the address's confirmation link, as its e-mail carries it. */
 async function confirmLink(email: string): Promise<string> {
-  return confirmationToken(deps(), (await repo.findWaitlistEntry(email))!.id);
+  const entry = (await repo.findWaitlistEntry(email))!;
+  return confirmationToken(deps(), entry.id, entry.referralJoin);
 }
 
 /** Presses the confirmation page's button, as a browser submits the site's own form. */

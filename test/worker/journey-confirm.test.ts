@@ -14,7 +14,8 @@ const deps = () => createDeps(env);
 async function joined(email: string, ref?: string) {
   expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
   const entry = (await repo.findWaitlistEntry(email.toLowerCase()))!;
-  return { entry, token: await confirmationToken(deps(), entry.id) };
+  // As the e-mail's link is made: carrying the join whose referral it may count.
+  return { entry, token: await confirmationToken(deps(), entry.id, entry.referralJoin) };
 }
 
 async function confirmedReferrer(email: string) {

@@ -160,6 +160,12 @@ export type AdminStats = {
    * rest of the undelivered never failed: they wait for the next run's digest.
    */
   failedNotifications: { count: number; nextAttemptAt: string | null };
+  /**
+   * The joiner's e-mails to visitors (confirmations, welcomes) this UTC day: the daily budget
+   * (VISITOR_EMAIL_DAILY_BUDGET), how many it has sent, and how many are not sent yet (past the
+   * budget they wait, and the cron sends them oldest first once a day has budget left).
+   */
+  visitorMail: { budget: number; sentToday: number; waiting: number };
 };
 
 export type AdminSession = {

@@ -14,6 +14,16 @@ export const overview = {
   undelivered: "Notifications not yet delivered",
   refresh: "Refresh the figures",
   refreshed: "Figures refreshed.",
+  /** The joiner's confirmations and welcomes this UTC day against VISITOR_EMAIL_DAILY_BUDGET, and what waits. */
+  visitorMail: ({ budget, sentToday, waiting }: { budget: number; sentToday: number; waiting: number }) =>
+    `Visitor e-mail today: ${formatCount(sentToday)} of the daily budget of ${formatCount(budget)} sent.` +
+    (sentToday < budget
+      ? waiting > 0
+        ? ` ${plural(waiting, "e-mail")} not sent yet.`
+        : ""
+      : waiting > 0
+        ? ` Budget reached: ${plural(waiting, "e-mail")} ${waiting === 1 ? "waits and goes" : "wait and go"} out, oldest first, as the budget allows.`
+        : " Budget reached: the next e-mails wait for the next UTC day."),
 } as const;
 
 export const referrals = {

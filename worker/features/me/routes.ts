@@ -5,6 +5,7 @@ import { clientAddress, clientKey } from "../../platform/http/client";
 import { ME_DATA_FILENAME, type MeConfirmationSent } from "../../shared/me";
 import { joinConfirmed, leaveWaitlist } from "../waitlist";
 import { eraseMe, myData } from "./account";
+import { meWriteLimit } from "./limits";
 import { meAnswer, type MeRequest, resendMine } from "./place";
 import { type MeEnv, signedInOnly } from "./signed-in";
 import { setSubscribed } from "./subscription";
@@ -13,7 +14,8 @@ import { setSubscribed } from "./subscription";
  * The signed-in joiner's own API, /api/me (docs/api.md "My place API"), behind the "My place" page
  * (/#/me). Every route needs the access token of a sign-in (worker/features/me/signed-in.ts: 401
  * not_signed_in otherwise) and acts on that token's address only. Answers are never stored (the
- * API's Cache-Control: no-store). Each route parses, calls its rule and answers: the waitlist's
+ * API's Cache-Control: no-store). Every write, and the data download, counts against the user's
+ * and the client's allowance first (limits.ts). Each route parses, calls its rule and answers: the waitlist's
  * (worker/features/waitlist/), the place's (place.ts), consent's (subscription.ts), and the data
  * download and erasure (account.ts).
  */
@@ -40,35 +42,37 @@ export const meRoutes = new Hono<MeEnv>()
   .get("/", answer)
 
   /** Join with one click: signing in proved the address, so the entry is confirmed at once. */
-  .post("/waitlist", async (c) => {
+  .post("/waitlist", meWriteLimit, async (c) => {
     await joinConfirmed(c.get("deps"), c.get("user").email, request(c));
     return answer(c);
   })
 
   /** Leave the waitlist: the entry and its joiner e-mails are deleted; the sign-in stays. */
-  .delete("/waitlist", async (c) => {
+  .delete("/waitlist", meWriteLimit, async (c) => {
     await leaveWaitlist(c.get("deps"), c.get("user").email);
     return answer(c);
   })
 
   /** Send the confirmation e-mail again: only while pending, within the address's daily cap. */
-  .post("/confirmation", async (c) => {
+  .post("/confirmation", meWriteLimit, async (c) => {
     await resendMine(c.get("deps"), c.get("user").email, request(c));
     return c.json({ sent: true } satisfies MeConfirmationSent);
   })
 
   /** Unsubscribe from campaign e-mail (the suppression list, source "me"), or subscribe again. */
-  .post("/subscription", jsonBody(API_BODY_ERRORS), async (c) => {
+  .post("/subscription", meWriteLimit, jsonBody(API_BODY_ERRORS), async (c) => {
     await setSubscribed(c.get("deps"), c.get("user").email, wantsSubscribed(c));
     return answer(c);
   })
 
   /** Everything stored about the address, as the operator's data-access answer plus the consent trail, as a download. */
-  .get("/data", async (c) => {
+  .get("/data", meWriteLimit, async (c) => {
     const data = await myData(c.get("deps"), c.get("user").email);
     c.header("Content-Disposition", `attachment; filename="${ME_DATA_FILENAME}"`);
     return c.json(data);
   })
 
   /** Erase everything (the operator's erasure, audited as "self"): the session ends with the user. */
-  .delete("/", jsonBody(API_BODY_ERRORS), async (c) => c.json(await eraseMe(c.get("deps"), c.get("user"), c.get("requestBody")?.confirm)));
+  .delete("/", meWriteLimit, jsonBody(API_BODY_ERRORS), async (c) =>
+    c.json(await eraseMe(c.get("deps"), c.get("user"), c.get("requestBody")?.confirm)),
+  );

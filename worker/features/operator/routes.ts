@@ -8,8 +8,9 @@ import { formOf, listPage, listQuery, personEmail } from "./requests";
 import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { log } from "../../platform/log";
-import { ADMIN_PEOPLE, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
+import { ADMIN_PEOPLE, type AdminStats, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
 import { campaignRoutes } from "../campaigns";
+import { visitorMailOf } from "../waitlist";
 
 /**
  * The operator API, /api/admin/* (docs/api.md "Operator API"): what the console (/admin/) shows, and
@@ -27,7 +28,11 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/stats", async (c) => {
     const deps = c.get("deps");
-    return c.json(await deps.repo.operator.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }));
+    const [stats, visitorMail] = await Promise.all([
+      deps.repo.operator.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }),
+      visitorMailOf(deps),
+    ]);
+    return c.json({ ...stats, visitorMail } satisfies AdminStats);
   })
 
   .get("/waitlist", async (c) => {

@@ -8,15 +8,21 @@ import { confirmWrite, withConfirmRetries } from "./writes";
 /**
  * Confirming an entry (POST /confirm, confirm-routes.ts): one batch, idempotent. The first
  * confirmation wins (a random claim), and its referral counts once, never for the referrer's own
- * mailbox (worker/features/referrals/queries.ts).
+ * mailbox (worker/features/referrals/queries.ts), and only through the link of the join that
+ * carried it (queries/journey.ts ReferralProof): a planted referral is dropped.
  */
 
-/** The entry a confirmation token names; ConfirmTokenError when the token is invalid or expired, or its entry is gone ("unknown"). */
-export async function entryOfToken(deps: Deps, token: string): Promise<WaitlistEntry> {
-  const { entryId } = await readConfirmationToken(deps, token);
+/** The entry a confirmation token names, and the join it carries; ConfirmTokenError when the token is invalid or expired, or its entry is gone ("unknown"). */
+async function readToken(deps: Deps, token: string): Promise<{ entry: WaitlistEntry; join: string | null }> {
+  const { entryId, join } = await readConfirmationToken(deps, token);
   const entry = await deps.repo.waitlist.entryById(entryId);
   if (!entry) throw new ConfirmTokenError("unknown");
-  return entry;
+  return { entry, join: join ?? null };
+}
+
+/** The entry a confirmation token names (ConfirmTokenError as readToken). */
+export async function entryOfToken(deps: Deps, token: string): Promise<WaitlistEntry> {
+  return (await readToken(deps, token)).entry;
 }
 
 /**
@@ -30,15 +36,17 @@ export async function confirmEntry(
   token: string,
   clientNetwork: string | null,
 ): Promise<{ outcome: "confirmed" | "already"; entryId: number }> {
-  const entry = await entryOfToken(deps, token);
+  const { entry, join } = await readToken(deps, token);
   const entryId = entry.id;
   if (entry.confirmedAt !== null) return { outcome: "already", entryId };
   const secret = deps.config.auth.jwtSecret;
   const key = await mailboxKey(secret, entry.email);
   const network = clientNetwork ? await networkKey(secret, clientNetwork) : null;
-  let write = confirmWrite(deps, key, network);
+  // Only the referral of the join whose link this is counts (its token carries that join).
+  const referral = { link: join };
+  let write = confirmWrite(deps, key, network, referral);
   const after = await withConfirmRetries(() => {
-    write = confirmWrite(deps, key, network);
+    write = confirmWrite(deps, key, network, referral);
     return deps.repo.waitlist.confirm(entry, write);
   });
   if (!after) throw new ConfirmTokenError("unknown");

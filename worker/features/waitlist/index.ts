@@ -1,12 +1,12 @@
 /**
  * The waitlist, as the worker's entry points and the other features use it: its routes (POST
  * /api/waitlist, the /confirm page), the cron's joiner-mail run, a signed-in joiner's own actions
- * (join confirmed at once, where they stand, leave, resend), the mailbox key every feature keys a
- * person's consent by, and a stored entry's attribution.
+ * (join confirmed at once, where they stand, leave, resend), the console's line on visitor
+ * e-mail, the mailbox key every feature keys a person's consent by, and a stored entry's attribution.
  */
 export { waitlistRoutes } from "./routes";
 export { confirmRoutes } from "./confirm-routes";
-export { runJoinerOutbox } from "./joiner-mail";
+export { runJoinerOutbox, visitorMailOf } from "./joiner-mail";
 export { joinConfirmed } from "./join";
 export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";

@@ -7,7 +7,7 @@ import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKey, networkKey } from "./keys";
 import type { JoinJourney, JoinResult } from "./queries/join";
-import { confirmCap, confirmWrite, type Defer, queueMail, run, withConfirmRetries } from "./writes";
+import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, withConfirmRetries } from "./writes";
 
 /**
  * Joining the waitlist, the one home of its rules (spec §5, docs/api.md "The joiner's journey"):
@@ -30,32 +30,40 @@ const disposable = () => API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emai
 
 /**
  * Joins with the journey: the spec's join (the upsert, its notification claimed by `claim`) plus
- * the joiner's mail, in one batch. `confirmAtOnce`: the address is known to be the joiner's
- * (sign-in) or double opt-in is off.
+ * the joiner's mail, in one batch. `signedIn`: a one-click join, confirmed at once (signing in
+ * proved the address) without counting any referral (it carries none, and a stranger's join may
+ * have planted one); otherwise confirmed at once only when double opt-in is off, counting the
+ * referral this join carries.
  */
 async function joinWithJourney(
   deps: Deps,
   input: Parameters<Deps["repo"]["waitlist"]["join"]>[0] & { ref?: string | null },
   claim: FirstClaim,
-  options: { origin: string; confirmAtOnce?: boolean; network?: string | null },
-): Promise<JoinResult> {
+  options: { origin: string; signedIn?: boolean; network?: string | null },
+): Promise<JoinResult & { confirmedHere: boolean }> {
   const key = await mailboxKey(deps.config.auth.jwtSecret, input.email);
   // A join confirmed at once keeps its request's network like a confirmation does (the operator's flag).
   const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
-  const atOnce = options.confirmAtOnce ?? !deps.config.waitlist.doubleOptIn;
-  const base = { mailboxKey: key, ref: input.ref ?? null, mail: queueMail(deps, options.origin) };
+  const atOnce = options.signedIn || !deps.config.waitlist.doubleOptIn;
+  const base = {
+    mailboxKey: key,
+    ref: input.ref ?? null,
+    referralJoin: newReferralJoin(),
+    mail: queueMail(deps, options.origin),
+    cap: confirmCap(deps, key),
+  };
   const { result, confirm } = await withConfirmRetries(async () => {
-    const confirm = atOnce ? confirmWrite(deps, key, network) : null;
-    const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm", cap: confirmCap(deps, key) };
+    const confirm = atOnce ? confirmWrite(deps, key, network, options.signedIn ? "none" : "join") : null;
+    const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm" };
     return { result: await deps.repo.waitlist.join(input, claim, journey), confirm };
   });
   // Joining again is consent again only when this join confirmed the entry itself (signing in
   // proved the address, or the operator turned double opt-in off): anyone can type a stranger's
   // address into the form, so a 409 duplicate or a join still waiting for its confirmation
   // leaves the suppression list alone (the confirmation, confirm.ts, renews it).
-  if (confirm && result.current?.confirmClaim === confirm.claim)
-    await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
-  return result;
+  const confirmedHere = confirm !== null && result.current?.confirmClaim === confirm.claim;
+  if (confirmedHere) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
+  return { ...result, confirmedHere };
 }
 
 /** What a join sends after the response: the joiner mail it queued (claimed by it), and the team's notification if it holds the claim. */
@@ -98,9 +106,10 @@ export async function joinConfirmed(
   if (isDisposableAddress(email)) throw disposable();
   const result = await joinWithJourney(deps, { email, source: "me" }, firstClaim(deps), {
     origin: options.origin ?? "",
-    confirmAtOnce: true,
+    signedIn: true,
     network: options.network ?? null,
   });
   await run(afterJoin(deps, result)(), options.defer);
-  return result.joinerMail ? "joined" : "already";
+  // Whether the welcome fit the mailbox's daily cap or not, the join confirmed it.
+  return result.confirmedHere ? "joined" : "already";
 }

@@ -5,13 +5,17 @@ import { confirmationToken } from "./tokens";
 import { confirmationEmail, confirmLink, referralLink, welcomeEmail } from "./emails";
 import { nextAttemptAt, sendRecorded } from "../../platform/mail/outbox";
 import type { MailMessage } from "../../platform/mail/transport";
+import { windowOf } from "../../platform/limits";
+import { VISITOR_MAIL_KEY } from "./queries/budget";
 
 /**
  * The joiner-mail outbox (hwh_joiner_mail): each mail is stored in its join's batch, claimed
  * for the request that stored it, sent after the response, and, when that fails or never
- * happens, retried by the cron with the notifications' backoff (NOTIFY_RETRY_*). It goes to the
- * joiner only, never to the company. Its words are rendered when sent, from the entry as it is
- * then: the confirmation's token is fresh, the welcome's place current.
+ * happens, retried by the cron with the notifications' backoff (NOTIFY_RETRY_*), within the
+ * day's budget of visitor e-mail (VISITOR_EMAIL_DAILY_BUDGET: past it a mail waits, oldest
+ * first, for a day with budget left). It goes to the joiner only, never to the company. Its
+ * words are rendered when sent, from the entry as it is then: the confirmation's token is fresh
+ * (carrying the join the mail was queued for), the welcome's place current.
  */
 
 /** The message of a claimed mail for its entry; null when there is nothing left to say (a confirmation of a confirmed entry). */
@@ -19,7 +23,7 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
   const origin = deps.config.siteUrl || mail.origin;
   if (mail.kind === "confirm") {
     if (entry.confirmedAt !== null) return null;
-    const link = confirmLink(origin, await confirmationToken(deps, entry.id));
+    const link = confirmLink(origin, await confirmationToken(deps, entry.id, mail.referralJoin));
     const validDays = Math.max(1, Math.round(deps.config.waitlist.confirmTtlSeconds / 86_400));
     return { receivers: [entry.email], ...confirmationEmail({ link, validDays }) };
   }
@@ -29,14 +33,21 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
   return { receivers: [entry.email], ...welcomeEmail({ place, link, boost: deps.config.waitlist.referralBoost }) };
 }
 
+/** The UTC day the visitor e-mail budget counts in. */
+const budgetDay = (deps: Deps) => windowOf(deps.now(), 86_400);
+
 /**
- * Sends one claimed mail and records the outcome (sent, or failed with its next attempt:
- * platform/mail/outbox.ts). Never throws: an outcome that could not be written is retried once
- * the lease lapses.
+ * Sends one claimed mail within the day's visitor e-mail budget and records the outcome (sent,
+ * or failed with its next attempt: platform/mail/outbox.ts): past the budget the mail is held,
+ * unsent, for the cron; a send the transport refused gives its share of the budget back.
+ * Resolves what became of it; never throws: an outcome that could not be written is retried
+ * once the lease lapses.
  */
-export function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<boolean> {
+export async function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: WaitlistEntry | null): Promise<"sent" | "held" | "not sent"> {
   const context = { kind: mail.kind, id: mail.id, transport: deps.visitorTransport.name };
-  return sendRecorded(
+  const day = budgetDay(deps);
+  let held = false;
+  const sent = await sendRecorded(
     async () => {
       const entry = known ?? (await deps.repo.waitlist.entryById(mail.entryId));
       // Nothing to send (the entry left, or confirmed meanwhile): done, so the cron stops on it.
@@ -55,29 +66,51 @@ export function deliverJoinerMail(deps: Deps, mail: JoinerMail, known?: Waitlist
           error: describeError(error),
         });
         await deps.repo.waitlist.markMailFailed(mail, describeError(error), next);
+        await deps.repo.counters.uncountAll([{ key: VISITOR_MAIL_KEY, window: day }]);
       },
       notRecorded: (error) => log("error", "joiner_mail.not_recorded", { ...context, error: describeError(error) }),
     },
+    {
+      admit: () => deps.repo.waitlist.takeVisitorMail(day, deps.config.waitlist.visitorMailDailyBudget),
+      async held() {
+        held = true;
+        log("warn", "joiner_mail.held", { ...context, budget: deps.config.waitlist.visitorMailDailyBudget });
+        await deps.repo.waitlist.holdMail(mail);
+      },
+    },
   );
+  return sent ? "sent" : held ? "held" : "not sent";
 }
 
-export type JoinerOutboxReport = { attempted: number; sent: number; failed: number };
+/** The console's line on visitor e-mail (GET /api/admin/stats): the day's budget, what it has sent, what waits. */
+export async function visitorMailOf(deps: Deps): Promise<{ budget: number; sentToday: number; waiting: number }> {
+  return { budget: deps.config.waitlist.visitorMailDailyBudget, ...(await deps.repo.waitlist.visitorMailOf(budgetDay(deps))) };
+}
 
-/** The cron's share: claims due joiner mails (oldest first, NOTIFY batch size) and sends each. */
+export type JoinerOutboxReport = { attempted: number; sent: number; failed: number; held: number };
+
+/**
+ * The cron's share: claims due joiner mails, oldest first, as many as the batch size and the
+ * rest of the day's budget allow, and sends each.
+ */
 export async function runJoinerOutbox(deps: Deps): Promise<JoinerOutboxReport> {
   const { notify } = deps.config;
+  const { sentToday } = await deps.repo.waitlist.visitorMailOf(budgetDay(deps));
   const mails = await deps.repo.waitlist.claimDueMail({
     claim: crypto.randomUUID(),
     now: deps.now(),
     lockMs: notify.lockMs,
-    limit: notify.batchSize,
+    // Never negative: a budget lowered below what the day has sent claims nothing (not "no limit").
+    limit: Math.max(0, Math.min(notify.batchSize, deps.config.waitlist.visitorMailDailyBudget - sentToday)),
   });
   const entries = new Map(
     (await deps.repo.waitlist.entriesByIds([...new Set(mails.map((mail) => mail.entryId))])).map((entry) => [entry.id, entry]),
   );
-  const report: JoinerOutboxReport = { attempted: mails.length, sent: 0, failed: 0 };
+  const report: JoinerOutboxReport = { attempted: mails.length, sent: 0, failed: 0, held: 0 };
   for (const mail of mails) {
-    if (await deliverJoinerMail(deps, mail, entries.get(mail.entryId) ?? null)) report.sent += 1;
+    const outcome = await deliverJoinerMail(deps, mail, entries.get(mail.entryId) ?? null);
+    if (outcome === "sent") report.sent += 1;
+    else if (outcome === "held") report.held += 1;
     else report.failed += 1;
   }
   if (mails.length > 0)

@@ -38,22 +38,31 @@ export async function networkKey(secret: string, network: string): Promise<strin
 }
 
 const CONFIRM_PURPOSE = "waitlist-confirm";
-/** `<entryId>.<expiresUnix>.<base64url HMAC>`: digits, digits, 43 base64url characters. */
-const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+/**
+ * `<entryId>.<expiresUnix>.<join>.<base64url HMAC>`: digits, digits, the 22 base64url characters
+ * of the join whose referral the link may count (docs/api.md "The joiner's journey"), 43
+ * base64url characters. A link of a join without a referral, and every link sent before
+ * referrals were bound to their join, has no `<join>` part.
+ */
+const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([1-9][0-9]{0,11})(?:\.([A-Za-z0-9_-]{22}))?\.([A-Za-z0-9_-]{43})$/;
 
-/** A confirmation link's token for an entry, working until `expiresAt`. */
-export async function signConfirmation(secret: string, entryId: number, expiresAt: Date): Promise<string> {
-  const payload = `${entryId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+/** A confirmation link's token for an entry, working until `expiresAt`, carrying `join` (the referral's join) when given. */
+export async function signConfirmation(secret: string, entryId: number, expiresAt: Date, join: string | null = null): Promise<string> {
+  const payload = [entryId, Math.floor(expiresAt.getTime() / 1000), ...(join ? [join] : [])].join(".");
   return `${payload}.${await signature(secret, CONFIRM_PURPOSE, payload)}`;
 }
 
-/** What a presented token is: its entry and expiry when the signature is ours, otherwise null. */
-export async function verifyConfirmation(secret: string, token: string): Promise<{ entryId: number; expiresUnix: number } | null> {
+/** What a presented token is: its entry, expiry and join (null: none) when the signature is ours, otherwise null. */
+export async function verifyConfirmation(
+  secret: string,
+  token: string,
+): Promise<{ entryId: number; expiresUnix: number; join: string | null } | null> {
   const match = TOKEN_SHAPE.exec(token);
   if (!match) return null;
+  const join = match[3] ?? null;
   // Compared as the one spelling this server writes (constant time): a token changed anywhere,
   // the last character's two spare bits included, is refused.
-  const expected = await signature(secret, CONFIRM_PURPOSE, `${match[1]}.${match[2]}`);
-  if (!(await secretsEqual(match[3]!, expected))) return null;
-  return { entryId: Number(match[1]), expiresUnix: Number(match[2]) };
+  const expected = await signature(secret, CONFIRM_PURPOSE, [match[1], match[2], ...(join ? [join] : [])].join("."));
+  if (!(await secretsEqual(match[4]!, expected))) return null;
+  return { entryId: Number(match[1]), expiresUnix: Number(match[2]), join };
 }

@@ -1,7 +1,8 @@
 import type { Deps } from "../../deps";
 import { windowOf } from "../../platform/limits";
 import { newReferralCode } from "../referrals";
-import type { ConfirmWrite, MailCap, QueueMail } from "./queries/journey";
+import { toBase64Url } from "../../platform/crypto";
+import type { ConfirmWrite, MailCap, QueueMail, ReferralProof } from "./queries/journey";
 
 /**
  * What the journey's rules (join.ts, confirm.ts, leave-resend.ts) hand its queries, made in one
@@ -13,13 +14,21 @@ import type { ConfirmWrite, MailCap, QueueMail } from "./queries/journey";
 export type Defer = (work: Promise<unknown>) => void;
 export const run = async (work: Promise<unknown>, defer?: Defer) => (defer ? defer(work) : await work);
 
-/** A confirmation's write: a random claim (the winner's), a new code, the boost in force, the mailbox and network keys. */
-export function confirmWrite(deps: Deps, key: string, network: string | null): ConfirmWrite {
+/**
+ * A confirmation's write: a random claim (the winner's), a new code, the boost in force, the
+ * mailbox and network keys, and which referral it may count (ReferralProof).
+ */
+export function confirmWrite(deps: Deps, key: string, network: string | null, referral: ReferralProof): ConfirmWrite {
   const boost = deps.config.waitlist.referralBoost;
-  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey: key, network };
+  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey: key, network, referral };
 }
 
-/** The UTC day's counter of confirmation e-mails to one mailbox (keyed by its keyed hash, never the address). */
+/** A join's own random value (16 bytes, base64url: 22 characters), kept with the referral it carries and carried by its link. */
+export function newReferralJoin(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** The UTC day's counter of joiner e-mails (confirmations and welcomes) to one mailbox (keyed by its keyed hash, never the address). */
 export function confirmCap(deps: Deps, key: string): MailCap {
   return { key: `waitlist-confirm-day:${key}`, window: windowOf(deps.now(), 86_400), max: deps.config.waitlist.confirmDailyLimit };
 }

@@ -117,6 +117,12 @@ const SETTINGS = v.object({
   REFERRAL_BOOST: wholeNumber(5, 0, 1000),
   REFERRAL_NETWORK_FLAG: wholeNumber(5, 1, 1_000_000),
   WAITLIST_CONFIRM_DAILY_LIMIT: wholeNumber(3, 1, 100),
+  // The joiner's e-mails (confirmations, welcomes) to everyone in a UTC day: a launch-day spike
+  // of a few thousand joins goes out at once; an abuser's flood past it waits (docs/configuration.md).
+  VISITOR_EMAIL_DAILY_BUDGET: wholeNumber(5000, 1, 10_000_000),
+  // My place's writes and data downloads: a person does a handful; a class on one network a few each.
+  ME_RATE_LIMIT_USER: wholeNumber(20, 1, 1_000_000),
+  ME_RATE_LIMIT_CLIENT: wholeNumber(150, 1, 1_000_000),
   SENDER_NAME: trimmed,
   SENDER_POSTAL_ADDRESS: trimmed,
   EMAIL_FROM: trimmed,

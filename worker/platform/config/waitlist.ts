@@ -10,8 +10,10 @@ export type WaitlistConfig = {
   referralBoost: number;
   /** Confirmed referrals of one referrer from one client network that flag it for the operator. */
   networkFlag: number;
-  /** Confirmation e-mails one address may be sent per UTC day, whatever the client. */
+  /** Confirmation and welcome e-mails one mailbox may be sent per UTC day, whatever the client. */
   confirmDailyLimit: number;
+  /** Confirmation and welcome e-mails to all visitors per UTC day; past it they wait in the outbox. */
+  visitorMailDailyBudget: number;
 };
 
 export function waitlistSettings(values: SettingValues): WaitlistConfig {
@@ -21,5 +23,6 @@ export function waitlistSettings(values: SettingValues): WaitlistConfig {
     referralBoost: values.REFERRAL_BOOST,
     networkFlag: values.REFERRAL_NETWORK_FLAG,
     confirmDailyLimit: values.WAITLIST_CONFIRM_DAILY_LIMIT,
+    visitorMailDailyBudget: values.VISITOR_EMAIL_DAILY_BUDGET,
   };
 }

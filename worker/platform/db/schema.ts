@@ -49,6 +49,13 @@ export const waitlist = table(
     referralCode: text("referral_code"),
     /** The referral code the join came with, kept only if it was a known code then. */
     referredBy: text("referred_by"),
+    /**
+     * While pending, the random value of the join that carried referred_by: its confirmation
+     * e-mail's link carries it, and only a confirmation through such a link counts the referral
+     * (worker/features/waitlist/confirm.ts). A later join without that ref clears both; cleared
+     * when the entry is confirmed.
+     */
+    referralJoin: text("referral_join"),
     /** Confirmed referrals this entry brought (never its own mailbox's). */
     referralsConfirmed: integer("referrals_confirmed").notNull().default(0),
     /** confirm_seq - REFERRAL_BOOST x referrals_confirmed (the boost in force when each was counted); place orders by it. */
@@ -109,6 +116,8 @@ export const joinerMail = table(
     lockedUntil: text("locked_until"),
     claim: text("claim"),
     lastError: text("last_error"),
+    /** A confirmation's copy of its entry's referral_join when it was queued: the value its link's token carries. */
+    referralJoin: text("referral_join"),
   },
   (t) => [
     // The cron's due list walks the unsent mails only, oldest first.

@@ -28,18 +28,30 @@ export type OutboxRecord = {
 };
 
 /**
+ * What a composed message must pass before it is sent (the joiner e-mails' daily budget):
+ * `admit` says whether it may go now; if not, `held` puts it back to wait, neither sent nor failed.
+ */
+export type OutboxGate = { admit(): Promise<boolean>; held(): Promise<void> };
+
+/**
  * One attempt of a claimed message: composes it (null: nothing left to say, recorded as done),
- * sends it, records the outcome. Never throws; resolves true when it was sent.
+ * passes the gate if there is one, sends it, records the outcome. Never throws; resolves true
+ * when it was sent.
  */
 export async function sendRecorded(
   compose: () => Promise<MailMessage | null>,
   send: (message: MailMessage) => Promise<SendReceipt>,
   record: OutboxRecord,
+  gate?: OutboxGate,
 ): Promise<boolean> {
   try {
     const message = await compose();
     if (!message) {
       await record.sent({});
+      return false;
+    }
+    if (gate && !(await gate.admit())) {
+      await gate.held();
       return false;
     }
     let receipt: SendReceipt;

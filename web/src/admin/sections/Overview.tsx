@@ -47,6 +47,13 @@ export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats
           </div>
         ))}
       </dl>
+      <p
+        className={
+          stats.visitorMail.sentToday >= stats.visitorMail.budget ? "overview__mail overview__mail--reached" : "muted overview__mail"
+        }
+      >
+        {text.visitorMail(stats.visitorMail)}
+      </p>
       <Messages status={status} error={error} />
     </Section>
   );

@@ -73,7 +73,7 @@ export function createAdminRepository(db: Database) {
     ...createPeopleQueries(db),
 
     /** Everything the console's overview shows, in one database call (stats.ts). */
-    stats: (now: Date, options: StatsOptions): Promise<AdminStats> => adminStats(db, now, options),
+    stats: (now: Date, options: StatsOptions): Promise<Omit<AdminStats, "visitorMail">> => adminStats(db, now, options),
 
     /**
      * One page of the waitlist, newest first, each entry with its place (journey.ts

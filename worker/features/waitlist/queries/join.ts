@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNotNull, isNull, sql } from "drizzle-orm";
 import { ATTRIBUTION_FIELDS, type Attribution } from "../../../shared/waitlist";
 import { countOne } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
@@ -11,18 +11,19 @@ import {
   type MailCap,
   type QueueMail,
   queuedMail,
-  welcomeStatement,
+  welcomeStatements,
 } from "./journey";
 import { waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 
 /**
  * What a join does for the joiner's journey, in the join's own batch: the mailbox key and the
- * referral code it came with (kept only if it is a known code), and either a confirmation e-mail
- * (within the mailbox's daily cap, while unconfirmed) or a confirmation at once with a welcome.
+ * referral code it came with (kept only if it is a known code, with `referralJoin`, this join's
+ * random value, which its confirmation link carries), and either a confirmation e-mail (while
+ * unconfirmed) or a confirmation at once with a welcome, either within the mailbox's daily cap.
  */
-export type JoinJourney = { mailboxKey: string; ref: string | null; mail: QueueMail } & (
-  | { kind: "confirm"; cap: MailCap }
+export type JoinJourney = { mailboxKey: string; ref: string | null; referralJoin: string; mail: QueueMail; cap: MailCap } & (
+  | { kind: "confirm" }
   | { kind: "welcome"; confirm: ConfirmWrite }
 );
 
@@ -75,7 +76,13 @@ export function createWaitlistRepository(db: Database) {
           updatedAt: at,
           notifyAttempts: 1,
           ...mine,
-          ...(journey ? { mailboxKey: journey.mailboxKey, referredBy: known } : {}),
+          ...(journey
+            ? {
+                mailboxKey: journey.mailboxKey,
+                referredBy: known,
+                referralJoin: sql`case when ${known} is not null then ${journey.referralJoin} end`,
+              }
+            : {}),
         })
         .onConflictDoUpdate({
           target: waitlist.email,
@@ -88,8 +95,8 @@ export function createWaitlistRepository(db: Database) {
               ATTRIBUTION_COLUMNS.map(({ key, column }) => [key, sql`coalesce(${column}, excluded.${sql.identifier(column.name)})`]),
             ),
             // The referral is never set by a re-join: only the join that made the entry carries one,
-            // so nobody can attach their code to a stranger's pending entry and take the credit
-            // when that person confirms.
+            // so nobody can attach their code to a stranger's pending entry (and a re-join that
+            // does not carry the same code drops it: keptReferral).
             mailboxKey: sql`case when excluded.mailbox_key <> '' then excluded.mailbox_key else ${waitlist.mailboxKey} end`,
             notifyNextAttemptAt: null,
             notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,
@@ -100,20 +107,38 @@ export function createWaitlistRepository(db: Database) {
         })
         .returning();
       const budget = claim.budget ? [countOne(db, claim.budget.key, claim.budget.window)] : [];
+      // A later join of a pending entry keeps its referral only when it carries the same code; any
+      // other join (none, another, a one-click join) drops it: a referral planted by a stranger's
+      // join never rides on the person's own join (docs/api.md "The joiner's journey").
+      const keptReferral = journey
+        ? [
+            db
+              .update(waitlist)
+              .set({ referredBy: null, referralJoin: null })
+              .where(
+                and(
+                  eq(waitlist.email, input.email),
+                  isNull(waitlist.confirmedAt),
+                  isNotNull(waitlist.referredBy),
+                  sql`${waitlist.referredBy} is not ${journey.ref}`,
+                ),
+              ),
+          ]
+        : [];
       // The journey's statements select the entry by its address, so they run whether the upsert
       // joined it or found it a duplicate: a re-join of an unconfirmed address re-sends.
       const steps = !journey
         ? []
         : journey.kind === "confirm"
-          ? confirmMailStatements(db, input.email, journey.cap, journey.mail)
+          ? confirmMailStatements(db, input.email, journey.cap, journey.mail, true)
           : [
               ...confirmingStatements(db, eq(waitlist.email, input.email), input.email, journey.confirm),
-              welcomeStatement(db, input.email, journey.confirm.claim, journey.mail),
+              ...welcomeStatements(db, input.email, journey.confirm.claim, journey.cap, journey.mail),
             ];
       const reads = journey
         ? [db.select().from(waitlist).where(eq(waitlist.email, input.email)), queuedMail(db, input.email, journey.mail.claim)]
         : [];
-      const results = (await db.batch([upsert, ...budget, ...steps, ...reads] as unknown as [typeof upsert])) as unknown[];
+      const results = (await db.batch([upsert, ...budget, ...keptReferral, ...steps, ...reads] as unknown as [typeof upsert])) as unknown[];
       const entry = (results[0] as WaitlistEntry[])[0];
       const budgetUsed = claim.budget ? (results[1] as { count: number }[])[0]!.count : null;
       const side: Partial<JoinerSide> = journey

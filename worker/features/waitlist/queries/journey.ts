@@ -13,10 +13,18 @@ import { RANK_KEY, referralCreditStatement, referralStatement, type ReferralWrit
  * are in worker/features/waitlist/ (join.ts, confirm.ts); here each write is one batch.
  */
 
-/** What the confirming statement writes: the winner's random claim, its code, the boost in force, the keys it keeps. */
-export type ConfirmWrite = ReferralWrite & { referralCode: string; mailboxKey: string; network: string | null };
+/**
+ * Which referral a confirmation may count (docs/api.md "The joiner's journey"): the one of the
+ * join whose link it came through (`{link}`: the join its token carries, null for a link that
+ * carries none), the one of the join that confirms itself (`"join"`: double opt-in off), or
+ * none (`"none"`: a signed-in one-click join). Any other referral is dropped.
+ */
+export type ReferralProof = { link: string | null } | "join" | "none";
 
-/** The daily cap on confirmation e-mails of one mailbox: its counter and how many it allows. */
+/** What the confirming statement writes: the winner's random claim, its code, the boost in force, the keys it keeps, the referral's proof. */
+export type ConfirmWrite = ReferralWrite & { referralCode: string; mailboxKey: string; network: string | null; referral: ReferralProof };
+
+/** The daily cap on joiner e-mails (confirmations and welcomes) of one mailbox: its counter and how many it allows. */
 export type MailCap = { key: string; window: CounterWindow; max: number };
 
 /** A joiner mail to queue, claimed for the sender right away (like a notification's first claim). */
@@ -25,12 +33,21 @@ export type QueueMail = { claim: string; now: Date; lockMs: number; origin: stri
 /** The next confirmation's number (the same subquery wherever the confirming statement needs it). */
 const nextSeq = sql`(select coalesce(max(confirm_seq), 0) + 1 from ${waitlist})`;
 
+/** Whether the entry's referral is the one the confirmation's proof names (SQL, of the row as it was). */
+function proves(referral: ReferralProof): SQL {
+  if (referral === "join") return sql`1`;
+  if (referral === "none" || referral.link === null) return sql`0`;
+  return sql`${waitlist.referralJoin} = ${referral.link}`;
+}
+
 /**
  * Confirms the entry `which` selects, unless it is confirmed already (then nothing changes):
  * the next confirm_seq (unique: a conflict is retried by the caller), its referral code, its
  * rank key, the mailbox key, and the claim that lets only this confirmation count its referral.
+ * A referral its proof does not name is dropped here, so the statements after count nothing.
  */
 function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
+  const proved = proves(write.referral);
   return db
     .update(waitlist)
     .set({
@@ -40,7 +57,9 @@ function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
       referralCode: write.referralCode,
       mailboxKey: write.mailboxKey,
       confirmClaim: write.claim,
-      referralNetwork: sql`case when ${waitlist.referredBy} is not null then ${write.network} else null end`,
+      referredBy: sql`case when ${proved} then ${waitlist.referredBy} else null end`,
+      referralJoin: null,
+      referralNetwork: sql`case when ${proved} and ${waitlist.referredBy} is not null then ${write.network} else null end`,
       updatedAt: iso(write.at),
     })
     .where(and(which, isNull(waitlist.confirmedAt)));
@@ -54,31 +73,43 @@ export function confirmingStatements(db: Database, which: SQL, email: string, wr
   return [confirmStatement(db, which, write), referralStatement(db, email, write), referralCreditStatement(db, email, write)] as const;
 }
 
-/** A joiner mail row for the entry `j` of the query it ends (every column, in the table's order, as insert-select wants). */
-const queued = (kind: "confirm" | "welcome", mail: QueueMail) =>
-  sql`select null, j.id, ${kind}, ${mail.origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null from ${waitlist} j`;
-
-/** Queues a welcome for the entry (by address) that the confirmation holding `confirmClaim` confirmed. */
-export function welcomeStatement(db: Database, email: string, confirmClaim: string, mail: QueueMail) {
-  return db.insert(joinerMail).select(sql`${queued("welcome", mail)} where j.email = ${email} and j.confirm_claim = ${confirmClaim}`);
-}
+/**
+ * A joiner mail row for the entry `j` of the query it ends (every column, in the table's order,
+ * as insert-select wants); a confirmation of a join copies the entry's referral_join, which its link carries.
+ */
+const queued = (kind: "confirm" | "welcome", mail: QueueMail, referralJoin = sql`null`) =>
+  sql`select null, j.id, ${kind}, ${mail.origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null, ${referralJoin} from ${waitlist} j`;
 
 /**
- * Queues a confirmation e-mail for the entry (by address) while it is unconfirmed and its
- * mailbox's daily count is under the cap; then counts it, only if it was queued.
+ * Queues a joiner mail of `kind` for the entry (by address) when `when` holds for it and its
+ * mailbox's daily count is under the cap, which confirmations and welcomes share; then counts
+ * it, only if it was queued.
  */
-export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail) {
+function cappedMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, kind: JoinerMail["kind"], when: SQL, join?: SQL) {
   const used = sql`coalesce((select c.count from ${rateLimits} c where c.key = ${cap.key} and c.window_start >= ${cap.window.start}), 0)`;
   const mine = sql`(select 1 from ${joinerMail} m where m.entry_id = (select w.id from ${waitlist} w where w.email = ${email}) and m.claim = ${mail.claim})`;
   return [
-    db
-      .insert(joinerMail)
-      .select(sql`${queued("confirm", mail)} where j.email = ${email} and j.confirmed_at is null and ${used} < ${cap.max}`),
+    db.insert(joinerMail).select(sql`${queued(kind, mail, join)} where j.email = ${email} and ${when} and ${used} < ${cap.max}`),
     db
       .insert(rateLimits)
       .select(sql`select ${cap.key}, ${cap.window.start}, ${cap.window.end}, 1 where exists ${mine}`)
       .onConflictDoUpdate(COUNT_ON_CONFLICT),
   ] as const;
+}
+
+/** Queues a welcome for the entry (by address) that the confirmation holding `confirmClaim` confirmed, within the mailbox's daily cap. */
+export function welcomeStatements(db: Database, email: string, confirmClaim: string, cap: MailCap, mail: QueueMail) {
+  return cappedMailStatements(db, email, cap, mail, "welcome", sql`j.confirm_claim = ${confirmClaim}`);
+}
+
+/**
+ * Queues a confirmation e-mail for the entry (by address) while it is unconfirmed, within the
+ * mailbox's daily cap. `ofJoin`: the e-mail of a join, whose link carries the entry's
+ * referral_join (a confirmation sent again from My place carries none: it confirms the place,
+ * not a referral).
+ */
+export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, ofJoin: boolean) {
+  return cappedMailStatements(db, email, cap, mail, "confirm", sql`j.confirmed_at is null`, ofJoin ? sql`j.referral_join` : undefined);
 }
 
 /** The mail a queueing statement stored (by its claim), read in the same batch. */
@@ -134,7 +165,7 @@ export function createJourneyRepository(db: Database) {
 
     /** Queues a confirmation e-mail (within the cap, while unconfirmed) in one batch; the mail, or null when none was queued. */
     async queueConfirmation(email: string, cap: MailCap, mail: QueueMail): Promise<JoinerMail | null> {
-      const [, , rows] = await db.batch([...confirmMailStatements(db, email, cap, mail), queuedMail(db, email, mail.claim)]);
+      const [, , rows] = await db.batch([...confirmMailStatements(db, email, cap, mail, false), queuedMail(db, email, mail.claim)]);
       return rows[0] ?? null;
     },
 
