@@ -488,8 +488,8 @@ describe("LoginPage: messages a student understands", () => {
   it.each([
     ["a wrong or expired code", apiError(403, "otp_expired", "Token has expired or is invalid"), login.messages.codeRejected],
     ["an unreachable server", networkError(), "Invalid verification code. Please try again."],
-    ["too many tries", tooManyRequests(42), "Too many tries from this device. Please wait 42 seconds and try again."],
-    ["too many tries for long", tooManyRequests(600), "Too many tries from this device. Please wait 10 minutes and try again."],
+    ["too many tries", tooManyRequests(42), "Too many tries from this network. Please wait 42 seconds and try again."],
+    ["too many tries for long", tooManyRequests(600), "Too many tries from this network. Please wait 10 minutes and try again."],
   ])("explains %s on step two", async (_case, answer, expected) => {
     auth.client.verifyOtp.mockResolvedValue(answer);
     const page = renderLogin();
@@ -553,7 +553,7 @@ describe("LoginPage: messages a student understands", () => {
     [
       "too many tries with no wait named",
       async () => apiError(429, "over_request_rate_limit", "Request rate limit reached"),
-      "Too many tries from this device. Please wait 60 seconds and try again.",
+      "Too many tries from this network. Please wait 60 seconds and try again.",
     ],
   ])("on step two, shows %s in the page's terms", async (_case, answer, expected) => {
     auth.client.verifyOtp.mockImplementation(answer);
