@@ -54,9 +54,6 @@ export const login = {
     signedIn: "Successfully logged in! Redirecting...",
     /** The code is wrong, expired, used, or has had too many guesses (otp_expired). */
     codeRejected: "That code is wrong or has expired. Check the newest email from us, or ask for a new code.",
-    /** A wrong code while the server says tries remain on it. */
-    codeWrongTriesLeft: (tries: number) =>
-      `That code is wrong or has expired. ${tries === 1 ? "1 try is" : `${tries} tries are`} left for this code: check the newest email from us, or ask for a new code.`,
     /** A code went to this address a moment ago (over_email_send_rate_limit): use it or wait. */
     codeAlreadySent:
       "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
