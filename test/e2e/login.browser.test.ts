@@ -343,7 +343,7 @@ describe("login page", () => {
     expect(watch.errors).toEqual([]);
   });
 
-  it("past the per-device limit, keeps step one's button disabled with a countdown", async () => {
+  it("past the per-client (network) limit, keeps step one's button disabled with a countdown", async () => {
     const ctx = await newContext();
     const { page } = await openTab(ctx, "/login");
     await page.route(`${baseUrl}/auth/v1/otp`, (route) => route.fulfill(authTooMany("over_request_rate_limit", 2)), { times: 1 });
@@ -431,9 +431,11 @@ describe("login page", () => {
       expect((await field.getAttribute("aria-describedby"))?.split(" ")).toContain(await alert.getAttribute("id"));
       expect(await field.getAttribute("aria-invalid")).toBe("true");
 
-      // A second wrong guess says the same, and the right code still signs in.
+      // A second wrong guess is answered as the first (no count of tries), and the right code still signs in.
       await field.fill(otherCode(otherCode(code)));
+      const second = authResponse(page, "verify");
       await page.getByRole("button", { name: login.codeStep.submit }).click();
+      expect(((await (await second).json()) as { message?: string }).message).toBe("Token has expired or is invalid");
       await alert.getByText(login.messages.codeRejected, { exact: true }).waitFor();
       await field.fill(code);
       await page.getByRole("button", { name: login.codeStep.submit }).click();
