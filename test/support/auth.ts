@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { CounterCap } from "../../worker/platform/db/counters";
-import { mailboxCaps, unsentCaps } from "../../worker/features/sign-in/mailbox";
+import { addressCaps, mailboxCaps, unsentCaps } from "../../worker/features/sign-in/mailbox";
 import { call, testRepository, type EnvOverrides } from "./worker";
 
 /** GoTrue answers' error shape. */
@@ -131,11 +131,17 @@ async function hourAndDayCounts(caps: CounterCap[]): Promise<{ hour: number; day
 const NO_LIMITS = { codeHourlyLimit: 0, codeDailyLimit: 0 };
 
 /**
- * The counts of code e-mails, this clock hour and this UTC day (now, as Date says), of the
- * mailbox `email` reaches: its counters in hwh_rate_limits, found by the mailbox's keyed hash.
+ * The counts of code e-mails, this clock hour and this UTC day (now, as Date says), to the
+ * spellings of the mailbox `email` reaches that are not its own (its ceiling): its counters in
+ * hwh_rate_limits, found by the mailbox's keyed hash.
  */
 export async function mailboxCounts(email: string): Promise<{ hour: number; day: number }> {
   return hourAndDayCounts(await mailboxCaps(env.AUTH_JWT_SECRET, email, new Date(), NO_LIMITS));
+}
+
+/** The counts of code e-mails to exactly `email`, this clock hour and this UTC day. */
+export async function addressCounts(email: string): Promise<{ hour: number; day: number }> {
+  return hourAndDayCounts(await addressCaps(env.AUTH_JWT_SECRET, email, new Date(), NO_LIMITS));
 }
 
 /** The counts of requests for exactly `email` that e-mailed nothing, this clock hour and this UTC day. */

@@ -58,6 +58,17 @@ describe("codeNotSent", () => {
   });
 });
 
+describe("the per-client limits' words", () => {
+  it("speak of the network a class shares, not of this device, and do not say the visitor asked", () => {
+    const words = [login.messages.tooManyCodeRequests, login.messages.tooManyAttempts("2 minutes")];
+    for (const text of words) {
+      expect(text).toContain("this network");
+      expect(text).not.toMatch(/device/i);
+    }
+    expect(login.messages.tooManyCodeRequests).not.toMatch(/you've asked/i);
+  });
+});
+
 describe("codeNotVerifiedText", () => {
   it("has words for an expired code, too many tries (with the wait) and a network failure", () => {
     expect(codeNotVerifiedText(api("otp_expired", "Token has expired or is invalid"))).toBe(login.messages.codeRejected);

@@ -12,7 +12,7 @@ import { useHashLocation } from "wouter/use-hash-location";
 import { AuthProvider } from "../../web/src/auth/AuthProvider";
 import { login } from "../../web/src/pages/login/content";
 import { LoginPage } from "../../web/src/pages/LoginPage";
-import { codeWaitMessage, requestRateMessage, triesLeftSentence } from "@shared/sign-in";
+import { codeWaitMessage, requestRateMessage } from "@shared/sign-in";
 import { deferred } from "./helpers";
 
 type Session = { user: { email: string } };
@@ -491,8 +491,8 @@ describe("LoginPage: messages a student understands", () => {
   it.each([
     ["a wrong or expired code", apiError(403, "otp_expired", "Token has expired or is invalid"), login.messages.codeRejected],
     ["an unreachable server", networkError(), "Invalid verification code. Please try again."],
-    ["too many tries", tooManyRequests(42), "Too many tries from this device. Please wait 42 seconds and try again."],
-    ["too many tries for long", tooManyRequests(600), "Too many tries from this device. Please wait 10 minutes and try again."],
+    ["too many tries", tooManyRequests(42), "Too many tries from this network. Please wait 42 seconds and try again."],
+    ["too many tries for long", tooManyRequests(600), "Too many tries from this network. Please wait 10 minutes and try again."],
   ])("explains %s on step two", async (_case, answer, expected) => {
     auth.client.verifyOtp.mockResolvedValue(answer);
     const page = renderLogin();
@@ -510,11 +510,9 @@ describe("LoginPage: messages a student understands", () => {
     expect(page.queryButton("Resend code or change email")).not.toBeNull();
   });
 
-  it.each([
-    [3, "That code is wrong or has expired. 3 tries are left for this code: check the newest email from us, or ask for a new code."],
-    [1, "That code is wrong or has expired. 1 try is left for this code: check the newest email from us, or ask for a new code."],
-  ])("says a wrong code has %i tries left, under the code field, which it describes", async (tries, expected) => {
-    auth.client.verifyOtp.mockResolvedValue(apiError(403, "otp_expired", `Token has expired or is invalid. ${triesLeftSentence(tries)}`));
+  it("says a wrong code is wrong or has expired, with no count of tries, under the code field, which it describes", async () => {
+    const expected = "That code is wrong or has expired. Check the newest email from us, or ask for a new code.";
+    auth.client.verifyOtp.mockResolvedValue(apiError(403, "otp_expired", "Token has expired or is invalid"));
     const page = renderLogin();
     await reachCodeStep(page);
 
@@ -522,7 +520,7 @@ describe("LoginPage: messages a student understands", () => {
     await page.user.click(page.button("Verify Code"));
 
     await waitFor(() => expect(page.alert().textContent).toBe(expected));
-    expect(login.messages.codeWrongTriesLeft(tries)).toBe(expected);
+    expect(login.messages.codeRejected).toBe(expected);
     const input = page.codeInput();
     // At the field: the very next element after the input, before the buttons and links.
     expect(input.nextElementSibling).toBe(page.alert());
@@ -556,7 +554,7 @@ describe("LoginPage: messages a student understands", () => {
     [
       "too many tries with no wait named",
       async () => apiError(429, "over_request_rate_limit", "Request rate limit reached"),
-      "Too many tries from this device. Please wait 60 seconds and try again.",
+      "Too many tries from this network. Please wait 60 seconds and try again.",
     ],
   ])("on step two, shows %s in the page's terms", async (_case, answer, expected) => {
     auth.client.verifyOtp.mockImplementation(answer);

@@ -8,9 +8,9 @@ import { AuthApiError } from "@supabase/auth-js";
 import { describe, expect, it, vi } from "vitest";
 import { login } from "../../web/src/pages/login/content";
 import { CodeStep } from "../../web/src/pages/login/CodeStep";
-import { codeNotSent, codeNotVerifiedText, describeFailure } from "../../web/src/pages/login/failure";
+import { codeNotSent, describeFailure } from "../../web/src/pages/login/failure";
 import { loginIds } from "../../web/src/pages/login/fields";
-import { codeWaitMessage, triesLeftSentence } from "@shared/sign-in";
+import { codeWaitMessage } from "@shared/sign-in";
 
 vi.mock("@shared/sign-in", () => ({
   CODE_LENGTH: 8,
@@ -21,11 +21,6 @@ vi.mock("@shared/sign-in", () => ({
     const seconds = /(\d+) s to go/.exec(message)?.[1];
     return seconds === undefined ? null : Number(seconds);
   },
-  triesLeftSentence: (tries: number) => `Guesses remaining: ${tries}.`,
-  triesLeftFromMessage: (message: string) => {
-    const tries = /Guesses remaining: (\d+)/.exec(message)?.[1];
-    return tries === undefined ? null : Number(tries);
-  },
 }));
 
 describe("the login page with other sign-in rules", () => {
@@ -33,14 +28,6 @@ describe("the login page with other sign-in rules", () => {
     const failure = describeFailure(new AuthApiError(codeWaitMessage(42), 429, "over_email_send_rate_limit"));
     expect(failure).toMatchObject({ retryAfterSeconds: 42 });
     expect(codeNotSent(failure).cooldown).toEqual({ seconds: 42, forAddress: true });
-  });
-
-  it("reads the tries left from the server's wrong-code message in its current words", () => {
-    const failure = describeFailure(new AuthApiError(`Token has expired or is invalid. ${triesLeftSentence(2)}`, 403, "otp_expired"));
-    expect(codeNotVerifiedText(failure)).toBe(login.messages.codeWrongTriesLeft(2));
-    expect(
-      codeNotVerifiedText(describeFailure(new AuthApiError("Token has expired or is invalid. 2 tries left.", 403, "otp_expired"))),
-    ).toBe(login.messages.codeRejected);
   });
 
   it("waits the shared default when the server states no wait", () => {

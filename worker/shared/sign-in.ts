@@ -32,17 +32,3 @@ export function secondsFromWaitMessage(message: string): number | null {
   const seconds = /(\d+)\s*seconds?/i.exec(message)?.[1];
   return seconds === undefined ? null : Number(seconds);
 }
-
-/**
- * The sentence GoTrue's wrong-code message ends with while guesses remain at the address's
- * code ("3 tries left."), the one the login page reads back with triesLeftFromMessage.
- */
-export function triesLeftSentence(tries: number): string {
-  return `${tries} ${tries === 1 ? "try" : "tries"} left.`;
-}
-
-/** The tries a wrong-code message states (see triesLeftSentence), or null when it states none. */
-export function triesLeftFromMessage(message: string): number | null {
-  const tries = /(\d+)\s+tr(?:y|ies)\s+left/i.exec(message)?.[1];
-  return tries === undefined ? null : Number(tries);
-}

@@ -4,7 +4,7 @@ import { describeError, log } from "../../platform/log";
 import { signInCodeEmail } from "./email";
 import { codeWaitMessage } from "../../shared/sign-in";
 import { AuthError } from "./errors";
-import { mailboxCaps, unsentCaps } from "./mailbox";
+import { addressCaps, canonicalMailbox, mailboxCaps, unsentCaps } from "./mailbox";
 import type { CounterCap } from "../../platform/db/counters";
 import { jwtSecret } from "./request";
 import { codeHash, randomCode } from "./secrets";
@@ -27,8 +27,9 @@ const tooManyCodes = (wait: number) =>
  * whether an address has an account.
  *
  * Two rules decide whether a code may be sent, in this order:
- * 1. the caps (AUTH_CODE_HOURLY_LIMIT per clock hour, AUTH_CODE_DAILY_LIMIT per UTC day), see
- *    countAndJudge; over one, the answer says to come back when that window ends;
+ * 1. the caps (AUTH_CODE_HOURLY_LIMIT per clock hour, AUTH_CODE_DAILY_LIMIT per UTC day) of the
+ *    address, and of its mailbox's other spellings unless it is one of the mailbox's own (see
+ *    countAndJudge); over one, the answer says to come back when that window ends;
  * 2. the cooldown of the exact address (AUTH_CODE_COOLDOWN_SECONDS), decided by the upsert
  *    that stores the code, so concurrent requests store and send one code;
  * a request refused by either takes back its counts (best effort), so only requests that got
@@ -45,13 +46,15 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
   const at = now();
-  const sendsCode = input.createUser || (await repo.signIn.findUserByEmail(input.email)) !== undefined;
+  const hasUser = (await repo.signIn.findUserByEmail(input.email)) !== undefined;
+  const sendsCode = input.createUser || hasUser;
+  const ownSpelling = hasUser || isOwnSpelling(deps, input.email);
 
   // Hashed on both paths, so an unknown address costs the same work as a known one.
   const code = randomCode(config.auth.codeLength);
   const hash = await codeHash(secret, input.email, code);
 
-  const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, at });
+  const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, ownSpelling, at });
   const giveBack = () => giveBackCounts(deps, counted);
 
   const stored = await repo.signIn.storeCode({
@@ -90,19 +93,34 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
 }
 
 /**
+ * Whether `email` is one of its mailbox's own spellings whatever its account: the mailbox's plain
+ * address (no "+tag", and for Gmail no dots, under gmail.com: canonicalMailbox gives it back
+ * unchanged) or an operator's (OPERATOR_EMAILS). An account's own address is one too (requestCode).
+ */
+function isOwnSpelling(deps: Deps, email: string): boolean {
+  return canonicalMailbox(email) === email || deps.config.operatorEmails.has(email);
+}
+
+/**
  * Counts the request and judges it against the caps; over one, takes the count back and
  * throws the 429. Resolves the counters it counted against (to give back if the code is not
  * stored or not sent).
  *
- * Only codes that are e-mailed count against the mailbox's caps (keyed by the inbox an address
- * reaches, worker/features/sign-in/mailbox.ts, so `victim+1@…`, `victim+2@…` share them): requests that send
- * nothing (create_user false for an address without a user) must not fill them, or anyone could
- * lock a person out of sign-in with `victim+x1@…` … `victim+x20@…` without a single e-mail. Those
- * count against the exact address's own counters instead, and are judged by the mailbox's
- * e-mailed count plus their own: for an address without a user, the first is only ever what
- * create_user true sent, so a request for it is refused exactly where a request for the same
- * address with a user would be (whose requests all send). Both paths run the same statements
- * (one count of two counters, one read of the other two) and the same keyed hashing.
+ * A code that is e-mailed counts against its exact address's caps and, unless the address is
+ * one of its mailbox's own spellings (the plain address, an account's, an operator's), against
+ * the mailbox's ceiling, which all its other spellings share (worker/features/sign-in/mailbox.ts):
+ * so `victim+1@…` … `victim+5@…` asked from five clients fill the ceiling and nothing else, and
+ * `victim@…` still gets its code. An inbox receives at most the ceiling plus each own spelling's
+ * caps (10 an hour and 40 a day by default, with one account at the plain address); an account at
+ * another spelling adds its caps, and only someone who reads the inbox can make one.
+ *
+ * Requests that send nothing (create_user false for an address without a user) must not fill
+ * either, or anyone could lock a person out without a single e-mail: they count against the exact
+ * address's own counters of requests that sent nothing, and are judged by those plus the codes
+ * e-mailed to the address. For an address without a user that second count is only ever what
+ * create_user true sent there, so the request is refused exactly where one for the same address
+ * with a user (whose requests all send, judged by their own caps) would be. Both paths run the
+ * same statements (one count of two counters, one read of two others) and the same keyed hashing.
  *
  * Not counted per client: a count of a client's requests that send nothing would tell apart the
  * next address it asks for (refused if unknown, sent if known); every request is already counted
@@ -110,13 +128,15 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
  */
 async function countAndJudge(
   deps: Deps,
-  { secret, email, sendsCode, at }: { secret: string; email: string; sendsCode: boolean; at: Date },
+  { secret, email, sendsCode, ownSpelling, at }: { secret: string; email: string; sendsCode: boolean; ownSpelling: boolean; at: Date },
 ): Promise<CounterCap[]> {
-  const [mailbox, unsent] = await Promise.all([
+  const [address, mailbox, unsent] = await Promise.all([
+    addressCaps(secret, email, at, deps.config.auth),
     mailboxCaps(secret, email, at, deps.config.auth),
     unsentCaps(secret, email, at, deps.config.auth),
   ]);
-  const [counted, other] = sendsCode ? [mailbox, unsent] : [unsent, mailbox];
+  const counted = !sendsCode ? unsent : ownSpelling ? address : [...address, ...mailbox];
+  const other = sendsCode ? unsent : address;
   const [counts, otherCounts] = await Promise.all([deps.repo.counters.countAll(counted), deps.repo.signIn.readCounts(other)]);
   const totals = sendsCode ? counts : counts.map((count, index) => count + otherCounts[index]!);
   const verdict = judgeAll(counted.map((cap, index) => judge(totals[index]!, cap.max, cap.window.end, at)));

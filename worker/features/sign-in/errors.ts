@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { BodyErrors } from "../../platform/http/body";
-import { triesLeftSentence } from "../../shared/sign-in";
 
 /** The GoTrue API version whose error format we speak (error code in `code`). */
 export const API_VERSION = "2024-01-01";
@@ -41,19 +40,8 @@ export function authErrorResponse(c: Context, error: AuthError): Response {
 
 // The errors used in more than one place, with GoTrue's wording where clients may match on it.
 
-/**
- * A code not accepted: GoTrue's words, and while guesses remain at the address's code, how many
- * (in the words of worker/shared/sign-in.ts, which the login page reads back). auth-js passes
- * only the message on, so the count is in it.
- */
-export const invalidCode = (triesLeft: number | null = null) =>
-  new AuthError(
-    403,
-    "otp_expired",
-    triesLeft !== null && triesLeft > 0
-      ? `Token has expired or is invalid. ${triesLeftSentence(triesLeft)}`
-      : "Token has expired or is invalid",
-  );
+/** A code not accepted, for whatever reason and whatever the address: GoTrue's words alone. */
+export const invalidCode = () => new AuthError(403, "otp_expired", "Token has expired or is invalid");
 
 export const noAuthorization = () => new AuthError(401, "no_authorization", "This endpoint requires a Bearer token");
 

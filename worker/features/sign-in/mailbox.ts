@@ -5,10 +5,13 @@ import { addressHash, mailboxHash } from "./secrets";
 import { canonicalEmail } from "../../shared/text";
 
 /**
- * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per mailbox,
- * not per address string: `victim+1@ex.org`, `victim+2@ex.org` and `v.i.c.t.i.m@gmail.com`'s
- * variants all land in one inbox, so they share its caps. The 60-second cooldown stays per
- * exact address (worker/features/sign-in/queries/index.ts, storeCode).
+ * The caps on code e-mails (AUTH_CODE_HOURLY_LIMIT, AUTH_CODE_DAILY_LIMIT) count per exact
+ * address, and the spellings of a mailbox that are not its own share one more pair of them, the
+ * mailbox's ceiling: `victim+1@ex.org`, `victim+2@ex.org` and `v.i.c.t.i.m@gmail.com`'s variants
+ * all land in one inbox, so together they get what one address gets. The mailbox's own spellings
+ * (its plain address, an account's address, an operator's) are judged by their own caps only, so
+ * requests for other spellings can never lock them out (worker/features/sign-in/codes.ts). The
+ * 60-second cooldown is per exact address (worker/features/sign-in/queries/codes.ts, storeCode).
  */
 
 const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
@@ -54,8 +57,17 @@ function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits):
 }
 
 /**
- * The caps of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's, keyed by
- * the mailbox's keyed hash (never the address). Only codes that are e-mailed count here.
+ * The caps of the exact address `email` at `now`: the clock hour's and the UTC day's count of codes
+ * e-mailed to it, keyed by the address's keyed hash (never the address).
+ */
+export async function addressCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<CounterCap[]> {
+  return hourAndDay("code-sent", await addressHash(secret, email), now, limits);
+}
+
+/**
+ * The ceiling of the mailbox `email` reaches at `now`: the clock hour's and the UTC day's count of
+ * codes e-mailed to its spellings that are not its own (see above), keyed by the mailbox's keyed
+ * hash (never the address).
  */
 export async function mailboxCaps(secret: string, email: string, now: Date, limits: CapLimits): Promise<CounterCap[]> {
   return hourAndDay("code-mail", await mailboxHash(secret, canonicalMailbox(email)), now, limits);

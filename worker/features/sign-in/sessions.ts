@@ -61,10 +61,10 @@ async function sessionJson(
 /**
  * Exchanges the address's live code for a session, creating the user on the first verified
  * code. A wrong, expired, used or worn-out code and an address that never asked get the same
- * answer after the same two statements, so the answer says nothing about the address's
- * account: while the address's code row is live the answer says how many tries are left (the
- * guesses are counted on the row any request for a code leaves, whether a code was e-mailed,
- * used or not), otherwise GoTrue's words alone.
+ * answer, GoTrue's words alone, after the same one statement, so the answer says nothing about
+ * the address: not whether it asked for a code, has an account or signed in. (It once said how
+ * many tries were left at a live code, which told an observer that someone had just asked for
+ * one there; the login page tells the visitor to check the newest e-mail or ask again instead.)
  */
 export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { email: string; token: string }): Promise<SessionJson> {
   const { repo, config, now } = deps;
@@ -76,11 +76,7 @@ export async function verifyCode(deps: Deps, origin: RequestOrigin, input: { ema
     now: at,
     maxAttempts: config.auth.codeMaxAttempts,
   });
-  if (!used) {
-    // Run for every address that asked (or not): the same statements whatever the account.
-    const guesses = await repo.signIn.guessesSoFar({ email: input.email, now: at, maxAttempts: config.auth.codeMaxAttempts });
-    throw invalidCode(guesses === null ? null : config.auth.codeMaxAttempts - guesses);
-  }
+  if (!used) throw invalidCode();
 
   const refreshToken = randomToken();
   const session = { id: crypto.randomUUID(), userAgent: origin.userAgent?.slice(0, 300) ?? null, ip: origin.ip };

@@ -14,7 +14,7 @@ export type AuthConfig = {
   codeMaxAttempts: 5;
   /** One code request per e-mail address per this many seconds (60 unless configured). */
   codeCooldownSeconds: number;
-  /** Code e-mails one address can receive per hour and per day. */
+  /** Code e-mails one exact address can receive per hour and per day, and a mailbox's other spellings together. */
   codeHourlyLimit: number;
   codeDailyLimit: number;
   /** Presenting the previous refresh token within this many seconds returns the current pair. */

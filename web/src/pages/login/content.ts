@@ -54,16 +54,17 @@ export const login = {
     signedIn: "Successfully logged in! Redirecting...",
     /** The code is wrong, expired, used, or has had too many guesses (otp_expired). */
     codeRejected: "That code is wrong or has expired. Check the newest email from us, or ask for a new code.",
-    /** A wrong code while the server says tries remain on it. */
-    codeWrongTriesLeft: (tries: number) =>
-      `That code is wrong or has expired. ${tries === 1 ? "1 try is" : `${tries} tries are`} left for this code: check the newest email from us, or ask for a new code.`,
     /** A code went to this address a moment ago (over_email_send_rate_limit): use it or wait. */
     codeAlreadySent:
       "We already sent a code to this address. Enter the newest code from your email, or ask for a new one when the countdown ends.",
-    /** Too many code requests from this device (over_request_rate_limit on /otp); a countdown follows. */
-    tooManyCodeRequests: "You've asked for a lot of codes from this device. Please wait a little.",
-    /** Too many verifications from this device (over_request_rate_limit on /verify). */
-    tooManyAttempts: (wait: string) => `Too many tries from this device. Please wait ${wait} and try again.`,
+    /**
+     * Too many code requests from this client (over_request_rate_limit on /otp); a countdown
+     * follows. The client is the network's address, which a whole school shares, so the words
+     * never say the visitor asked for them.
+     */
+    tooManyCodeRequests: "A lot of codes have been asked for from this network just now. Please wait a little.",
+    /** Too many verifications from this client, that is this network (over_request_rate_limit on /verify). */
+    tooManyAttempts: (wait: string) => `Too many tries from this network. Please wait ${wait} and try again.`,
     loggedOut: "You're logged out. You can sign in again below.",
     logoutFailed: "Logging out didn't work. Please check your connection and try again.",
   },

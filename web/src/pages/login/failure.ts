@@ -1,4 +1,4 @@
-import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage, triesLeftFromMessage } from "@shared/sign-in";
+import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage } from "@shared/sign-in";
 import { login } from "./content";
 
 /** A message in the page's status region ("success", "info") or its alert region ("error"). */
@@ -74,11 +74,9 @@ export function codeNotSent(failure: Failure): CodeNotSent {
 /** The words shown when a code was not accepted. */
 export function codeNotVerifiedText(failure: Failure): string {
   if (failure.kind === "network") return login.messages.verificationFailed;
-  if (failure.code === "otp_expired") {
-    // The server says how many tries are left while some are (worker/shared/sign-in.ts).
-    const tries = triesLeftFromMessage(failure.message);
-    return tries !== null && tries > 0 ? login.messages.codeWrongTriesLeft(tries) : login.messages.codeRejected;
-  }
+  // The server says no more than that (never how many tries are left: that would tell an observer
+  // someone had just asked for a code at the address).
+  if (failure.code === "otp_expired") return login.messages.codeRejected;
   if (failure.code === "over_request_rate_limit") {
     return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? CODE_COOLDOWN_SECONDS));
   }

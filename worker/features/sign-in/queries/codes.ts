@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
 import type { CounterWindow } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { authCodes, rateLimits } from "../../../platform/db/schema";
@@ -116,30 +116,6 @@ export function createCodeRepository(db: Database) {
         .returning({ used: sql<number>`${authCodes.codeHash} is null`, userMetadata: authCodes.userMetadata });
       const row = rows[0];
       return row && Number(row.used) === 1 ? { userMetadata: row.userMetadata ?? {} } : null;
-    },
-
-    /**
-     * After a guess useCode did not sign in with: the guesses counted so far at the address's
-     * unexpired row, or null (no row, or expired), for the wrong-code answer to say how many
-     * tries are left. A row with no code to compare (none was e-mailed because the address may
-     * not sign up, or it was used or withdrawn) has the guess counted here, up to `maxAttempts`
-     * as useCode counts one at a live code, so every address that asked for a code answers
-     * alike guess after guess, with an account or without. One statement, the same for every
-     * address.
-     */
-    async guessesSoFar(input: { email: string; now: Date; maxAttempts: number }): Promise<number | null> {
-      const rows = await db
-        .update(authCodes)
-        .set({ attempts: sql`case when ${authCodes.codeHash} is null then ${authCodes.attempts} + 1 else ${authCodes.attempts} end` })
-        .where(
-          and(
-            eq(authCodes.email, input.email),
-            gt(authCodes.expiresAt, iso(input.now)),
-            or(isNotNull(authCodes.codeHash), lt(authCodes.attempts, input.maxAttempts)),
-          ),
-        )
-        .returning({ attempts: authCodes.attempts });
-      return rows[0]?.attempts ?? null;
     },
 
     /**
