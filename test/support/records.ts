@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
 import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
@@ -20,6 +20,15 @@ export function repositoryWithLookups(db: Database) {
     async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
       const rows = await db.select().from(formSubmissions).where(eq(formSubmissions.id, id)).limit(1);
       return rows[0];
+    },
+
+    /** Every row of every table of the project (hwh_*), by table: what a scan for a person's traces reads. */
+    async everyRow(): Promise<Record<string, Record<string, unknown>[]>> {
+      const tables = await db.all<{ name: string }>(
+        sql`select name from sqlite_master where type = 'table' and name like 'hwh!_%' escape '!'`,
+      );
+      const rows = await Promise.all(tables.map(({ name }) => db.all<Record<string, unknown>>(sql.raw(`select * from "${name}"`))));
+      return Object.fromEntries(tables.map(({ name }, i) => [name, rows[i]!]));
     },
 
     /** Spec §7: all entries, newest first. */
