@@ -11,6 +11,8 @@ import {
   authRefreshTokens,
   authSessions,
   authUsers,
+  campaignRecipients,
+  campaigns,
   formSubmissions,
   joinerMail,
   waitlist,
@@ -40,6 +42,10 @@ export type PersonData = {
   user: (AuthUser & { sessions: AuthSession[] }) | null;
   /** The address's sign-in code record; `live` while its code has not been used or worn out. */
   signInCode: { sentAt: string; expiresAt: string; live: boolean } | null;
+  /** The entry's confirmation or welcome e-mails (hwh_joiner_mail), oldest first: the person's download names them. */
+  joinerMails: { kind: "confirm" | "welcome"; createdAt: string; sentAt: string | null; attempts: number }[];
+  /** The campaigns that drew the entry, with what became of their e-mail to it (hwh_campaign_recipients), oldest first. */
+  campaignMails: { campaignId: number; subject: string; status: string; skipReason: string | null; sentAt: string | null }[];
 };
 
 /** Who did an audited action to whom (a keyed hash of the address, never the address), and when. */
@@ -72,6 +78,7 @@ export function createPeopleQueries(db: Database) {
      * (`person.looked_up`, with the counts it found), so no look-up goes unrecorded.
      */
     async person(email: string, audit?: AuditOf): Promise<PersonData> {
+      const entryId = db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email));
       const reads = [
         db
           .select({ ...getTableColumns(waitlist), place: placeColumn })
@@ -91,9 +98,26 @@ export function createPeopleQueries(db: Database) {
           .from(authCodes)
           .where(eq(authCodes.email, email))
           .limit(1),
+        db
+          .select({ kind: joinerMail.kind, createdAt: joinerMail.createdAt, sentAt: joinerMail.sentAt, attempts: joinerMail.attempts })
+          .from(joinerMail)
+          .where(inArray(joinerMail.entryId, entryId))
+          .orderBy(joinerMail.id),
+        db
+          .select({
+            campaignId: campaignRecipients.campaignId,
+            subject: campaigns.subject,
+            status: campaignRecipients.status,
+            skipReason: campaignRecipients.skipReason,
+            sentAt: campaignRecipients.sentAt,
+          })
+          .from(campaignRecipients)
+          .innerJoin(campaigns, eq(campaigns.id, campaignRecipients.campaignId))
+          .where(inArray(campaignRecipients.entryId, entryId))
+          .orderBy(campaignRecipients.id),
       ] as const;
       type Read = BatchResponse<typeof reads>;
-      const [entries, submissions, users, sessions, codes] = audit
+      const [entries, submissions, users, sessions, codes, joinerMails, campaignMails] = audit
         ? ((await db.batch([auditPerson("person.looked_up", email, audit), ...reads])).slice(1) as unknown as Read)
         : await db.batch(reads);
       const user = users[0];
@@ -102,6 +126,8 @@ export function createPeopleQueries(db: Database) {
         submissions,
         user: user ? { ...user, sessions: sessions.map((row) => row.session) } : null,
         signInCode: codes[0] ? { sentAt: codes[0].sentAt, expiresAt: codes[0].expiresAt, live: Boolean(codes[0].live) } : null,
+        joinerMails,
+        campaignMails,
       };
     },
 
