@@ -80,6 +80,16 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
         Promise.all([referrer, friend].map(async (entry) => (await repo.waitlist.entryByEmail(entry.email))!.rankKey));
       const standingBefore = await standing();
 
+      // A second campaign still queued for the person when they erase.
+      const news = await repo.campaigns.create(
+        { subject: `News ${tag}`, body: "Hello.", audience: { kind: "all" } },
+        "ops@example.com",
+        t0,
+      );
+      const newsSending = (await repo.campaignDelivery.transition(news.id, ["draft"], "sending", t0, { startedAt: t0.toISOString() }))!;
+      await repo.campaignDelivery.expandChunk(newsSending, 10, at(10));
+      const queuedForPerson = (await repo.campaignDelivery.rowsOf(news.id)).find((row) => row.entryId === person.id)!;
+
       await repo.operator.erasePerson(person.email, { operator: "op", subjectHash: "h".repeat(64), now: at(50) }, key("p"));
 
       // No trace of the person anywhere: every text of every row, and every column naming an entry.
@@ -112,6 +122,10 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
         status: "sent",
         sentAt: at(30).toISOString(),
       });
+      // Its queued row is claimed as a row whose entry is gone: the send skips it as erased.
+      const claimed = await repo.campaignDelivery.claim(queuedForPerson.id, news.id, "late", at(60), 60_000);
+      expect(claimed).toMatchObject({ recipient: { id: queuedForPerson.id }, entry: null });
+      expect(claimed!.recipient.entryId).toBe(-queuedForPerson.id);
     });
   });
 }
