@@ -349,12 +349,14 @@ describe.each([
     await confirmationMail(email, mark);
     await shot(page, `${name}-6-me-pending`);
 
-    // Download my data: a JSON file of the entry, as the operator's data-access answer.
+    // Download my data: the readable file (worker/shared/my-data.ts), indented as the worker wrote it.
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: ME_TEXT.data.download }).click();
     const file = await (await download).path();
-    const data = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    expect(JSON.stringify(data)).toContain(email);
+    const text = readFileSync(file, "utf8");
+    expect(text.startsWith('{\n  "about this file": {')).toBe(true);
+    const data = JSON.parse(text) as Record<string, unknown>;
+    expect(data["your email address"]).toBe(email);
     await page.getByText(ME_TEXT.data.downloaded, { exact: true }).waitFor();
 
     // Delete everything: a wrong address is refused at the field, the right one erases and signs out.

@@ -259,7 +259,7 @@ describe("legal pages", () => {
       path: "/privacy-policy",
       title: "Privacy Policy",
       // Its text changed then (what is stored, and why); the terms keep the spec's date.
-      updated: "November 25, 2026",
+      updated: "November 28, 2026",
       sections: ["Introduction", "Information We Collect", "Use of Your Information", "Security", "Contact Us"],
     },
     {

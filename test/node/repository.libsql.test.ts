@@ -11,6 +11,7 @@ import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
+import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -42,6 +43,7 @@ consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

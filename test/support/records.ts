@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
@@ -31,6 +31,15 @@ export function repositoryWithLookups(db: Database) {
     /** Every row of a table (the address backfill's tests: what it moved). */
     async rowsOf<T extends SQLiteTable>(table: T): Promise<T["$inferSelect"][]> {
       return (await db.select().from(table as SQLiteTable)) as T["$inferSelect"][];
+    },
+
+    /** Every row of every table of the project (hwh_*), by table: what a scan for a person's traces reads. */
+    async everyRow(): Promise<Record<string, Record<string, unknown>[]>> {
+      const tables = await db.all<{ name: string }>(
+        sql`select name from sqlite_master where type = 'table' and name like 'hwh!_%' escape '!'`,
+      );
+      const rows = await Promise.all(tables.map(({ name }) => db.all<Record<string, unknown>>(sql.raw(`select * from "${name}"`))));
+      return Object.fromEntries(tables.map(({ name }, i) => [name, rows[i]!]));
     },
 
     /** Spec §7: all entries, newest first. */

@@ -439,7 +439,14 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
 
       const counts = await repo.operator.erasePerson("gone@x.test", { operator: "op@x.test", subjectHash: "h".repeat(64), now: t0 });
       expect(counts).toEqual({ waitlist: 1, submissions: 1, users: 0 });
-      expect(await repo.operator.person("gone@x.test")).toEqual({ waitlist: null, submissions: [], user: null, signInCode: null });
+      expect(await repo.operator.person("gone@x.test")).toEqual({
+        waitlist: null,
+        submissions: [],
+        user: null,
+        signInCode: null,
+        joinerMails: [],
+        campaignMails: [],
+      });
       expect((await repo.operator.person("kept@x.test")).submissions).toHaveLength(1);
       const [record] = await repo.operator.auditTrail(1);
       expect(record).toMatchObject({

@@ -11,6 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { LOGIN_URL } from "../../web/src/admin/session";
 import { App } from "../../web/src/App";
 import { CONTACT_FORM } from "@shared/forms";
+import { KEPT_AFTER_ERASURE } from "@shared/erasure";
 import { ATTRIBUTION_FIELDS } from "@shared/waitlist";
 import { brand, documentTitles } from "../../web/src/content";
 import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash, SECTION_IDS } from "../../web/src/routes";
@@ -239,10 +240,10 @@ describe("skip link", () => {
 });
 
 describe("legal pages", () => {
-  it("privacy policy: last updated November 25, 2026 (its text changed then), five sections, the contact e-mail", () => {
+  it("privacy policy: last updated November 28, 2026 (its text changed then), five sections, the contact e-mail", () => {
     renderAt("/privacy-policy");
 
-    expect(screen.getByText("Last updated November 25, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated November 28, 2026")).toBeTruthy();
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
       "Introduction",
       "Information We Collect",
@@ -289,6 +290,11 @@ describe("legal pages", () => {
     // How long, as the cron run deletes (docs/api.md "Sign-in": codes after a day, used refresh tokens after 30 days).
     expect(use).toMatch(/sign-in codes for at most a day/);
     expect(use).toMatch(/used session tokens for 30 days/);
+    // Issue 22: what a deletion removes beyond the person's own rows, and everything it keeps, with why.
+    expect(use).toMatch(/everything that links others to you \(the referral credits/);
+    const kept = screen.getByText(/After a deletion we keep only the following/).parentElement!.textContent!;
+    expect(KEPT_AFTER_ERASURE.length).toBeGreaterThan(0);
+    for (const sentence of KEPT_AFTER_ERASURE) expect(kept).toContain(sentence);
   });
 
   it("terms of service: last updated October 26, 2025, five sections", () => {

@@ -380,10 +380,11 @@ describe("My place: actions", () => {
 
   it("download my data: GET /api/me/data saved as a JSON file", async () => {
     signIn();
-    const data = { email: EMAIL, waitlist: null, submissions: [], user: null, sign_in_code: null };
+    // The readable file (worker/shared/my-data.ts), indented by the worker: saved byte for byte.
+    const text = `${JSON.stringify({ "about this file": { "what this is": "Everything…" }, "your email address": EMAIL }, null, 2)}\n`;
     const calls = serve({
       "GET /api/me": () => jsonResponse(200, CONFIRMED),
-      "GET /api/me/data": () => jsonResponse(200, data),
+      "GET /api/me/data": () => new Response(text, { status: 200, headers: { "Content-Type": "application/json; charset=UTF-8" } }),
     });
     const { user } = renderMe();
 
@@ -394,7 +395,7 @@ describe("My place: actions", () => {
     expect(saved.files).toHaveLength(1);
     expect(saved.files[0]!.fileName).toBe("homework-helper-my-data.json");
     expect(saved.files[0]!.blob.type).toBe("application/json");
-    expect(JSON.parse(await saved.files[0]!.blob.text())).toEqual(data);
+    expect(await saved.files[0]!.blob.text()).toBe(text);
   });
 
   it("delete everything: the address typed again; a wrong one asks nothing; then erased, signed out, and said", async () => {
@@ -742,7 +743,7 @@ describe("the privacy policy", () => {
     render(<App />);
     const section = (name: string) => screen.getByRole("heading", { level: 2, name }).closest("section")!.textContent!;
 
-    expect(screen.getByText("Last updated November 25, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated November 28, 2026")).toBeTruthy();
     const collected = section("Information We Collect");
     for (const stored of [
       /when you confirmed/,

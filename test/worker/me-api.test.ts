@@ -240,7 +240,7 @@ describe("POST /api/me/confirmation: the confirmation e-mail again", () => {
 });
 
 describe("GET /api/me/data: my data", () => {
-  it("is the operator's data-access answer for the address, as a download, recorded with the operator 'self'", async () => {
+  it("holds the operator's data-access answer for the address, as a download, recorded with the operator 'self'", async () => {
     const { email, token } = await signedIn("data");
     await joinWaitlist(email);
     const sent = await postJson("/api/forms/contact", { name: "Ada", email, message: "Hello" });
@@ -248,7 +248,7 @@ describe("GET /api/me/data: my data", () => {
 
     const response = await me("GET", ME_ROUTES.data, token);
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${ME_DATA_FILENAME}"`);
-    const { consent, ...mine } = await json<MeData>(response);
+    const mine = await json<MeData>(response);
     const operator = await json<PersonRecord>(
       await call("/api/admin/people/lookup", {
         method: "POST",
@@ -256,20 +256,25 @@ describe("GET /api/me/data: my data", () => {
         body: JSON.stringify({ email }),
       }),
     );
-    expect(mine).toEqual(operator);
-    expect(consent).toEqual({ subscription: { subscribed: true, unsubscribed_at: null, reason: null }, events: [] });
-    expect(mine.email).toBe(email);
-    expect(mine.waitlist?.email).toBe(email);
-    expect(mine.submissions).toHaveLength(1);
-    expect(mine.user?.email).toBe(email);
-    expect(mine.user?.sessions).toHaveLength(1);
+    // The same records, under the file's plain names (test/worker/me-data.test.ts checks every part).
+    expect(mine["your email address"]).toBe(operator.email);
+    expect(mine["your place on the waitlist"]?.["record number"]).toBe(operator.waitlist?.id);
+    expect(mine["messages you sent us"].map((message) => message["record number"])).toEqual(operator.submissions.map((row) => row.id));
+    expect(mine["your sign-in"]?.["account id"]).toBe(operator.user?.id);
+    expect(mine["your sign-in"]?.["devices you signed in on"].map((device) => device["session id"])).toEqual(
+      operator.user?.sessions.map((session) => session.id),
+    );
+    expect(mine["launch news and invitations"]).toEqual({ "you get them": true, "stopped at": null, why: null, history: [] });
+    expect(operator.email).toBe(email);
+    expect(operator.submissions).toHaveLength(1);
+    expect(operator.user?.sessions).toHaveLength(1);
 
     const hash = await subjectHash(JWT_SECRET, email);
     const records = (await testRepository().operator.auditTrail(50)).filter((record) => record.subjectHash === hash);
     expect(records.map((record) => [record.action, record.operator])).toContainEqual(["person.looked_up", "self"]);
   });
 
-  it("includes the consent trail of the address's mailbox: whether it is suppressed, and every event with its source and campaign", async () => {
+  it("includes the consent trail of the address's mailbox: whether it is suppressed, and every event with how and its campaign", async () => {
     const { email, token } = await signedIn("data-consent");
     const key = await mailboxKey(JWT_SECRET, email);
     const consent = testRepository().consent;
@@ -278,19 +283,23 @@ describe("GET /api/me/data: my data", () => {
     await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: true }));
     const off = await json<MeAnswer>(await me("POST", ME_ROUTES.subscription, token, { subscribed: false }));
 
-    const data = await json<MeData>(await me("GET", ME_ROUTES.data, token));
-    expect(data.consent.subscription).toEqual(off.subscription);
-    expect(data.consent.subscription).toMatchObject({ subscribed: false, reason: "unsubscribed" });
+    const data = (await json<MeData>(await me("GET", ME_ROUTES.data, token)))["launch news and invitations"];
+    expect(data).toMatchObject({ "you get them": false, "stopped at": off.subscription.unsubscribed_at, why: "you unsubscribed" });
     const stored = await consent.events(key);
-    expect(data.consent.events).toEqual([
-      { event: "unsubscribed", source: "one-click", campaign_id: 7, created_at: stored[0]!.createdAt },
-      { event: "resubscribed", source: "me", campaign_id: null, created_at: stored[1]!.createdAt },
-      { event: "unsubscribed", source: "me", campaign_id: null, created_at: stored[2]!.createdAt },
+    expect(data.history).toEqual([
+      {
+        "what happened": "you unsubscribed",
+        how: "the unsubscribe button of your email app",
+        "from launch email number": 7,
+        when: stored[0]!.createdAt,
+      },
+      { "what happened": "you subscribed again", how: "your My place page", "from launch email number": null, when: stored[1]!.createdAt },
+      { "what happened": "you unsubscribed", how: "your My place page", "from launch email number": null, when: stored[2]!.createdAt },
     ]);
     // Only this mailbox's trail: someone else's unsubscribe is not in it.
     const other = await mailboxKey(JWT_SECRET, uniqueEmail("data-other"));
     await consent.suppress({ mailboxKey: other, reason: "unsubscribed", source: "page", campaignId: 7, now: new Date() });
-    expect((await json<MeData>(await me("GET", ME_ROUTES.data, token))).consent.events).toHaveLength(3);
+    expect((await json<MeData>(await me("GET", ME_ROUTES.data, token)))["launch news and invitations"].history).toHaveLength(3);
   });
 });
 

@@ -5,6 +5,7 @@ import { adminJourneySuite } from "../support/admin-journey-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
+import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 
@@ -38,3 +39,4 @@ consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
 addressesRepositorySuite("D1", fresh);
+erasureRepositorySuite("D1", fresh);

@@ -4,6 +4,7 @@
  * launch team edits it here, with the rest of the copy in content.ts. Words only, their types
  * taken from the values (`as const`): components/LegalPage.tsx says what a page may hold.
  */
+import { KEPT_AFTER_ERASURE } from "@shared/erasure";
 import { brand, contactEmail } from "./content";
 
 /** Spec §2: both pages were last updated on this day; a page whose text changed since, on the day it changed. */
@@ -13,14 +14,15 @@ const LEGAL_LAST_UPDATED = "October 26, 2025";
  * The privacy policy's text last changed on this day (it names what is stored and why); the
  * terms of service keep the spec's date.
  */
-const PRIVACY_LAST_UPDATED = "November 25, 2026";
+const PRIVACY_LAST_UPDATED = "November 28, 2026";
 
 /**
  * What the site stores about a person, and why: keep it in step with worker/platform/db/schema.ts (the
  * waitlist's attribution columns, its confirmation, place and referral columns, the contact
  * form's fields, the sign-in sessions) and with
- * the retention and erasure in docs/api.md (the cron run's deletions at the end of "Sign-in";
- * what "Operator API" erases and keeps).
+ * the retention and erasure in docs/api.md (the cron run's deletions at the end of "Sign-in") and
+ * docs/operating.md "Erasing a person" (what an erasure deletes; what it keeps is worker/shared/erasure.ts,
+ * which the data download repeats).
  */
 export const privacyPolicy = {
   title: "Privacy Policy",
@@ -77,8 +79,11 @@ export const privacyPolicy = {
         "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +
           "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
         "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
-          "your waitlist entry, your messages and your sign-in records. Signed in, you can do it yourself on your My place " +
-          "page, where you can also leave the waitlist and download your data.",
+          "your waitlist entry, your messages, your sign-in records and your email preferences, and everything that links " +
+          "others to you (the referral credits you earned or gave, and your referral code on your friends' entries). " +
+          "Signed in, you can do it yourself on your My place page, where you can also leave the waitlist and download your data.",
+        "After a deletion we keep only the following, each for the reason given (your data download lists them too):",
+        ...KEPT_AFTER_ERASURE,
       ],
     },
     {

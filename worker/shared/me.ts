@@ -4,7 +4,8 @@
  * (snake_case, like the operator API). Every route needs the access token of a sign-in (Bearer);
  * without a valid one it answers 401 in the API's error shape.
  */
-import type { ErasureCounts, PersonRecord } from "./admin";
+import type { ErasureCounts } from "./admin";
+import type { MyData } from "./my-data";
 
 /** Where the joiner's API lives. */
 export const ME_API = "/api/me";
@@ -17,7 +18,7 @@ export const ME_ROUTES = {
   waitlist: `${ME_API}/waitlist`,
   /** POST: send the confirmation e-mail again (pending only; the daily cap answers 429). */
   confirmation: `${ME_API}/confirmation`,
-  /** GET: everything stored about the address (MeData), as a JSON download. */
+  /** GET: everything stored about the address (MeData: worker/shared/my-data.ts), as a readable JSON download. */
   data: `${ME_API}/data`,
   /** POST {"subscribed": boolean}: unsubscribe from campaign e-mail, or subscribe again (MeAnswer). */
   subscription: `${ME_API}/subscription`,
@@ -92,11 +93,17 @@ export type MeConsentEvent = {
 };
 
 /**
- * GET /api/me/data: the operator's data-access answer for the signed-in address, with the
- * consent trail of its mailbox (the suppression list and its events are kept by the mailbox's
- * key, so the operator's lookup by address does not list them).
+ * The consent trail of the address's mailbox: the suppression list and its events are kept by
+ * the mailbox's key, so the operator's look-up by address does not list them.
  */
-export type MeData = PersonRecord & { consent: { subscription: MeSubscription; events: MeConsentEvent[] } };
+export type MeConsentTrail = { subscription: MeSubscription; events: MeConsentEvent[] };
+
+/**
+ * GET /api/me/data: the operator's data-access answer for the signed-in address with its
+ * consent trail and the e-mails sent to it, as a readable file (indented, plain names, each
+ * part explained at its top, what an erasure keeps at its end).
+ */
+export type MeData = MyData;
 
 /** DELETE /api/me: what was erased (the session ends with the user). */
 export type MeErasure = ErasureCounts;

@@ -7,11 +7,12 @@ import { normalizeEmail } from "../../shared/text";
 import { personJson, subjectHash } from "../operator";
 import { jwtSecret } from "../sign-in";
 import { mailboxKey } from "../waitlist";
+import { readableData } from "./download";
 import { consentTrailOf } from "./subscription";
 
 /**
  * A person's own data (GET and DELETE /api/me): the download is the operator's data-access answer
- * plus the consent trail; the erasure is the operator's, both recorded in the audit trail with
+ * plus the consent trail, in words a student reads (download.ts); the erasure is the operator's, both recorded in the audit trail with
  * the operator "self" (worker/features/operator/).
  */
 
@@ -20,10 +21,10 @@ async function selfAudit(deps: Deps, email: string) {
   return { operator: SELF_OPERATOR, subjectHash: await subjectHash(jwtSecret(deps.config), email), now: deps.now() };
 }
 
-/** Everything stored about the address, as the operator's data-access answer plus the consent trail. */
+/** Everything stored about the address: the operator's data-access answer, the e-mails sent to it and the consent trail, readable. */
 export async function myData(deps: Deps, email: string): Promise<MeData> {
   const [found, consent] = await Promise.all([deps.repo.operator.person(email, await selfAudit(deps, email)), consentTrailOf(deps, email)]);
-  return { ...personJson(email, found, deps.now()), consent };
+  return readableData(personJson(email, found, deps.now()), found, consent, deps.now());
 }
 
 /** DELETE /api/me's `confirm`: the address typed again, compared as addresses are stored (400 otherwise). */

@@ -65,11 +65,12 @@ export const meRoutes = new Hono<MeEnv>()
     return answer(c);
   })
 
-  /** Everything stored about the address, as the operator's data-access answer plus the consent trail, as a download. */
+  /** Everything stored about the address (account.ts), as a readable download. */
   .get("/data", meWriteLimit, async (c) => {
     const data = await myData(c.get("deps"), c.get("user").email);
     c.header("Content-Disposition", `attachment; filename="${ME_DATA_FILENAME}"`);
-    return c.json(data);
+    // Indented, for the person who opens the file (c.json writes one line).
+    return c.body(`${JSON.stringify(data, null, 2)}\n`, 200, { "Content-Type": "application/json; charset=UTF-8" });
   })
 
   /** Erase everything (the operator's erasure, audited as "self"): the session ends with the user. */

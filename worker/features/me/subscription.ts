@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps";
-import type { MeData, MeSubscription } from "../../shared/me";
+import type { MeConsentTrail, MeSubscription } from "../../shared/me";
 import { mailboxKey } from "../waitlist";
 
 /**
@@ -26,7 +26,7 @@ export async function setSubscribed(deps: Deps, email: string, subscribed: boole
 }
 
 /** The mailbox's consent for the person's data download: where it stands and every event behind it, oldest first. */
-export async function consentTrailOf(deps: Deps, email: string): Promise<MeData["consent"]> {
+export async function consentTrailOf(deps: Deps, email: string): Promise<MeConsentTrail> {
   const [subscription, events] = await Promise.all([subscriptionOf(deps, email), deps.repo.consent.events(await keyOf(deps, email))]);
   return {
     subscription,

@@ -96,7 +96,7 @@ export function createMeApi(tokens: TokenSource) {
     },
     data: async (): Promise<DataFile> => {
       const response = await send(ME_ROUTES.data);
-      // Saved as the API sent it (the operator's data-access JSON), typed as JSON whatever the header said.
+      // Saved byte for byte as the API sent it (indented, readable: worker/shared/my-data.ts), typed as JSON whatever the header said.
       const blob = new Blob([await response.arrayBuffer()], { type: "application/json" });
       return { blob, fileName: ME_DATA_FILENAME };
     },

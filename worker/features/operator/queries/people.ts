@@ -3,6 +3,7 @@ import type { BatchResponse } from "drizzle-orm/batch";
 import { FORMS } from "../../../shared/forms";
 import { placeColumn, type PlacedEntry } from "./journey";
 import { eraseConsent } from "../../campaigns/queries/consent";
+import { eraseLinks } from "./erasure";
 import type { Database } from "../../../platform/db/database";
 import {
   auditLog,
@@ -10,6 +11,8 @@ import {
   authRefreshTokens,
   authSessions,
   authUsers,
+  campaignRecipients,
+  campaigns,
   formSubmissions,
   joinerMail,
   waitlist,
@@ -39,6 +42,10 @@ export type PersonData = {
   user: (AuthUser & { sessions: AuthSession[] }) | null;
   /** The address's sign-in code record; `live` while its code has not been used or worn out. */
   signInCode: { sentAt: string; expiresAt: string; live: boolean } | null;
+  /** The entry's confirmation or welcome e-mails (hwh_joiner_mail), oldest first: the person's download names them. */
+  joinerMails: { kind: "confirm" | "welcome"; createdAt: string; sentAt: string | null; attempts: number }[];
+  /** The campaigns that drew the entry, with what became of their e-mail to it (hwh_campaign_recipients), oldest first. */
+  campaignMails: { campaignId: number; subject: string; status: string; skipReason: string | null; sentAt: string | null }[];
 };
 
 /** Who did an audited action to whom (a keyed hash of the address, never the address), and when. */
@@ -71,6 +78,7 @@ export function createPeopleQueries(db: Database) {
      * (`person.looked_up`, with the counts it found), so no look-up goes unrecorded.
      */
     async person(email: string, audit?: AuditOf): Promise<PersonData> {
+      const entryId = db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email));
       const reads = [
         db
           .select({ ...getTableColumns(waitlist), place: placeColumn })
@@ -90,9 +98,26 @@ export function createPeopleQueries(db: Database) {
           .from(authCodes)
           .where(eq(authCodes.email, email))
           .limit(1),
+        db
+          .select({ kind: joinerMail.kind, createdAt: joinerMail.createdAt, sentAt: joinerMail.sentAt, attempts: joinerMail.attempts })
+          .from(joinerMail)
+          .where(inArray(joinerMail.entryId, entryId))
+          .orderBy(joinerMail.id),
+        db
+          .select({
+            campaignId: campaignRecipients.campaignId,
+            subject: campaigns.subject,
+            status: campaignRecipients.status,
+            skipReason: campaignRecipients.skipReason,
+            sentAt: campaignRecipients.sentAt,
+          })
+          .from(campaignRecipients)
+          .innerJoin(campaigns, eq(campaigns.id, campaignRecipients.campaignId))
+          .where(inArray(campaignRecipients.entryId, entryId))
+          .orderBy(campaignRecipients.id),
       ] as const;
       type Read = BatchResponse<typeof reads>;
-      const [entries, submissions, users, sessions, codes] = audit
+      const [entries, submissions, users, sessions, codes, joinerMails, campaignMails] = audit
         ? ((await db.batch([auditPerson("person.looked_up", email, audit), ...reads])).slice(1) as unknown as Read)
         : await db.batch(reads);
       const user = users[0];
@@ -101,22 +126,26 @@ export function createPeopleQueries(db: Database) {
         submissions,
         user: user ? { ...user, sessions: sessions.map((row) => row.session) } : null,
         signInCode: codes[0] ? { sentAt: codes[0].sentAt, expiresAt: codes[0].expiresAt, live: Boolean(codes[0].live) } : null,
+        joinerMails,
+        campaignMails,
       };
     },
 
     /**
      * Erases everything stored about one (normalised) address in one batch: its waitlist entry
      * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code,
-     * and its mailbox's suppression and consent trail (`mailboxKey`: the address's, which finds them after the entry left).
+     * its mailbox's suppression and consent trail (`mailboxKey`: the address's, which finds them after the entry left),
+     * and what links other rows to it: referral credits, friends' referred_by, campaign recipients (erasure.ts).
      * The batch's first statement writes the audit record, with the counts of what the rest
      * deletes, so an erasure is never done without its record nor recorded without being done.
      */
     async erasePerson(email: string, audit: AuditOf, mailboxKey?: string) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const [, , , , entries, submissions, , , users] = await db.batch([
+      const [, , , , , , , entries, submissions, , , users] = await db.batch([
         auditPerson("person.erased", email, audit),
         ...eraseConsent(db, email, mailboxKey),
+        ...eraseLinks(db, email, audit.now, mailboxKey),
         db
           .delete(joinerMail)
           .where(inArray(joinerMail.entryId, db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email)))),

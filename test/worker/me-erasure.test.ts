@@ -1,0 +1,106 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createDeps } from "../../worker/deps";
+import { confirmEntry } from "../../worker/features/waitlist/confirm";
+import { mailboxKey } from "../../worker/features/waitlist/keys";
+import { confirmationToken } from "../../worker/features/waitlist/tokens";
+import { ME_ROUTES } from "../../worker/shared/me";
+import { JWT_SECRET, signIn } from "../support/auth";
+import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+
+/**
+ * Issue 22, "what delete everything leaves": after DELETE /api/me no row of any table holds the
+ * person's address, mailbox key, entry id or referral code, with the person referred by someone,
+ * referring friends, unsubscribed and e-mailed by a campaign. What is kept is named and bounded.
+ */
+
+const repo = testRepository();
+const deps = () => createDeps(env);
+
+/** Joins through the API (with `ref`) and confirms through that join's own link. */
+async function joinedAndConfirmed(email: string, ref?: string) {
+  expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
+  const entry = (await repo.findWaitlistEntry(email))!;
+  await confirmEntry(deps(), await confirmationToken(deps(), entry.id), "198.51.100.22");
+  return (await repo.waitlist.entryById(entry.id))!;
+}
+
+function me(method: string, path: string, token: string, body?: unknown): Promise<Response> {
+  const headers = new Headers({ Authorization: `Bearer ${token}` });
+  if (body !== undefined) headers.set("Content-Type", "application/json");
+  return call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** Every row of every table of the project, by table. */
+async function everyRow(): Promise<Record<string, Record<string, unknown>[]>> {
+  const { results: tables } = await env.DB.prepare(
+    "select name from sqlite_master where type = 'table' and name like 'hwh!_%' escape '!'",
+  ).all<{ name: string }>();
+  const rows = await env.DB.batch<Record<string, unknown>>(tables.map(({ name }) => env.DB.prepare(`select * from "${name}"`)));
+  return Object.fromEntries(tables.map(({ name }, i) => [name, rows[i]!.results]));
+}
+
+describe("DELETE /api/me: what is left", () => {
+  it("no row anywhere holds the address, mailbox key, entry id or code; counters that cap the inbox's e-mail end within a day", async () => {
+    const referrer = await joinedAndConfirmed(uniqueEmail("erase-referrer"));
+    const email = uniqueEmail("erase-all");
+    const { access_token: token } = await signIn(email);
+    const person = await joinedAndConfirmed(email, referrer.referralCode!);
+    const friend = await joinedAndConfirmed(uniqueEmail("erase-friend"), person.referralCode!);
+    expect((await postJson("/api/waitlist", { email: uniqueEmail("erase-waiting"), ref: person.referralCode })).status).toBe(201);
+    expect((await repo.waitlist.entryById(referrer.id))!.referralsConfirmed).toBe(1);
+    expect((await postJson("/api/forms/contact", { name: "Ada", email, message: "Hello" })).status).toBe(201);
+    expect((await me("POST", ME_ROUTES.subscription, token, { subscribed: false })).status).toBe(200);
+    // A wave's e-mail sent to the person, and one to the friend.
+    const campaign = await repo.campaigns.create(
+      { subject: "You're in", body: "Come in.", audience: { kind: "wave", size: 2 } },
+      "ops@example.com",
+      new Date(),
+    );
+    for (const [entry, place] of [
+      [person, 2],
+      [friend, 3],
+    ] as const) {
+      await env.DB.prepare(
+        "insert into hwh_campaign_recipients (campaign_id, entry_id, place, status, sent_at, updated_at) values (?1, ?2, ?3, 'sent', ?4, ?4)",
+      )
+        .bind(campaign.id, entry.id, place, "2026-11-25T04:12:09.000Z")
+        .run();
+    }
+    expect((await me("GET", ME_ROUTES.data, token)).status).toBe(200);
+
+    const erased = await me("DELETE", ME_ROUTES.me, token, { confirm: email });
+    expect(erased.status, await erased.clone().text()).toBe(200);
+
+    const key = await mailboxKey(JWT_SECRET, email);
+    const traces = [email, key, person.referralCode!];
+    // hwh_dev_mailbox is the local stand-in for inboxes (the e-mails already sent), never written in production.
+    const { hwh_rate_limits: counters, hwh_dev_mailbox: _inboxes, ...tables } = await everyRow();
+    for (const [table, rows] of Object.entries(tables)) {
+      for (const row of rows) {
+        for (const [column, value] of Object.entries(row)) {
+          if (typeof value === "string")
+            for (const trace of traces) expect(value.toLowerCase(), `${table}.${column}`).not.toContain(trace.toLowerCase());
+          if (column.endsWith("entry_id") || (table === "hwh_waitlist" && column === "id"))
+            expect(value, `${table}.${column}`).not.toBe(person.id);
+        }
+      }
+    }
+    // Kept on purpose, and bounded: the counters capping the e-mail one inbox gets (keyed hashes)
+    // until their window ends, at most a day, so deleting everything cannot reset them.
+    const dayFromNow = Date.now() / 1000 + 86_400;
+    for (const counter of counters!.filter((row) => traces.some((trace) => String(row.key).includes(trace)))) {
+      expect(Number(counter.expires_at)).toBeLessThanOrEqual(dayFromNow);
+    }
+
+    // The campaign keeps its counts: the person's row stays, naming nobody; the friend's is as it was.
+    const rows = await repo.campaignDelivery.rowsOf(campaign.id);
+    expect(rows.map(({ status, place, sentAt }) => ({ status, place, sentAt }))).toEqual([
+      { status: "sent", place: null, sentAt: null },
+      { status: "sent", place: 3, sentAt: "2026-11-25T04:12:09.000Z" },
+    ]);
+    // The referrer keeps the place its credit gave; the friend keeps its standing, without the link.
+    expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 11 });
+    expect((await repo.waitlist.entryById(friend.id))!).toMatchObject({ referredBy: null, rankKey: friend.rankKey });
+  });
+});
