@@ -25,6 +25,7 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
     boost: 5,
     mailboxKey,
     network: `net-${mailboxKey}`,
+    referral: "join" as const,
   });
 
   /** Joins `email` (with `ref`) and confirms it through its own join, as the confirmation link does. */
@@ -33,6 +34,7 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
       kind: "confirm",
       mailboxKey: key,
       ref,
+      referralJoin: crypto.randomUUID(),
       mail: mail(),
       cap: { key: `cap:${key}`, window: DAY, max: 9 },
     };
@@ -53,6 +55,7 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
         kind: "confirm",
         mailboxKey: key("w"),
         ref: person.referralCode,
+        referralJoin: crypto.randomUUID(),
         mail: mail(),
         cap: { key: `cap:${key("w")}`, window: DAY, max: 9 },
       });

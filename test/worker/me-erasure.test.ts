@@ -21,7 +21,7 @@ const deps = () => createDeps(env);
 async function joinedAndConfirmed(email: string, ref?: string) {
   expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
   const entry = (await repo.findWaitlistEntry(email))!;
-  await confirmEntry(deps(), await confirmationToken(deps(), entry.id), "198.51.100.22");
+  await confirmEntry(deps(), await confirmationToken(deps(), entry.id, entry.referralJoin), "198.51.100.22");
   return (await repo.waitlist.entryById(entry.id))!;
 }
 
