@@ -52,15 +52,16 @@ export function referralStatement(db: Database, email: string, write: ReferralWr
 }
 
 /**
- * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
- * the same conditions, the pair unique (a pair already there is left as it is, and then the
- * statement before counted nothing).
+ * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted,
+ * with the boost it gave (so voiding it takes back exactly that): the same conditions, the pair
+ * unique (a pair already there is left as it is, voided or not, and then the statement before
+ * counted nothing).
  */
 export function referralCreditStatement(db: Database, email: string, write: ReferralWrite) {
   return db
     .insert(referralCredits)
     .select(
-      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)}, ${write.boost}, null from ${waitlist} j
         where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
         and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
     )
