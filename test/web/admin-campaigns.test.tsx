@@ -80,6 +80,19 @@ function campaign(id: number, overrides: Partial<CampaignJson> = {}): CampaignJs
 }
 
 const STATS: AdminStats = {
+  funnel: {
+    joined: 0,
+    pending: 0,
+    confirmed: 0,
+    inboxes: 0,
+    sharedInbox: 0,
+    unsubscribed: 0,
+    undeliverable: 0,
+    reachable: 0,
+    invited: 0,
+    held: 0,
+    waiting: 0,
+  },
   waitlist: {
     total: 0,
     pending: 0,

@@ -73,7 +73,22 @@ function stats(
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
   const total = overrides.total ?? 1234;
   const confirmed = Math.round(total * 0.75);
+  // 926 confirmed (of 1,234): 2 share an inbox, 7 unsubscribed, 3 bounced, 400 invited, 2 held, the rest waiting.
+  const reachable = confirmed - 12;
   return {
+    funnel: {
+      joined: total,
+      pending: total - confirmed,
+      confirmed,
+      inboxes: confirmed - 2,
+      sharedInbox: 2,
+      unsubscribed: 7,
+      undeliverable: 3,
+      reachable,
+      invited: Math.min(400, reachable),
+      held: 2,
+      waiting: reachable - Math.min(400, reachable) - 2,
+    },
     waitlist: {
       total,
       pending: total - confirmed,
@@ -381,6 +396,22 @@ describe("the console", () => {
     expect(figure(admin.overview.last7d)).toBe("42");
     expect(figure(admin.overview.submissions)).toBe("9");
     expect(figure(admin.overview.undelivered)).toBe("3");
+
+    // The funnel (issue 22): each step, and the counts that explain its difference to the one before.
+    const funnel = within(overview).getByRole("list", { name: admin.overview.funnel.title });
+    const steps = within(funnel)
+      .getAllByRole("listitem")
+      .map((step) => step.textContent);
+    expect(steps).toEqual([
+      `${admin.overview.funnel.confirmed}926${admin.overview.funnel.pending(1234, 308)}`,
+      `${admin.overview.funnel.inboxes}924${admin.overview.funnel.sharedInbox(926, 924, 2)}`,
+      `${admin.overview.funnel.reachable}914${admin.overview.funnel.suppressed(7, 3)}`,
+      `${admin.overview.funnel.invited}400${admin.overview.funnel.notInvited(914, 512, 2)}`,
+    ]);
+    expect(admin.overview.funnel.sharedInbox(61, 59, 2)).toBe("61 confirmed, 59 inboxes: 2 share an inbox with an earlier entry.");
+    expect(admin.overview.funnel.pending(70, 9)).toBe("Of 70 people on the waitlist, 9 are still to confirm.");
+    expect(admin.overview.funnel.suppressed(1, 0)).toBe("1 unsubscribed, none bounced or complained.");
+    expect(admin.overview.funnel.notInvited(56, 14, 2)).toBe("Of 56: 14 waiting for a wave, 2 held out of waves.");
 
     // The chart: an image named by its summary, one bar per day with its <title>, and the table.
     const chart = section(admin.chart.title);

@@ -117,7 +117,37 @@ export type Breakdown = {
 /** A referrer as the stats name it: its address (operators see addresses in the lists anyway) and code. */
 export type Referrer = { email: string; code: string; referrals: number };
 
+/**
+ * From joining to an invitation (issue 22), each step with what explains its difference to the
+ * one before. Every confirmed entry is in exactly one of sharedInbox, unsubscribed,
+ * undeliverable, invited, held and waiting.
+ */
+export type Funnel = {
+  joined: number;
+  /** Joined and still to confirm their address (joined - confirmed). */
+  pending: number;
+  confirmed: number;
+  /** Distinct inboxes among the confirmed: one e-mail per inbox (m0@, m0+x@ and M0@ are one). */
+  inboxes: number;
+  /** Confirmed entries whose inbox already has an earlier confirmed entry (confirmed - inboxes). */
+  sharedInbox: number;
+  /** Inboxes that unsubscribed from campaign e-mail. */
+  unsubscribed: number;
+  /** Inboxes whose mail bounced or who complained. */
+  undeliverable: number;
+  /** Inboxes a campaign can write to (inboxes - unsubscribed - undeliverable): an announcement's audience. */
+  reachable: number;
+  /** Of those, drawn by an invite wave so far. */
+  invited: number;
+  /** Of those not invited, held out of waves by an operator. */
+  held: number;
+  /** Of those, neither invited nor held: what the next invite waves draw from, in order of place. */
+  waiting: number;
+};
+
 export type AdminStats = {
+  /** From joining to an invitation, in counts that add up. */
+  funnel: Funnel;
   waitlist: {
     total: number;
     /** Waiting for the e-mailed confirmation, and confirmed (pending + confirmed = total). */

@@ -5,6 +5,9 @@
  */
 import { formatCount, plural } from "./format";
 
+/** A count in a sentence, "none" for 0. */
+const countOrNone = (n: number) => (n === 0 ? "none" : formatCount(n));
+
 export const overview = {
   title: "Overview",
   total: "On the waitlist",
@@ -14,6 +17,23 @@ export const overview = {
   undelivered: "Notifications not yet delivered",
   refresh: "Refresh the figures",
   refreshed: "Figures refreshed.",
+  /** From joining to an invitation: each step, and the counts that explain its difference to the one before. */
+  funnel: {
+    title: "From joining to an invitation",
+    confirmed: "Confirmed their address",
+    inboxes: "Inboxes",
+    reachable: "Can be written to",
+    invited: "Invited by a wave",
+    pending: (joined: number, pending: number) =>
+      `Of ${plural(joined, "person", "people")} on the waitlist, ${pending === 0 ? "none is" : `${formatCount(pending)} ${pending === 1 ? "is" : "are"}`} still to confirm.`,
+    sharedInbox: (confirmed: number, inboxes: number, shared: number) =>
+      `${formatCount(confirmed)} confirmed, ${plural(inboxes, "inbox", "inboxes")}: ${shared === 1 ? "1 shares" : `${countOrNone(shared)} share`} an inbox with an earlier entry.`,
+    suppressed: (unsubscribed: number, undeliverable: number) =>
+      `${countOrNone(unsubscribed)} unsubscribed, ${countOrNone(undeliverable)} bounced or complained.`,
+    notInvited: (reachable: number, waiting: number, held: number) =>
+      `Of ${formatCount(reachable)}: ${formatCount(waiting)} waiting for a wave, ${countOrNone(held)} held out of waves.`,
+    note: "One e-mail goes to each inbox (name@, name+tag@ and Name@ are one), to its first entry in line. Invite waves draw the waiting in order of place.",
+  },
 } as const;
 
 export const referrals = {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, isNotNull, min, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BREAKDOWN_TOP, STATS_DAYS, type AdminStats, type Breakdown } from "../../../shared/admin";
 import { formSlugOf } from "../../../shared/forms";
+import { funnelOf, funnelQuery } from "./funnel";
 import { journeySummary, journeyTotals, referrerQueries } from "./journey";
 import type { Database } from "../../../platform/db/database";
 import { formSubmissions, waitlist } from "../../../platform/db/schema";
@@ -63,7 +64,7 @@ export async function adminStats(db: Database, now: Date, options: StatsOptions)
       [`values${i}`, sql<number>`count(distinct ${BROKEN_DOWN[name]})`.as(`values_${i}`)],
     ]),
   );
-  const [[totals], byDay, byForm, waitingW, waitingF, failedW, failedF, topReferrers, flagged, ...tops] = await db.batch([
+  const [[totals], funnel, byDay, byForm, waitingW, waitingF, failedW, failedF, topReferrers, flagged, ...tops] = await db.batch([
     db
       .select({
         total: count().as("total"),
@@ -73,6 +74,7 @@ export async function adminStats(db: Database, now: Date, options: StatsOptions)
         ...perColumn,
       })
       .from(waitlist),
+    funnelQuery(db),
     db
       .select({ date: day, count: count() })
       .from(waitlist)
@@ -113,6 +115,7 @@ export async function adminStats(db: Database, now: Date, options: StatsOptions)
     options.networkFlag,
   );
   return {
+    funnel: funnelOf(total, funnel),
     waitlist: {
       total,
       ...journey.waitlist,
