@@ -11,6 +11,7 @@ import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -40,6 +41,7 @@ journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await
 consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

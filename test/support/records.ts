@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
-import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
+import { formSubmissions, referralCredits, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
 
 /**
  * The repository, plus the lookups only tests need to check what was stored (the worker itself
@@ -20,6 +20,11 @@ export function repositoryWithLookups(db: Database) {
     async findFormSubmission(id: number): Promise<FormSubmission | undefined> {
       const rows = await db.select().from(formSubmissions).where(eq(formSubmissions.id, id)).limit(1);
       return rows[0];
+    },
+
+    /** Referral credits as they were stored before they kept their boost (migration 0010). */
+    async forgetCreditBoosts(): Promise<void> {
+      await db.update(referralCredits).set({ boost: null });
     },
 
     /** Spec §7: all entries, newest first. */

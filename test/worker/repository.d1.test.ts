@@ -5,6 +5,7 @@ import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const TABLES = [
@@ -32,3 +33,4 @@ journeyRepositorySuite("D1", fresh);
 consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
+operatorActionsSuite("D1", fresh);

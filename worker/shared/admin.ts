@@ -3,6 +3,7 @@
  * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
  * (snake_case, like the database columns and GoTrue's JSON).
  */
+import type { Funnel } from "./admin-launch";
 import type { Attribution } from "./waitlist";
 
 /** Where the operator API lives. */
@@ -72,10 +73,22 @@ export type AdminWaitlistEntry = {
   source: string | null;
   created_at: string;
   updated_at: string;
+  /** When an operator held the entry out of invite waves (issue 22); null: waves may draw it. */
+  held_at: string | null;
 } & Attribution &
   JourneyFields &
   InvitedFields &
   DeliveryStatus;
+
+export {
+  ADMIN_ENTRY,
+  type AdminListedEntry,
+  type EntryVoided,
+  type Funnel,
+  type HoldRequest,
+  REASON_MAX_LENGTH,
+  type VoidRequest,
+} from "./admin-launch";
 
 export type AdminSubmission = {
   id: number;
@@ -116,34 +129,6 @@ export type Breakdown = {
 
 /** A referrer as the stats name it: its address (operators see addresses in the lists anyway) and code. */
 export type Referrer = { email: string; code: string; referrals: number };
-
-/**
- * From joining to an invitation (issue 22), each step with what explains its difference to the
- * one before. Every confirmed entry is in exactly one of sharedInbox, unsubscribed,
- * undeliverable, invited, held and waiting.
- */
-export type Funnel = {
-  joined: number;
-  /** Joined and still to confirm their address (joined - confirmed). */
-  pending: number;
-  confirmed: number;
-  /** Distinct inboxes among the confirmed: one e-mail per inbox (m0@, m0+x@ and M0@ are one). */
-  inboxes: number;
-  /** Confirmed entries whose inbox already has an earlier confirmed entry (confirmed - inboxes). */
-  sharedInbox: number;
-  /** Inboxes that unsubscribed from campaign e-mail. */
-  unsubscribed: number;
-  /** Inboxes whose mail bounced or who complained. */
-  undeliverable: number;
-  /** Inboxes a campaign can write to (inboxes - unsubscribed - undeliverable): an announcement's audience. */
-  reachable: number;
-  /** Of those, drawn by an invite wave so far. */
-  invited: number;
-  /** Of those not invited, held out of waves by an operator. */
-  held: number;
-  /** Of those, neither invited nor held: what the next invite waves draw from, in order of place. */
-  waiting: number;
-};
 
 export type AdminStats = {
   /** From joining to an invitation, in counts that add up. */
@@ -246,4 +231,8 @@ export const ADMIN_ERRORS = {
   notSignedIn: "not_signed_in",
   /** 403: a valid token of an address that is not in OPERATOR_EMAILS. */
   notOperator: "not_operator",
+  /** 404: no waitlist entry with that id (an action on one entry). */
+  entryNotFound: "entry_not_found",
+  /** 409: the entry gave no referral credit that still counts (none, or voided already). */
+  noReferralCredit: "no_referral_credit",
 } as const;

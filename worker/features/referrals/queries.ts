@@ -107,3 +107,53 @@ export function createReferralRepository(db: Database) {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Voiding a credit (issue 22, the operator's action): kept apart from the counting above, which
+// it only undoes.
+
+/**
+ * The referrer's key after one credit of `boost` places is voided: RANK_KEY.afterReferral undone.
+ * Its last credit puts it back exactly where its confirmation put it (RANK_KEY.confirmed, the
+ * 1 of "has a referral" with it); an earlier one gives back its 2 x boost. SET sees the row as it
+ * was, so referrals_confirmed is the count before this credit goes.
+ */
+export function rankKeyAfterVoid(boost: SQL): SQL {
+  return sql`case when ${waitlist.referralsConfirmed} = 1 then ${RANK_KEY.confirmed(sql`${waitlist.confirmSeq}`)}
+    else ${waitlist.rankKey} + 2 * ${boost} end`;
+}
+
+/**
+ * Voids the credit the entry `friendId` gave (its referrer's code and its mailbox's pair), for
+ * one batch, in this order: the referrer loses the referral and the places the credit gave (its
+ * stored boost; `fallbackBoost`, the boost in force, for a credit stored before credits kept
+ * theirs), then the credit is marked void. Both hold only while the credit counts, so voiding
+ * twice changes nothing; the voided row stays, so the same mailbox never credits that referrer
+ * again (referralStatement asks for any row of the pair).
+ */
+export function voidCreditStatements(db: Database, friendId: number, options: { fallbackBoost: number; now: Date }) {
+  const friend = (column: string) => sql`(select f.${sql.raw(column)} from ${waitlist} f where f.id = ${friendId})`;
+  const counting = sql`c.referral_code = ${friend("referred_by")} and c.mailbox_key = ${friend("mailbox_key")} and c.voided_at is null`;
+  const boost = sql`coalesce((select c.boost from ${referralCredits} c where ${counting}), ${options.fallbackBoost})`;
+  return [
+    db
+      .update(waitlist)
+      .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} - 1`, rankKey: rankKeyAfterVoid(boost) })
+      .where(
+        sql`${waitlist.referralCode} = ${friend("referred_by")} and ${waitlist.referralsConfirmed} > 0
+          and exists (select 1 from ${referralCredits} c where ${counting})`,
+      )
+      .returning({ id: waitlist.id }),
+    db
+      .update(referralCredits)
+      .set({ voidedAt: iso(options.now) })
+      .where(
+        and(
+          sql`${referralCredits.referralCode} = ${friend("referred_by")}`,
+          sql`${referralCredits.mailboxKey} = ${friend("mailbox_key")}`,
+          isNull(referralCredits.voidedAt),
+        ),
+      )
+      .returning({ boost: referralCredits.boost }),
+  ] as const;
+}
