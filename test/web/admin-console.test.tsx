@@ -4,7 +4,7 @@
  * the figures, chart and breakdowns, search and keyset paging, "Retry now", the CSV downloads,
  * erasure with its typed confirmation, and the words shown for each failure.
  */
-import type { AdminPage, AdminStats, AdminSubmission, AdminWaitlistEntry, Breakdown, PersonRecord } from "@shared/admin";
+import type { AdminListedEntry, AdminPage, AdminStats, AdminSubmission, Breakdown, EntryVoided, PersonRecord } from "@shared/admin";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -120,7 +120,7 @@ function stats(
   };
 }
 
-function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry> = {}): AdminWaitlistEntry {
+function entry(id: number, email: string, overrides: Partial<AdminListedEntry> = {}): AdminListedEntry {
   return {
     id,
     email,
@@ -139,6 +139,9 @@ function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry>
     referrals_confirmed: 41,
     invited_at: null,
     invited_campaign_id: null,
+    held_at: null,
+    referral_credit: null,
+    referrals_voided: 0,
     email_sent: true,
     email_sent_at: "2026-01-30T10:00:05.000Z",
     notify_attempts: 1,
@@ -975,6 +978,145 @@ describe("erasure", () => {
           .getAllByRole("alert")
           .map((alert) => alert.textContent),
       ).toContain(`${admin.errors.badRequest} ${admin.errors.serverSaid("That is not an e-mail address.")}`),
+    );
+  });
+});
+
+describe("holding an entry out of waves and voiding a referral credit in the waitlist (issue 22)", () => {
+  const words = admin.waitlist;
+  /** ada (41 referrals, 2 voided, held), grace (not held), hedy (whose credit to ada counts) and ivy (whose was voided). */
+  function launchDayPage(changed: { held?: boolean; voided?: boolean } = {}) {
+    return page([
+      entry(1, "ada@example.com", {
+        held_at: changed.held === false ? null : "2026-01-31T08:00:00.000Z",
+        referrals_voided: changed.voided ? 3 : 2,
+      }),
+      entry(2, "grace@example.com", { referral_code: "GRC23456" }),
+      entry(3, "hedy@example.com", {
+        referral_code: "HDY23456",
+        referred_by: "ADA23456",
+        referrals_confirmed: 0,
+        referral_credit: changed.voided ? "voided" : "counted",
+      }),
+      entry(4, "ivy@example.com", {
+        referral_code: "IVY23456",
+        referred_by: "ADA23456",
+        referrals_confirmed: 0,
+        referral_credit: "voided",
+      }),
+    ]);
+  }
+  const row = (email: string) =>
+    within(screen.getByRole("table", { name: words.caption }))
+      .getByRole("rowheader", { name: email })
+      .closest("tr")!;
+  const cellOf = (email: string, header: string) => {
+    const headers = [...within(screen.getByRole("table", { name: words.caption })).getAllByRole("columnheader")].map(
+      (cell) => cell.textContent,
+    );
+    return row(email).children[headers.indexOf(header)] as HTMLElement;
+  };
+
+  it("shows who is held out of waves, each credit counted or voided, and the voided of each referrer", async () => {
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage());
+    await openConsole();
+    expect(cellOf("ada@example.com", words.columns.waves).textContent).toBe(
+      `${words.held}${words.heldSince("31 Jan 2026, 08:00 UTC")}${words.release}`,
+    );
+    expect(within(cellOf("ada@example.com", words.columns.waves)).getByRole("button").getAttribute("aria-label")).toBe(
+      words.releaseLabel("ada@example.com"),
+    );
+    expect(cellOf("grace@example.com", words.columns.waves).textContent).toBe(words.hold);
+    expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(2)}`);
+    expect(cellOf("hedy@example.com", words.columns.referredBy).textContent).toBe(`ADA23456${words.credit.counted}${words.credit.void}`);
+    expect(cellOf("ivy@example.com", words.columns.referredBy).textContent).toBe(`ADA23456${words.credit.voided}`);
+    expect(words.referralsVoided(2)).toBe("2 voided");
+  });
+
+  it("holds an entry and lets one back (POST …/hold), then loads the list and the figures again", async () => {
+    let held = true;
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage({ held }));
+    routes["POST /api/admin/waitlist/1/hold"] = ({ body }) => {
+      held = (JSON.parse(body!) as { held: boolean }).held;
+      return jsonResponse(200, launchDayPage({ held }).items[0]);
+    };
+    routes["POST /api/admin/waitlist/2/hold"] = () =>
+      jsonResponse(200, entry(2, "grace@example.com", { held_at: "2026-02-01T09:00:00.000Z" }));
+    const user = await openConsole();
+    const listsBefore = callsTo("GET", "/api/admin/waitlist").length;
+    const statsBefore = callsTo("GET", "/api/admin/stats").length;
+    const waves = () => cellOf("ada@example.com", words.columns.waves);
+    await user.click(within(waves()).getByRole("button", { name: words.releaseLabel("ada@example.com") }));
+    // A question first, which takes focus, and a reason for the audit trail: none, and nothing is asked of the server.
+    expect(document.activeElement).toBe(within(waves()).getByText(words.releaseConfirm("ada@example.com")));
+    await user.click(within(waves()).getByRole("button", { name: words.releaseYes }));
+    expect(within(waves()).getByText(words.reasonMissing)).toBeTruthy();
+    expect(callsTo("POST", "/api/admin/waitlist/1/hold")).toHaveLength(0);
+    await user.type(within(waves()).getByLabelText(words.reason), "Checked: a real school.");
+    await user.click(within(waves()).getByRole("button", { name: words.releaseYes }));
+    await waitFor(() => expect(waves().textContent).toBe(words.hold));
+    expect(JSON.parse(callsTo("POST", "/api/admin/waitlist/1/hold")[0]!.body!)).toEqual({ held: false, reason: "Checked: a real school." });
+    expect(callsTo("GET", "/api/admin/waitlist").length).toBeGreaterThan(listsBefore);
+    expect(callsTo("GET", "/api/admin/stats").length).toBeGreaterThan(statsBefore);
+    expect(within(section(words.title)).getByText(words.released("ada@example.com")).getAttribute("role")).toBe("status");
+
+    const grace = () => cellOf("grace@example.com", words.columns.waves);
+    await user.click(within(grace()).getByRole("button", { name: words.holdLabel("grace@example.com") }));
+    expect(within(grace()).getByText(words.holdConfirm("grace@example.com"))).toBeTruthy();
+    await user.type(within(grace()).getByLabelText(words.reason), "Ring");
+    await user.click(within(grace()).getByRole("button", { name: words.holdYes }));
+    await waitFor(() => expect(callsTo("POST", "/api/admin/waitlist/2/hold")).toHaveLength(1));
+    expect(JSON.parse(callsTo("POST", "/api/admin/waitlist/2/hold")[0]!.body!)).toEqual({ held: true, reason: "Ring" });
+    expect(within(section(words.title)).getByText(words.heldDone("grace@example.com")).getAttribute("role")).toBe("status");
+  });
+
+  it("voids a credit only after asking (POST …/void-referral), says what it did, and shows the server's refusal", async () => {
+    let voided = false;
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage({ voided }));
+    routes["POST /api/admin/waitlist/3/void-referral"] = () => {
+      voided = true;
+      const [referrer, , friend] = launchDayPage({ voided }).items;
+      return jsonResponse(200, { friend: friend!, referrer: referrer!, boost: 5 } satisfies EntryVoided);
+    };
+    const user = await openConsole();
+    const cell = () => cellOf("hedy@example.com", words.columns.referredBy);
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    // A question first, which takes focus; "Keep it" asks nothing of the server.
+    const question = within(cell()).getByText(words.credit.confirm("ADA23456"));
+    expect(document.activeElement).toBe(question);
+    await user.click(within(cell()).getByRole("button", { name: words.credit.keep }));
+    expect(callsTo("POST", "/api/admin/waitlist/3/void-referral")).toHaveLength(0);
+    expect(document.activeElement).toBe(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    await user.type(within(cell()).getByLabelText(words.reason), "Same network, same minute");
+    await user.click(within(cell()).getByRole("button", { name: words.credit.yes }));
+    await waitFor(() => expect(cell().textContent).toBe(`ADA23456${words.credit.voided}`));
+    expect(callsTo("POST", "/api/admin/waitlist/3/void-referral").map((call) => JSON.parse(call.body!))).toEqual([
+      { reason: "Same network, same minute" },
+    ]);
+    expect(
+      within(section(words.title))
+        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5))
+        .getAttribute("role"),
+    ).toBe("status");
+    expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(3)}`);
+
+    // Refused (voided meanwhile elsewhere): the server's words, and nothing else changes.
+    voided = false;
+    routes["POST /api/admin/waitlist/3/void-referral"] = () =>
+      apiError(409, "no_referral_credit", "This entry gave no referral credit that still counts.");
+    await user.click(within(section(words.title)).getByRole("button", { name: admin.table.searchButton }));
+    await waitFor(() => expect(cell().textContent).toBe(`ADA23456${words.credit.counted}${words.credit.void}`));
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    await user.type(within(cell()).getByLabelText(words.reason), "Ring");
+    await user.click(within(cell()).getByRole("button", { name: words.credit.yes }));
+    await waitFor(() =>
+      expect(
+        within(section(words.title))
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(`${admin.errors.conflict} ${admin.errors.serverSaid("This entry gave no referral credit that still counts.")}`),
     );
   });
 });
