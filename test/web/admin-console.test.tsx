@@ -4,7 +4,16 @@
  * the figures, chart and breakdowns, search and keyset paging, "Retry now", the CSV downloads,
  * erasure with its typed confirmation, and the words shown for each failure.
  */
-import type { AdminListedEntry, AdminPage, AdminStats, AdminSubmission, Breakdown, EntryVoided, PersonRecord } from "@shared/admin";
+import type {
+  AdminListedEntry,
+  AdminPage,
+  AdminStats,
+  AdminSubmission,
+  Breakdown,
+  EntryVoided,
+  PersonRecord,
+  ReferralClusters,
+} from "@shared/admin";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -67,6 +76,18 @@ function breakdown(top: Record<string, number>, none = 0, other = { values: 0, c
   return { top: Object.entries(top).map(([value, count]) => ({ value, count })), none, other };
 }
 
+/** A flagged referrer's referrals as a school's: one big network, spread over days, varied inboxes (issue 22). */
+const SCHOOL: ReferralClusters = {
+  total: 44,
+  byNetwork: [12, 3],
+  withinHour: 4,
+  withinDay: 9,
+  spanHours: 130,
+  domains: 3,
+  lookAlike: 2,
+  reading: "group",
+};
+
 function stats(
   overrides: { total?: number; undelivered?: number; failed?: number; referrals?: Partial<AdminStats["referrals"]> } = {},
 ): AdminStats {
@@ -111,6 +132,7 @@ function stats(
         { email: "grace@example.com", code: "GRC23456", referrals: 7 },
       ],
       flagged: [{ email: "ada@example.com", code: "ADA23456", referrals: 41, fromOneNetwork: 12 }],
+      clusters: [{ code: "ADA23456", ...SCHOOL }],
       flagAt: 5,
       ...overrides.referrals,
     },
@@ -567,6 +589,52 @@ describe("the console", () => {
     expect(cellOf(hedy!, columns.referralCode)).toBe(`—${admin.none}`);
     expect(cellOf(hedy!, columns.referredBy)).toBe("ADA23456");
     expect(cellOf(hedy!, columns.referrals)).toBe("0");
+  });
+
+  it("shows how each flagged referrer's referrals cluster by network, time and inbox, so a school reads apart from a ring (issue 22)", async () => {
+    const ring: ReferralClusters = {
+      total: 6,
+      byNetwork: [6],
+      withinHour: 6,
+      withinDay: 6,
+      spanHours: 0.2,
+      domains: 1,
+      lookAlike: 6,
+      reading: "ring",
+    };
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          referrals: {
+            confirmed: 50,
+            viralCoefficient: 0.1,
+            top: [],
+            flagged: [
+              { email: "ada@example.com", code: "ADA23456", referrals: 41, fromOneNetwork: 12 },
+              { email: "ring@example.com", code: "RNG23456", referrals: 6, fromOneNetwork: 6 },
+            ],
+            clusters: [
+              { code: "ADA23456", ...SCHOOL },
+              { code: "RNG23456", ...ring },
+            ],
+            flagAt: 5,
+          },
+        }),
+      );
+    await openConsole();
+    const text = admin.referrals.clusters;
+    const table = within(section(admin.referrals.title)).getByRole("table", { name: text.title });
+    expect(
+      within(table)
+        .getAllByRole("row")
+        .map((row) => [...row.children].map((cell) => cell.textContent)),
+    ).toEqual([
+      [text.referrer, text.networks, text.withinHour, text.withinDay, text.span, text.alike, text.reads],
+      ["ada@example.com", "12 · 3", "4", "9", "5 days", "2 of 44 (3 domains)", text.reading.group],
+      ["ring@example.com", "6", "6", "6", "0.2 h", "6 of 6 (1 domain)", text.reading.ring],
+    ]);
+    expect(within(section(admin.referrals.title)).getByText(text.intro)).toBeTruthy();
   });
 
   it("says when nobody referred anyone yet and no referrer is flagged", async () => {

@@ -58,3 +58,26 @@ export type VoidRequest = { reason: string };
 
 /** The answer of void-referral: the friend and its referrer as they are now, and the places the credit gave back. */
 export type EntryVoided = { friend: AdminListedEntry; referrer: AdminListedEntry | null; boost: number };
+
+/**
+ * How a flagged referrer's confirmed referrals cluster (the referral review, issue 22), so a
+ * school (one network, spread over days, varied inboxes) reads differently from a ring (a burst
+ * of look-alike inboxes). worker/features/operator/queries/referral-clusters.ts decides every rule.
+ */
+export type ReferralClusters = {
+  /** The confirmed referrals clustered: every friend who joined with the code and confirmed (voided credits too). */
+  total: number;
+  /** Confirmed referrals per client network, most first; networks are keyed hashes, never named. */
+  byNetwork: number[];
+  /** The most confirmed within one hour of each other, and within one day (24 hours). */
+  withinHour: number;
+  withinDay: number;
+  /** From the first confirmation to the last, in hours (one decimal). */
+  spanHours: number;
+  /** Distinct e-mail domains among them. */
+  domains: number;
+  /** The most whose inboxes look alike: the same domain, local parts equal once digits and a "+tag" are taken out. */
+  lookAlike: number;
+  /** "ring": more than half in one hour and more than half alike; "group": neither; null: one of the two (look closer). */
+  reading: "ring" | "group" | null;
+};

@@ -3,7 +3,7 @@
  * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
  * (snake_case, like the database columns and GoTrue's JSON).
  */
-import type { Funnel } from "./admin-launch";
+import type { Funnel, ReferralClusters } from "./admin-launch";
 import type { Attribution } from "./waitlist";
 
 /** Where the operator API lives. */
@@ -85,6 +85,7 @@ export {
   type AdminListedEntry,
   type EntryVoided,
   type Funnel,
+  type ReferralClusters,
   type HoldRequest,
   REASON_MAX_LENGTH,
   type VoidRequest,
@@ -164,6 +165,8 @@ export type AdminStats = {
      * `fromOneNetwork` is the most from one network; the network itself is never named.
      */
     flagged: (Referrer & { fromOneNetwork: number })[];
+    /** How each flagged referrer's referrals cluster (issue 22), by code, in flagged's order; absent when none is flagged. */
+    clusters?: (ReferralClusters & { code: string })[];
     flagAt: number;
   };
   /** Messages by form (its slug). */

@@ -60,6 +60,28 @@ export const referrals = {
     fromOne: "From one network",
     empty: (flagAt: number) => `No referrer has ${plural(flagAt, "confirmed referral")} or more from one network.`,
   },
+  /** How each flagged referrer's referrals cluster (issue 22): a school reads differently from a ring. */
+  clusters: {
+    title: "How the flagged referrers' referrals cluster",
+    intro:
+      "By network (confirmed referrals per network, most first), by time (the most confirmed within one hour, and within one day, of each other; from the first to the last) and by inbox: look-alike inboxes share a domain and a local part once digits and a “+tag” are taken out (kid1@, kid.2@ and kid+3@ look alike; anna@ and ben@ do not). A ring: more than half in one hour and more than half alike. A group such as a school: neither.",
+    referrer: "Referrer",
+    networks: "Per network",
+    withinHour: "Within 1 hour",
+    withinDay: "Within 1 day",
+    span: "First to last",
+    alike: "Look-alike inboxes",
+    reads: "Reads like",
+    networkCounts: (counts: number[]) => (counts.length === 0 ? "–" : counts.map(formatCount).join(" · ")),
+    spanHours: (hours: number) => (hours < 48 ? `${formatCount(hours)} h` : `${formatCount(Math.round(hours / 24))} days`),
+    alikeOf: (alike: number, total: number, domains: number) =>
+      `${formatCount(alike)} of ${formatCount(total)} (${plural(domains, "domain")})`,
+    reading: {
+      ring: "A ring: a burst of look-alike inboxes",
+      group: "A group (a school?): spread out, varied inboxes",
+      mixed: "Mixed: look closer",
+    },
+  },
 } as const;
 
 export const chart = {

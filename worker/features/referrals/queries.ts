@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../platform/db/database";
 import { referralCredits, waitlist } from "../../platform/db/schema";
@@ -86,6 +86,33 @@ export function flaggedNetworks(db: Database, flagAt: number, only?: { code: str
     .where(and(isNotNull(friend.confirmedAt), isNotNull(friend.referralNetwork), ne(friend.mailboxKey, inviter.mailboxKey), narrowed))
     .groupBy(friend.referredBy, friend.referralNetwork)
     .having(gte(count(), flagAt));
+}
+
+/**
+ * The confirmed referrals of every referrer the network flag marks (flaggedNetworks), by the
+ * same rule (its own mailbox's aside), for the referral review's clustering (issue 22): code,
+ * network key (grouped by, never shown), confirmation time and address.
+ */
+export function flaggedReferrals(db: Database, flagAt: number) {
+  const friend = alias(waitlist, "friend");
+  const inviter = alias(waitlist, "inviter");
+  const flagged = flaggedNetworks(db, flagAt).as("flagged_codes");
+  return db
+    .select({
+      code: friend.referredBy,
+      network: friend.referralNetwork,
+      confirmedAt: sql<string>`${friend.confirmedAt}`,
+      email: friend.email,
+    })
+    .from(friend)
+    .innerJoin(inviter, eq(inviter.referralCode, friend.referredBy))
+    .where(
+      and(
+        isNotNull(friend.confirmedAt),
+        ne(friend.mailboxKey, inviter.mailboxKey),
+        inArray(friend.referredBy, db.selectDistinct({ code: flagged.code }).from(flagged)),
+      ),
+    );
 }
 
 export function createReferralRepository(db: Database) {
