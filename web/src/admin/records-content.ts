@@ -57,9 +57,10 @@ export const waitlist = {
   csvName: "waitlist.csv",
   /** Holding an entry out of invite waves (issue 22): its place is kept, no wave draws it. */
   hold: "Hold out of waves",
-  holdLabel: (email: string) => `Hold ${email} out of invite waves`,
+  /** Each button's name starts with its visible words (axe: label-content-name-mismatch), then names the entry. */
+  holdLabel: (email: string) => `Hold out of waves: ${email}`,
   release: "Let back into waves",
-  releaseLabel: (email: string) => `Let ${email} back into invite waves`,
+  releaseLabel: (email: string) => `Let back into waves: ${email}`,
   /** Each action first asks, with the operator's reason, which the audit trail keeps. */
   holdConfirm: (email: string) => `Hold ${email} out of invite waves? Its place is kept; no wave draws it until it is let back.`,
   releaseConfirm: (email: string) => `Let ${email} back into invite waves? The next wave may draw it at its place.`,
@@ -80,7 +81,7 @@ export const waitlist = {
     counted: "Credit counts",
     voided: "Credit voided",
     void: "Void credit",
-    voidLabel: (email: string) => `Void the referral credit of ${email}`,
+    voidLabel: (email: string) => `Void credit of ${email}`,
     confirm: (code: string) =>
       `Void this referral credit? ${code} loses the referral and the places it gave, for good: the same friend never credits it again.`,
     yes: "Void it",
