@@ -1,4 +1,4 @@
-import type { AdminListedEntry } from "@shared/admin";
+import { type AdminListedEntry, REASON_MAX_LENGTH } from "@shared/admin";
 import { createContext, useContext, useEffect, useId, useRef, useState } from "react";
 import { admin } from "../content";
 import { formatCount, formatTime } from "../format";
@@ -58,6 +58,7 @@ function Ask({ question, yes, no, onYes, onNo }: AskProps) {
         id={`${id}-reason`}
         className="input"
         type="text"
+        maxLength={REASON_MAX_LENGTH}
         value={reason}
         onChange={(event) => setReason(event.target.value)}
         aria-invalid={missing || undefined}
