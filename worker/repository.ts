@@ -2,6 +2,7 @@ import { createAddressRepository } from "./features/addresses/queries";
 import { createCampaignRepository } from "./features/campaigns/queries/campaigns";
 import { createCampaignDeliveryRepository } from "./features/campaigns/queries/delivery";
 import { createRecipientRepository } from "./features/campaigns/queries/recipients";
+import { createWavePreviewQueries } from "./features/campaigns/queries/wave-preview";
 import { createConsentRepository } from "./features/campaigns/queries/consent";
 import { createSubmissionRepository } from "./features/contact/queries";
 import { createDevMailQueries } from "./features/dev-mailbox/queries";
@@ -48,8 +49,8 @@ export function createRepository(db: Database) {
     /** The operator API's lists, stats, data-access requests and erasure. */
     operator: createAdminRepository(db),
 
-    /** Launch day's campaigns as the operator composes them: drafts, audiences, recipients' outcomes. */
-    campaigns: createCampaignRepository(db),
+    /** Launch day's campaigns as the operator composes them: drafts, audiences and a wave's first entries, recipients' outcomes. */
+    campaigns: { ...createCampaignRepository(db), ...createWavePreviewQueries(db) },
 
     /** Launch day's delivery: expansion, claims and marks, progress, a campaign's status changes. */
     campaignDelivery: createCampaignDeliveryRepository(db),

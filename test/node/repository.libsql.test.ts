@@ -13,6 +13,7 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -44,6 +45,7 @@ adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await fres
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -145,6 +145,52 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
       ]);
     });
 
+    it("the funnel: joined -> confirmed -> inboxes -> can be written to -> invited, each difference counted, agreeing with the campaigns' audiences", async () => {
+      const repo = await fresh();
+      // Mailbox keys of this case only: D1 keeps suppressions from one case to the next.
+      const key = (name: string) => `funnel-${driver}-${name}-${crypto.randomUUID()}`;
+      const [inbox, unsubscribed, bounced] = [key("c"), key("u"), key("x")];
+      const joins: [string, string][] = [
+        ["a", key("a")],
+        ["b", key("b")],
+        ["c1", inbox],
+        ["c2", inbox],
+        ["u", unsubscribed],
+        ["x", bounced],
+        ["d", key("d")],
+        ["e", key("e")],
+      ];
+      for (const [i, [name, mailbox]] of joins.entries()) await confirmedJoin(repo, 1000 * (i + 1), { email: `${name}@x.test`, mailbox });
+      await repo.waitlist.join({ email: "p1@x.test", source: null }, { now: at(9000), lockMs: LOCK_MS });
+      await repo.waitlist.join({ email: "p2@x.test", source: null }, { now: at(9500), lockMs: LOCK_MS });
+      await repo.consent.suppress({ mailboxKey: unsubscribed, reason: "unsubscribed", source: "page", campaignId: null, now: at(10_000) });
+      await repo.consent.suppress({ mailboxKey: bounced, reason: "bounced", source: "transport", campaignId: null, now: at(10_000) });
+      // A wave of two draws a and b, the first two that can be written to.
+      const draft = await repo.campaigns.create({ subject: "In", body: "Come in.", audience: { kind: "wave", size: 2 } }, "op", at(11_000));
+      const wave = await repo.campaignDelivery.transition(draft.id, ["draft"], "sending", at(11_000));
+      await repo.campaignDelivery.expandChunk(wave!, 10, at(11_000));
+
+      const { funnel } = await repo.operator.stats(at(20_000), { networkFlag: 5 });
+      expect(funnel).toEqual({
+        joined: 10,
+        pending: 2,
+        confirmed: 8,
+        inboxes: 7,
+        sharedInbox: 1,
+        unsubscribed: 1,
+        undeliverable: 1,
+        reachable: 5,
+        invited: 2,
+        held: 0,
+        waiting: 3,
+      });
+      // The campaigns' own definition of who can be written to, and of who a wave draws next.
+      expect(await repo.campaigns.audienceSize({ kind: "all" })).toBe(funnel.reachable);
+      expect(await repo.campaigns.audienceSize({ kind: "wave", size: 1000 })).toBe(funnel.waiting);
+      const empty = await (await fresh()).operator.stats(at(20_000), { networkFlag: 5 });
+      expect(Object.values(empty.funnel).every((n) => n === 0)).toBe(true);
+    });
+
     it("the person look-up carries the place; the erasure deletes the entry's joiner mails with it", async () => {
       const repo = await fresh();
       await seed(repo);

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
-import { formSubmissions, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
+import { formSubmissions, referralCredits, waitlist, type FormSubmission, type WaitlistEntry } from "../../worker/platform/db/schema";
 
 /**
  * The repository, plus the lookups only tests need to check what was stored (the worker itself
@@ -40,6 +40,11 @@ export function repositoryWithLookups(db: Database) {
       );
       const rows = await Promise.all(tables.map(({ name }) => db.all<Record<string, unknown>>(sql.raw(`select * from "${name}"`))));
       return Object.fromEntries(tables.map(({ name }, i) => [name, rows[i]!]));
+    },
+
+    /** Referral credits as they were stored before they kept their boost (migration 0012). */
+    async forgetCreditBoosts(): Promise<void> {
+      await db.update(referralCredits).set({ boost: null });
     },
 
     /** Spec §7: all entries, newest first. */

@@ -6,7 +6,15 @@
  * polled progress (and its end), pause, resume and cancel, the report with its CSV, dead letters.
  */
 import type { AdminPage, AdminStats, AdminWaitlistEntry } from "@shared/admin";
-import { CAMPAIGN_POLL_MS, type CampaignAudience, type CampaignJson, type CampaignProgress, type DeadLetter } from "@shared/campaigns";
+import {
+  CAMPAIGN_POLL_MS,
+  type CampaignAudience,
+  type CampaignJson,
+  type CampaignProgress,
+  type DeadLetter,
+  type WaveEntry,
+  type WavePreview,
+} from "@shared/campaigns";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -80,6 +88,19 @@ function campaign(id: number, overrides: Partial<CampaignJson> = {}): CampaignJs
 }
 
 const STATS: AdminStats = {
+  funnel: {
+    joined: 0,
+    pending: 0,
+    confirmed: 0,
+    inboxes: 0,
+    sharedInbox: 0,
+    unsubscribed: 0,
+    undeliverable: 0,
+    reachable: 0,
+    invited: 0,
+    held: 0,
+    waiting: 0,
+  },
   waitlist: {
     total: 0,
     pending: 0,
@@ -111,6 +132,7 @@ function waitlistEntry(id: number, email: string, invited: Partial<AdminWaitlist
     source: "hero",
     created_at: "2026-01-30T10:00:00.000Z",
     updated_at: "2026-01-30T10:00:00.000Z",
+    held_at: null,
     utm_source: null,
     utm_medium: null,
     utm_campaign: null,
@@ -216,6 +238,7 @@ describe("the waitlist's Invited column (issue 17)", () => {
       source: "hero",
       created_at: "2026-01-30T10:00:00.000Z",
       updated_at: "2026-01-30T10:00:00.000Z",
+      held_at: null,
       utm_source: null,
       utm_medium: null,
       utm_campaign: null,
@@ -330,6 +353,53 @@ describe("composing a campaign", () => {
     expect(waves).toEqual([{ kind: "wave", size: 500, utm_source: "newsletter" }]);
     // Nothing was saved or sent.
     expect(calls.filter((call) => call.method !== "GET" && call.path !== `${API}/audience`)).toEqual([]);
+  });
+
+  it("a wave lists who it invites first, in its order, marking a flagged referrer and the friends it brought, and says what it skips (issue 22)", async () => {
+    const first = (id: number, email: string, flagged: number | null, friendOfFlagged: boolean): WaveEntry => ({
+      id,
+      email,
+      place: id,
+      referral_code: `CODE${id}`,
+      referred_by: friendOfFlagged ? "CODE1" : null,
+      referrals_confirmed: flagged ?? 0,
+      flagged_from_one_network: flagged,
+      referred_by_flagged: friendOfFlagged,
+    });
+    const wave: WavePreview = {
+      first: [
+        first(1, "ring@example.com", 6, false),
+        first(2, "early@example.com", null, false),
+        first(3, "friend@example.com", null, true),
+      ],
+      flagged: 1,
+      held: 2,
+    };
+    routes[`POST ${API}/audience`] = ({ body }) =>
+      jsonResponse(
+        200,
+        (body as { audience: CampaignAudience }).audience.kind === "wave"
+          ? { audience_size: 3, wave }
+          : { audience_size: 1234, wave: null },
+      );
+    const user = await newCampaign();
+    await within(region()).findByText(text.audience.size(1234));
+    expect(within(region()).queryByRole("table", { name: text.audience.first.caption(3) })).toBeNull();
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    await user.type(screen.getByRole("textbox", { name: text.audience.waveSize }), "3");
+    const table = await within(region()).findByRole("table", { name: text.audience.first.caption(3) });
+    const rows = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ["1", "ring@example.com", "6", text.audience.first.flaggedReferrer(6)],
+      ["2", "early@example.com", "0", ""],
+      ["3", "friend@example.com", "0", text.audience.first.flaggedFriend],
+    ]);
+    expect(within(region()).getByText(text.audience.first.flaggedInWave(1))).toBeTruthy();
+    expect(within(region()).getByText(text.audience.first.held(2))).toBeTruthy();
+    expect(text.audience.first.held(2)).toBe("2 entries held out of waves are skipped.");
   });
 
   it("an empty audience says there would be nothing to send (Send is inert, saying why); a wave size that is no number is not counted", async () => {

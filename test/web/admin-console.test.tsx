@@ -4,7 +4,16 @@
  * the figures, chart and breakdowns, search and keyset paging, "Retry now", the CSV downloads,
  * erasure with its typed confirmation, and the words shown for each failure.
  */
-import type { AdminPage, AdminStats, AdminSubmission, AdminWaitlistEntry, Breakdown, PersonRecord } from "@shared/admin";
+import type {
+  AdminListedEntry,
+  AdminPage,
+  AdminStats,
+  AdminSubmission,
+  Breakdown,
+  EntryVoided,
+  PersonRecord,
+  ReferralClusters,
+} from "@shared/admin";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -67,6 +76,18 @@ function breakdown(top: Record<string, number>, none = 0, other = { values: 0, c
   return { top: Object.entries(top).map(([value, count]) => ({ value, count })), none, other };
 }
 
+/** A flagged referrer's referrals as a school's: one big network, spread over days, varied inboxes (issue 22). */
+const SCHOOL: ReferralClusters = {
+  total: 44,
+  byNetwork: [12, 3],
+  withinHour: 4,
+  withinDay: 9,
+  spanHours: 130,
+  domains: 3,
+  lookAlike: 2,
+  reading: "group",
+};
+
 function stats(
   overrides: {
     total?: number;
@@ -79,7 +100,22 @@ function stats(
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
   const total = overrides.total ?? 1234;
   const confirmed = Math.round(total * 0.75);
+  // 926 confirmed (of 1,234): 2 share an inbox, 7 unsubscribed, 3 bounced, 400 invited, 2 held, the rest waiting.
+  const reachable = confirmed - 12;
   return {
+    funnel: {
+      joined: total,
+      pending: total - confirmed,
+      confirmed,
+      inboxes: confirmed - 2,
+      sharedInbox: 2,
+      unsubscribed: 7,
+      undeliverable: 3,
+      reachable,
+      invited: Math.min(400, reachable),
+      held: 2,
+      waiting: reachable - Math.min(400, reachable) - 2,
+    },
     waitlist: {
       total,
       pending: total - confirmed,
@@ -102,6 +138,7 @@ function stats(
         { email: "grace@example.com", code: "GRC23456", referrals: 7 },
       ],
       flagged: [{ email: "ada@example.com", code: "ADA23456", referrals: 41, fromOneNetwork: 12 }],
+      clusters: [{ code: "ADA23456", ...SCHOOL }],
       flagAt: 5,
       ...overrides.referrals,
     },
@@ -112,7 +149,7 @@ function stats(
   };
 }
 
-function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry> = {}): AdminWaitlistEntry {
+function entry(id: number, email: string, overrides: Partial<AdminListedEntry> = {}): AdminListedEntry {
   return {
     id,
     email,
@@ -131,6 +168,9 @@ function entry(id: number, email: string, overrides: Partial<AdminWaitlistEntry>
     referrals_confirmed: 41,
     invited_at: null,
     invited_campaign_id: null,
+    held_at: null,
+    referral_credit: null,
+    referrals_voided: 0,
     email_sent: true,
     email_sent_at: "2026-01-30T10:00:05.000Z",
     notify_attempts: 1,
@@ -407,6 +447,22 @@ describe("the console", () => {
     expect(figure(admin.overview.undelivered)).toBe("3");
     expect(within(overview).getByText(admin.overview.visitorMail({ budget: 5000, sentToday: 120, waiting: 0 }))).toBeTruthy();
 
+    // The funnel (issue 22): each step, and the counts that explain its difference to the one before.
+    const funnel = within(overview).getByRole("list", { name: admin.overview.funnel.title });
+    const steps = within(funnel)
+      .getAllByRole("listitem")
+      .map((step) => step.textContent);
+    expect(steps).toEqual([
+      `${admin.overview.funnel.confirmed}926${admin.overview.funnel.pending(1234, 308)}`,
+      `${admin.overview.funnel.inboxes}924${admin.overview.funnel.sharedInbox(926, 924, 2)}`,
+      `${admin.overview.funnel.reachable}914${admin.overview.funnel.suppressed(7, 3)}`,
+      `${admin.overview.funnel.invited}400${admin.overview.funnel.notInvited(914, 512, 2)}`,
+    ]);
+    expect(admin.overview.funnel.sharedInbox(61, 59, 2)).toBe("61 confirmed, 59 inboxes: 2 share an inbox with an earlier entry.");
+    expect(admin.overview.funnel.pending(70, 9)).toBe("Of 70 people on the waitlist, 9 are still to confirm.");
+    expect(admin.overview.funnel.suppressed(1, 0)).toBe("1 unsubscribed, none bounced or complained.");
+    expect(admin.overview.funnel.notInvited(56, 14, 2)).toBe("Of 56: 14 waiting for a wave, 2 held out of waves.");
+
     // The chart: an image named by its summary, one bar per day with its <title>, and the table.
     const chart = section(admin.chart.title);
     const total = stats().waitlist.byDay.reduce((sum, day) => sum + day.count, 0);
@@ -558,6 +614,52 @@ describe("the console", () => {
     expect(cellOf(hedy!, columns.referralCode)).toBe(`—${admin.none}`);
     expect(cellOf(hedy!, columns.referredBy)).toBe("ADA23456");
     expect(cellOf(hedy!, columns.referrals)).toBe("0");
+  });
+
+  it("shows how each flagged referrer's referrals cluster by network, time and inbox, so a school reads apart from a ring (issue 22)", async () => {
+    const ring: ReferralClusters = {
+      total: 6,
+      byNetwork: [6],
+      withinHour: 6,
+      withinDay: 6,
+      spanHours: 0.2,
+      domains: 1,
+      lookAlike: 6,
+      reading: "ring",
+    };
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          referrals: {
+            confirmed: 50,
+            viralCoefficient: 0.1,
+            top: [],
+            flagged: [
+              { email: "ada@example.com", code: "ADA23456", referrals: 41, fromOneNetwork: 12 },
+              { email: "ring@example.com", code: "RNG23456", referrals: 6, fromOneNetwork: 6 },
+            ],
+            clusters: [
+              { code: "ADA23456", ...SCHOOL },
+              { code: "RNG23456", ...ring },
+            ],
+            flagAt: 5,
+          },
+        }),
+      );
+    await openConsole();
+    const text = admin.referrals.clusters;
+    const table = within(section(admin.referrals.title)).getByRole("table", { name: text.title });
+    expect(
+      within(table)
+        .getAllByRole("row")
+        .map((row) => [...row.children].map((cell) => cell.textContent)),
+    ).toEqual([
+      [text.referrer, text.networks, text.withinHour, text.withinDay, text.span, text.alike, text.reads],
+      ["ada@example.com", "12 · 3", "4", "9", "5 days", "2 of 44 (3 domains)", text.reading.group],
+      ["ring@example.com", "6", "6", "6", "0.2 h", "6 of 6 (1 domain)", text.reading.ring],
+    ]);
+    expect(within(section(admin.referrals.title)).getByText(text.intro)).toBeTruthy();
   });
 
   it("says when nobody referred anyone yet and no referrer is flagged", async () => {
@@ -969,6 +1071,145 @@ describe("erasure", () => {
           .getAllByRole("alert")
           .map((alert) => alert.textContent),
       ).toContain(`${admin.errors.badRequest} ${admin.errors.serverSaid("That is not an e-mail address.")}`),
+    );
+  });
+});
+
+describe("holding an entry out of waves and voiding a referral credit in the waitlist (issue 22)", () => {
+  const words = admin.waitlist;
+  /** ada (41 referrals, 2 voided, held), grace (not held), hedy (whose credit to ada counts) and ivy (whose was voided). */
+  function launchDayPage(changed: { held?: boolean; voided?: boolean } = {}) {
+    return page([
+      entry(1, "ada@example.com", {
+        held_at: changed.held === false ? null : "2026-01-31T08:00:00.000Z",
+        referrals_voided: changed.voided ? 3 : 2,
+      }),
+      entry(2, "grace@example.com", { referral_code: "GRC23456" }),
+      entry(3, "hedy@example.com", {
+        referral_code: "HDY23456",
+        referred_by: "ADA23456",
+        referrals_confirmed: 0,
+        referral_credit: changed.voided ? "voided" : "counted",
+      }),
+      entry(4, "ivy@example.com", {
+        referral_code: "IVY23456",
+        referred_by: "ADA23456",
+        referrals_confirmed: 0,
+        referral_credit: "voided",
+      }),
+    ]);
+  }
+  const row = (email: string) =>
+    within(screen.getByRole("table", { name: words.caption }))
+      .getByRole("rowheader", { name: email })
+      .closest("tr")!;
+  const cellOf = (email: string, header: string) => {
+    const headers = [...within(screen.getByRole("table", { name: words.caption })).getAllByRole("columnheader")].map(
+      (cell) => cell.textContent,
+    );
+    return row(email).children[headers.indexOf(header)] as HTMLElement;
+  };
+
+  it("shows who is held out of waves, each credit counted or voided, and the voided of each referrer", async () => {
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage());
+    await openConsole();
+    expect(cellOf("ada@example.com", words.columns.waves).textContent).toBe(
+      `${words.held}${words.heldSince("31 Jan 2026, 08:00 UTC")}${words.release}`,
+    );
+    expect(within(cellOf("ada@example.com", words.columns.waves)).getByRole("button").getAttribute("aria-label")).toBe(
+      words.releaseLabel("ada@example.com"),
+    );
+    expect(cellOf("grace@example.com", words.columns.waves).textContent).toBe(words.hold);
+    expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(2)}`);
+    expect(cellOf("hedy@example.com", words.columns.referredBy).textContent).toBe(`ADA23456${words.credit.counted}${words.credit.void}`);
+    expect(cellOf("ivy@example.com", words.columns.referredBy).textContent).toBe(`ADA23456${words.credit.voided}`);
+    expect(words.referralsVoided(2)).toBe("2 voided");
+  });
+
+  it("holds an entry and lets one back (POST …/hold), then loads the list and the figures again", async () => {
+    let held = true;
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage({ held }));
+    routes["POST /api/admin/waitlist/1/hold"] = ({ body }) => {
+      held = (JSON.parse(body!) as { held: boolean }).held;
+      return jsonResponse(200, launchDayPage({ held }).items[0]);
+    };
+    routes["POST /api/admin/waitlist/2/hold"] = () =>
+      jsonResponse(200, entry(2, "grace@example.com", { held_at: "2026-02-01T09:00:00.000Z" }));
+    const user = await openConsole();
+    const listsBefore = callsTo("GET", "/api/admin/waitlist").length;
+    const statsBefore = callsTo("GET", "/api/admin/stats").length;
+    const waves = () => cellOf("ada@example.com", words.columns.waves);
+    await user.click(within(waves()).getByRole("button", { name: words.releaseLabel("ada@example.com") }));
+    // A question first, which takes focus, and a reason for the audit trail: none, and nothing is asked of the server.
+    expect(document.activeElement).toBe(within(waves()).getByText(words.releaseConfirm("ada@example.com")));
+    await user.click(within(waves()).getByRole("button", { name: words.releaseYes }));
+    expect(within(waves()).getByText(words.reasonMissing)).toBeTruthy();
+    expect(callsTo("POST", "/api/admin/waitlist/1/hold")).toHaveLength(0);
+    await user.type(within(waves()).getByLabelText(words.reason), "Checked: a real school.");
+    await user.click(within(waves()).getByRole("button", { name: words.releaseYes }));
+    await waitFor(() => expect(waves().textContent).toBe(words.hold));
+    expect(JSON.parse(callsTo("POST", "/api/admin/waitlist/1/hold")[0]!.body!)).toEqual({ held: false, reason: "Checked: a real school." });
+    expect(callsTo("GET", "/api/admin/waitlist").length).toBeGreaterThan(listsBefore);
+    expect(callsTo("GET", "/api/admin/stats").length).toBeGreaterThan(statsBefore);
+    expect(within(section(words.title)).getByText(words.released("ada@example.com")).getAttribute("role")).toBe("status");
+
+    const grace = () => cellOf("grace@example.com", words.columns.waves);
+    await user.click(within(grace()).getByRole("button", { name: words.holdLabel("grace@example.com") }));
+    expect(within(grace()).getByText(words.holdConfirm("grace@example.com"))).toBeTruthy();
+    await user.type(within(grace()).getByLabelText(words.reason), "Ring");
+    await user.click(within(grace()).getByRole("button", { name: words.holdYes }));
+    await waitFor(() => expect(callsTo("POST", "/api/admin/waitlist/2/hold")).toHaveLength(1));
+    expect(JSON.parse(callsTo("POST", "/api/admin/waitlist/2/hold")[0]!.body!)).toEqual({ held: true, reason: "Ring" });
+    expect(within(section(words.title)).getByText(words.heldDone("grace@example.com")).getAttribute("role")).toBe("status");
+  });
+
+  it("voids a credit only after asking (POST …/void-referral), says what it did, and shows the server's refusal", async () => {
+    let voided = false;
+    routes["GET /api/admin/waitlist"] = () => jsonResponse(200, launchDayPage({ voided }));
+    routes["POST /api/admin/waitlist/3/void-referral"] = () => {
+      voided = true;
+      const [referrer, , friend] = launchDayPage({ voided }).items;
+      return jsonResponse(200, { friend: friend!, referrer: referrer!, boost: 5 } satisfies EntryVoided);
+    };
+    const user = await openConsole();
+    const cell = () => cellOf("hedy@example.com", words.columns.referredBy);
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    // A question first, which takes focus; "Keep it" asks nothing of the server.
+    const question = within(cell()).getByText(words.credit.confirm("ADA23456"));
+    expect(document.activeElement).toBe(question);
+    await user.click(within(cell()).getByRole("button", { name: words.credit.keep }));
+    expect(callsTo("POST", "/api/admin/waitlist/3/void-referral")).toHaveLength(0);
+    expect(document.activeElement).toBe(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    await user.type(within(cell()).getByLabelText(words.reason), "Same network, same minute");
+    await user.click(within(cell()).getByRole("button", { name: words.credit.yes }));
+    await waitFor(() => expect(cell().textContent).toBe(`ADA23456${words.credit.voided}`));
+    expect(callsTo("POST", "/api/admin/waitlist/3/void-referral").map((call) => JSON.parse(call.body!))).toEqual([
+      { reason: "Same network, same minute" },
+    ]);
+    expect(
+      within(section(words.title))
+        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5))
+        .getAttribute("role"),
+    ).toBe("status");
+    expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(3)}`);
+
+    // Refused (voided meanwhile elsewhere): the server's words, and nothing else changes.
+    voided = false;
+    routes["POST /api/admin/waitlist/3/void-referral"] = () =>
+      apiError(409, "no_referral_credit", "This entry gave no referral credit that still counts.");
+    await user.click(within(section(words.title)).getByRole("button", { name: admin.table.searchButton }));
+    await waitFor(() => expect(cell().textContent).toBe(`ADA23456${words.credit.counted}${words.credit.void}`));
+    await user.click(within(cell()).getByRole("button", { name: words.credit.voidLabel("hedy@example.com") }));
+    await user.type(within(cell()).getByLabelText(words.reason), "Ring");
+    await user.click(within(cell()).getByRole("button", { name: words.credit.yes }));
+    await waitFor(() =>
+      expect(
+        within(section(words.title))
+          .getAllByRole("alert")
+          .map((alert) => alert.textContent),
+      ).toContain(`${admin.errors.conflict} ${admin.errors.serverSaid("This entry gave no referral credit that still counts.")}`),
     );
   });
 });

@@ -884,6 +884,23 @@ describe("the joiner's journey for the operator (issue 16)", () => {
     expect(stricter.referrals.flagged.map((row) => row.email)).not.toContain(referrer);
   });
 
+  it("stats: the funnel from joined to invited, whose parts add up (issue 22)", async () => {
+    const before = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    await referrerWithFriends();
+    const { funnel, waitlist } = await json<AdminStats>(await admin("/stats", ADMIN_KEY));
+    expect(funnel.joined).toBe(waitlist.total);
+    expect(funnel.confirmed).toBe(waitlist.confirmed);
+    expect(funnel.pending).toBe(waitlist.pending);
+    expect([funnel.joined - before.funnel.joined, funnel.confirmed - before.funnel.confirmed]).toEqual([8, 7]);
+    // Seven new confirmed inboxes nobody invited, held or unsubscribed: all waiting for a wave.
+    expect([funnel.inboxes - before.funnel.inboxes, funnel.waiting - before.funnel.waiting]).toEqual([7, 7]);
+    expect(funnel.sharedInbox + funnel.unsubscribed + funnel.undeliverable + funnel.invited + funnel.held + funnel.waiting).toBe(
+      funnel.confirmed,
+    );
+    expect(funnel.inboxes).toBe(funnel.confirmed - funnel.sharedInbox);
+    expect(funnel.reachable).toBe(funnel.invited + funnel.held + funnel.waiting);
+  });
+
   it("the waitlist list, the look-up and the CSV give status, confirmed_at, place, referral_code, referred_by and referrals", async () => {
     const { tag, referrer, code, friends, pending } = await referrerWithFriends();
     const page = await json<AdminPage<AdminWaitlistEntry>>(await admin(`/waitlist?q=${tag}&limit=3`, ADMIN_KEY));

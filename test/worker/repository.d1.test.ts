@@ -7,6 +7,7 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 
 const TABLES = [
@@ -40,3 +41,4 @@ adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
 addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
+operatorActionsSuite("D1", fresh);

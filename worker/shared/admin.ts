@@ -3,6 +3,7 @@
  * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
  * (snake_case, like the database columns and GoTrue's JSON).
  */
+import type { Funnel, ReferralClusters } from "./admin-launch";
 import type { Attribution } from "./waitlist";
 
 /** Where the operator API lives. */
@@ -72,10 +73,23 @@ export type AdminWaitlistEntry = {
   source: string | null;
   created_at: string;
   updated_at: string;
+  /** When an operator held the entry out of invite waves (issue 22); null: waves may draw it. */
+  held_at: string | null;
 } & Attribution &
   JourneyFields &
   InvitedFields &
   DeliveryStatus;
+
+export {
+  ADMIN_ENTRY,
+  type AdminListedEntry,
+  type EntryVoided,
+  type Funnel,
+  type ReferralClusters,
+  type HoldRequest,
+  REASON_MAX_LENGTH,
+  type VoidRequest,
+} from "./admin-launch";
 
 export type AdminSubmission = {
   id: number;
@@ -118,6 +132,8 @@ export type Breakdown = {
 export type Referrer = { email: string; code: string; referrals: number };
 
 export type AdminStats = {
+  /** From joining to an invitation, in counts that add up. */
+  funnel: Funnel;
   waitlist: {
     total: number;
     /** Waiting for the e-mailed confirmation, and confirmed (pending + confirmed = total). */
@@ -149,6 +165,8 @@ export type AdminStats = {
      * `fromOneNetwork` is the most from one network; the network itself is never named.
      */
     flagged: (Referrer & { fromOneNetwork: number })[];
+    /** How each flagged referrer's referrals cluster (issue 22), by code, in flagged's order; absent when none is flagged. */
+    clusters?: (ReferralClusters & { code: string })[];
     flagAt: number;
   };
   /** Messages by form (its slug). */
@@ -222,4 +240,8 @@ export const ADMIN_ERRORS = {
   notSignedIn: "not_signed_in",
   /** 403: a valid token of an address that is not in OPERATOR_EMAILS. */
   notOperator: "not_operator",
+  /** 404: no waitlist entry with that id (an action on one entry). */
+  entryNotFound: "entry_not_found",
+  /** 409: the entry gave no referral credit that still counts (none, or voided already). */
+  noReferralCredit: "no_referral_credit",
 } as const;

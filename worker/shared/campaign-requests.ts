@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { REASON_MAX_LENGTH } from "./admin-launch";
 import { CAMPAIGN_LIMITS, type CampaignAudience, characterCount } from "./campaigns";
 import { emailField, strictFields, textField } from "./text";
 import { storedCampaignValue } from "./waitlist";
@@ -137,3 +138,23 @@ export const deadLetterRetrySchema = strictFields({
     ),
   ),
 });
+
+/** Why an operator acts on one entry, kept in the audit trail: one line, required. */
+const reason = textField({
+  required: true,
+  maxLength: REASON_MAX_LENGTH,
+  messages: {
+    notText: "reason must be text.",
+    required: "Say why, for the audit trail.",
+    forbidden: `The reason must be one line of at most ${REASON_MAX_LENGTH} characters.`,
+  },
+});
+
+/** POST /api/admin/waitlist/:id/hold: out of invite waves, or back in, and why (worker/shared/admin-launch.ts HoldRequest). */
+export const holdRequestSchema = strictFields({
+  held: v.boolean("held must be true (out of invite waves) or false (back in)."),
+  reason,
+});
+
+/** POST /api/admin/waitlist/:id/void-referral: why (VoidRequest). */
+export const voidRequestSchema = strictFields({ reason });

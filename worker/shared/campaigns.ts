@@ -115,8 +115,33 @@ export type CampaignJson = {
 /** GET /api/admin/campaigns: newest first. */
 export type CampaignList = { campaigns: CampaignJson[] };
 
-/** POST /api/admin/campaigns/audience: the size of an audience before anything is saved. */
-export type AudienceSize = { audience_size: number };
+/** How many of an invite wave's first entries the composer lists (issue 22): at most the wave's size. */
+export const WAVE_PREVIEW = 20;
+
+/** One of an invite wave's first entries, as the wave would draw it (issue 22). */
+export type WaveEntry = {
+  id: number;
+  email: string;
+  /** Its place in line, which the wave records. */
+  place: number;
+  referral_code: string | null;
+  referred_by: string | null;
+  referrals_confirmed: number;
+  /** Its most confirmed referrals from one network when that flags it (REFERRAL_NETWORK_FLAG), else null. */
+  flagged_from_one_network: number | null;
+  /** Whether the referrer it joined through is flagged. */
+  referred_by_flagged: boolean;
+};
+
+/**
+ * Who an invite wave would draw (issue 22): its first WAVE_PREVIEW entries by place, how many
+ * flagged referrers the whole wave holds, and how many entries it skips because an operator held
+ * them out of waves.
+ */
+export type WavePreview = { first: WaveEntry[]; flagged: number; held: number };
+
+/** POST /api/admin/campaigns/audience: the size of an audience before anything is saved, and for a wave who it draws first (null for "all"). */
+export type AudienceSize = { audience_size: number; wave: WavePreview | null };
 
 /** POST /api/admin/campaigns/:id/preview: the e-mail as a recipient would get it (a sample recipient). */
 export type CampaignPreview = { title: string; html: string; text: string; headers: Record<string, string> };

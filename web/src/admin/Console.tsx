@@ -39,12 +39,12 @@ type Props = {
 /**
  * The console for an operator: who is signed in and the way out, links to its sections, and the
  * sections. The figures (overview, referrals, chart, breakdowns, notifications) come from one stats call,
- * made again by Refresh, after a retry and after an erasure; the campaigns, the lists and the
+ * made again by Refresh, after a retry, an erasure and an action on an entry; the campaigns, the lists and the
  * erasure make their own calls.
  */
 export function Console({ email, stats, onStats, signOutButton, signOutError, focusHeading, mainId }: Props) {
   const { api, report } = useConsole();
-  // Bumped after an erasure: the lists load their current page again.
+  // Bumped after an erasure or an action on an entry: the lists load their current page again.
   const [dataVersion, setDataVersion] = useState(0);
 
   /** Loads the figures again; the message of a failure (null: done, or the page changed view). */
@@ -57,7 +57,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
     }
   }, [api, onStats, report]);
 
-  const afterErasure = useCallback(() => {
+  const afterChange = useCallback(() => {
     setDataVersion((version) => version + 1);
     void refreshStats();
   }, [refreshStats]);
@@ -110,9 +110,9 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
         <Notifications id={SECTIONS.delivery} stats={stats.notifications} failed={stats.failedNotifications} refresh={refreshStats} />
         <Breakdowns id={SECTIONS.sources} stats={stats} />
         <Campaigns id={SECTIONS.campaigns} />
-        <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} />
+        <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} onChanged={afterChange} />
         <MessagesSection id={SECTIONS.messages} dataVersion={dataVersion} />
-        <Erasure id={SECTIONS.erasure} onErased={afterErasure} />
+        <Erasure id={SECTIONS.erasure} onErased={afterChange} />
       </main>
       <footer className="admin-footer">
         <a href="/">{admin.backToSite}</a>

@@ -1,15 +1,19 @@
 import {
   ADMIN_API,
+  ADMIN_ENTRY,
   ADMIN_ERRORS,
   ADMIN_PEOPLE,
+  type AdminListedEntry,
   type AdminPage,
   type AdminStats,
   type AdminSubmission,
-  type AdminWaitlistEntry,
+  type EntryVoided,
   type ErasureCounts,
+  type HoldRequest,
   type PersonRecord,
   type PersonRequest,
   type RetryResult,
+  type VoidRequest,
 } from "@shared/admin";
 import {
   CAMPAIGNS_API,
@@ -128,7 +132,11 @@ export function createAdminApi(tokens: TokenSource) {
 
   return {
     stats: () => json<AdminStats>("/stats"),
-    waitlist: (query: ListQuery) => json<AdminPage<AdminWaitlistEntry>>(`/waitlist${searchOf(query)}`),
+    waitlist: (query: ListQuery) => json<AdminPage<AdminListedEntry>>(`/waitlist${searchOf(query)}`),
+    hold: (id: number, held: boolean, reason: string) =>
+      json<AdminListedEntry>(ADMIN_ENTRY.hold(id), postJson({ held, reason } satisfies HoldRequest)),
+    voidReferral: (id: number, reason: string) =>
+      json<EntryVoided>(ADMIN_ENTRY.voidReferral(id), postJson({ reason } satisfies VoidRequest)),
     waitlistCsv: () => csv("/waitlist.csv", admin.waitlist.csvName),
     submissions: (form: string, query: ListQuery) => json<AdminPage<AdminSubmission>>(`/submissions${searchOf({ form, ...query })}`),
     submissionsCsv: (form: string) => csv(`/submissions.csv${searchOf({ form })}`, admin.messages.csvName),

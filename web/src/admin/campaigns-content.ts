@@ -51,6 +51,18 @@ export const campaigns = {
       (audience.kind === "all" ? "Everyone confirmed" : `Invite wave of ${formatCount(audience.size ?? 0)}`) +
       (audience.utm_source ? ` from “${audience.utm_source}”` : ""),
     people: (n: number) => plural(n, "person", "people"),
+    /** Who a wave invites first (issue 22), flagged referrers and their friends marked. */
+    first: {
+      caption: (n: number) => `The first ${formatCount(n)} of this wave, in the order it invites them`,
+      columns: { place: "Place", email: "E-mail", referrals: "Referrals", flag: "Flag" },
+      flaggedReferrer: (n: number) => `Flagged referrer: ${formatCount(n)} referrals from one network`,
+      flaggedFriend: "Joined through a flagged referrer",
+      flaggedInWave: (n: number) =>
+        n === 0
+          ? "No flagged referrer in this wave."
+          : `${plural(n, "flagged referrer")} in this wave: see Referrals, and hold any out of waves in the Waitlist before sending.`,
+      held: (n: number) => `${plural(n, "entry", "entries")} held out of waves ${n === 1 ? "is" : "are"} skipped.`,
+    },
   },
   composer: {
     newTitle: "New campaign",

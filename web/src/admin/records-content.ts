@@ -43,6 +43,7 @@ export const waitlist = {
     referralCode: "Referral code",
     referredBy: "Referred by",
     referrals: "Referrals",
+    waves: "Invite waves",
     notification: "Team alert",
   },
   /** The joiner's confirmation (the "Status" column). */
@@ -54,6 +55,41 @@ export const waitlist = {
   invitedByNamed: (campaignId: number, subject: string) => `By #${campaignId} “${shorten(subject, 32)}”`,
   openInvitedBy: (campaignId: number, subject: string) => `Open campaign #${campaignId}, “${subject}”`,
   csvName: "waitlist.csv",
+  /** Holding an entry out of invite waves (issue 22): its place is kept, no wave draws it. */
+  hold: "Hold out of waves",
+  /** Each button's name starts with its visible words (axe: label-content-name-mismatch), then names the entry. */
+  holdLabel: (email: string) => `Hold out of waves: ${email}`,
+  release: "Let back into waves",
+  releaseLabel: (email: string) => `Let back into waves: ${email}`,
+  /** Each action first asks, with the operator's reason, which the audit trail keeps. */
+  holdConfirm: (email: string) => `Hold ${email} out of invite waves? Its place is kept; no wave draws it until it is let back.`,
+  releaseConfirm: (email: string) => `Let ${email} back into invite waves? The next wave may draw it at its place.`,
+  holdYes: "Hold it",
+  releaseYes: "Let it back",
+  cancel: "Cancel",
+  reason: "Why (kept in the audit trail)",
+  reasonMissing: "Say why, for the audit trail.",
+  saving: "Saving…",
+  held: "Held",
+  heldSince: (time: string) => `Since ${time}`,
+  heldDone: (email: string) => `${email} is held out of invite waves: no wave draws it until it is let back. Its place is kept.`,
+  released: (email: string) => `${email} is back in invite waves, at its place in line.`,
+  /** The Referrals column's note: credits an operator voided. */
+  referralsVoided: (n: number) => `${formatCount(n)} voided`,
+  /** The referral credit an entry gave the referrer it joined through (the "Referred by" column). */
+  credit: {
+    counted: "Credit counts",
+    voided: "Credit voided",
+    void: "Void credit",
+    voidLabel: (email: string) => `Void credit of ${email}`,
+    confirm: (code: string) =>
+      `Void this referral credit? ${code} loses the referral and the places it gave, for good: the same friend never credits it again.`,
+    yes: "Void it",
+    keep: "Keep it",
+    voiding: "Voiding…",
+    done: (email: string, code: string, places: number) =>
+      `The referral credit of ${email} is void: ${code} lost the referral and ${plural(places, "place")}.`,
+  },
 } as const;
 
 export const messages = {

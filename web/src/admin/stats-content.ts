@@ -5,6 +5,9 @@
  */
 import { formatCount, plural } from "./format";
 
+/** A count in a sentence, "none" for 0. */
+const countOrNone = (n: number) => (n === 0 ? "none" : formatCount(n));
+
 export const overview = {
   title: "Overview",
   total: "On the waitlist",
@@ -24,6 +27,23 @@ export const overview = {
       : waiting > 0
         ? ` Budget reached: ${plural(waiting, "e-mail")} ${waiting === 1 ? "waits and goes" : "wait and go"} out, oldest first, as the budget allows.`
         : " Budget reached: the next e-mails wait for the next UTC day."),
+  /** From joining to an invitation: each step, and the counts that explain its difference to the one before. */
+  funnel: {
+    title: "From joining to an invitation",
+    confirmed: "Confirmed their address",
+    inboxes: "Inboxes",
+    reachable: "Can be written to",
+    invited: "Invited by a wave",
+    pending: (joined: number, pending: number) =>
+      `Of ${plural(joined, "person", "people")} on the waitlist, ${pending === 0 ? "none is" : `${formatCount(pending)} ${pending === 1 ? "is" : "are"}`} still to confirm.`,
+    sharedInbox: (confirmed: number, inboxes: number, shared: number) =>
+      `${formatCount(confirmed)} confirmed, ${plural(inboxes, "inbox", "inboxes")}: ${shared === 1 ? "1 shares" : `${countOrNone(shared)} share`} an inbox with an earlier entry.`,
+    suppressed: (unsubscribed: number, undeliverable: number) =>
+      `${countOrNone(unsubscribed)} unsubscribed, ${countOrNone(undeliverable)} bounced or complained.`,
+    notInvited: (reachable: number, waiting: number, held: number) =>
+      `Of ${formatCount(reachable)}: ${formatCount(waiting)} waiting for a wave, ${countOrNone(held)} held out of waves.`,
+    note: "One e-mail goes to each inbox (name@, name+tag@ and Name@ are one), to its first entry in line. Invite waves draw the waiting in order of place.",
+  },
 } as const;
 
 export const referrals = {
@@ -49,6 +69,28 @@ export const referrals = {
     code: "Code",
     fromOne: "From one network",
     empty: (flagAt: number) => `No referrer has ${plural(flagAt, "confirmed referral")} or more from one network.`,
+  },
+  /** How each flagged referrer's referrals cluster (issue 22): a school reads differently from a ring. */
+  clusters: {
+    title: "How the flagged referrers' referrals cluster",
+    intro:
+      "By network (confirmed referrals per network, most first), by time (the most confirmed within one hour, and within one day, of each other; from the first to the last) and by inbox: look-alike inboxes share a domain and a local part once digits and a “+tag” are taken out (kid1@, kid.2@ and kid+3@ look alike; anna@ and ben@ do not). A ring: more than half in one hour and more than half alike. A group such as a school: neither.",
+    referrer: "Referrer",
+    networks: "Per network",
+    withinHour: "Within 1 hour",
+    withinDay: "Within 1 day",
+    span: "First to last",
+    alike: "Look-alike inboxes",
+    reads: "Reads like",
+    networkCounts: (counts: number[]) => (counts.length === 0 ? "–" : counts.map(formatCount).join(" · ")),
+    spanHours: (hours: number) => (hours < 48 ? `${formatCount(hours)} h` : `${formatCount(Math.round(hours / 24))} days`),
+    alikeOf: (alike: number, total: number, domains: number) =>
+      `${formatCount(alike)} of ${formatCount(total)} (${plural(domains, "domain")})`,
+    reading: {
+      ring: "A ring: a burst of look-alike inboxes",
+      group: "A group (a school?): spread out, varied inboxes",
+      mixed: "Mixed: look closer",
+    },
   },
 } as const;
 

@@ -4,6 +4,7 @@ import { recordAction, type OperatorEnv } from "../operator";
 import { campaignBodyProblem } from "./content";
 import { campaignById, cancelCampaign, editCampaign, pauseCampaign, resumeCampaign, retryDeadLetters, startCampaign } from "./actions";
 import { PREVIEW_PATH, previewOf, sendTestEmail, signPreview } from "./preview";
+import { wavePreviewOf } from "./wave-preview";
 import type { Campaign } from "../../platform/db/schema";
 import { jsonBody, MAX_BODY_BYTES, validJson } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
@@ -113,8 +114,13 @@ export const campaignRoutes = new Hono<OperatorEnv>()
   })
 
   .post("/audience", jsonBody(errors), validJson(audienceRequestSchema, errors), async (c) => {
-    const size = await c.get("deps").repo.campaigns.audienceSize(c.req.valid("json").audience);
-    return c.json({ audience_size: size } satisfies AudienceSize);
+    const deps = c.get("deps");
+    const { audience } = c.req.valid("json");
+    const [size, wave] = await Promise.all([
+      deps.repo.campaigns.audienceSize(audience),
+      audience.kind === "wave" ? wavePreviewOf(deps, audience) : null,
+    ]);
+    return c.json({ audience_size: size, wave } satisfies AudienceSize);
   })
 
   .get(ID, async (c) => c.json(await campaignJson(c.get("deps"), await campaignOf(c))))

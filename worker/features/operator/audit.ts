@@ -32,3 +32,18 @@ export async function recordAction(
 ): Promise<void> {
   await deps.repo.operator.recordAction(action, operator.name, details, deps.now());
 }
+
+/**
+ * Records an operator's action about one person's waitlist entry (holding it out of waves,
+ * voiding a credit): the person by subjectHash only, the entry by id in `details`, never an address.
+ */
+export async function recordEntryAction(
+  deps: Deps,
+  operator: { name: string },
+  action: string,
+  email: string,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const { subjectHash: hash, now } = await auditOf(deps, operator.name, email);
+  await deps.repo.operator.recordAction(action, operator.name, details, now, hash);
+}

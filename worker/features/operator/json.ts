@@ -1,8 +1,8 @@
+import type { ListedEntry, PersonData } from "./queries";
 import type { PlacedEntry } from "./queries/journey";
-import type { PersonData } from "./queries";
 import { attributionOf } from "../waitlist";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../../platform/db/schema";
-import type { AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../../shared/admin";
+import type { AdminListedEntry, AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../../shared/admin";
 import { formSlugOf } from "../../shared/forms";
 
 /** The operator API's JSON of stored records (worker/shared/admin.ts: snake_case, as the columns). */
@@ -40,7 +40,13 @@ export function waitlistJson(row: PlacedEntry): AdminWaitlistEntry {
     ...delivery(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
+    held_at: row.heldAt,
   };
+}
+
+/** An entry as the waitlist's list shows it: with its referral credits (issue 22). */
+export function listedJson(row: ListedEntry): AdminListedEntry {
+  return { ...waitlistJson(row), referral_credit: row.referralCredit, referrals_voided: row.referralsVoided };
 }
 
 export function submissionJson(row: FormSubmission): AdminSubmission {

@@ -1,14 +1,23 @@
 import { Hono } from "hono";
 import { recordAction } from "./audit";
+import { holdEntry, voidReferral } from "./entries";
 import { submissionsCsv, waitlistCsv } from "./exports";
-import { submissionJson, waitlistJson } from "./json";
+import { listedJson, submissionJson } from "./json";
 import { operatorLimit, operatorOnly, type OperatorEnv } from "./operator";
 import { erasePerson, lookUpPerson } from "./people";
 import { formOf, listPage, listQuery, personEmail } from "./requests";
-import { jsonBody } from "../../platform/http/body";
+import { jsonBody, validJson } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { log } from "../../platform/log";
-import { ADMIN_PEOPLE, type AdminStats, type ErasureCounts, type PersonRecord, type RetryResult } from "../../shared/admin";
+import {
+  ADMIN_PEOPLE,
+  type AdminStats,
+  type EntryVoided,
+  type ErasureCounts,
+  type PersonRecord,
+  type RetryResult,
+} from "../../shared/admin";
+import { holdRequestSchema, voidRequestSchema } from "../../shared/campaign-requests";
 import { campaignRoutes } from "../campaigns";
 import { visitorMailOf } from "../waitlist";
 
@@ -22,6 +31,9 @@ import { visitorMailOf } from "../waitlist";
  * What names a person (look-up, erasure) is audited (worker/features/operator/queries/index.ts) and takes the
  * address in the body, never in the path, so request logs never carry it.
  */
+
+/** An entry's id in the path: digits only (anything else is no route: 404). */
+const ENTRY_ID = "/:id{[1-9][0-9]{0,14}}";
 
 export const adminRoutes = new Hono<OperatorEnv>()
   .use("*", operatorLimit, operatorOnly)
@@ -38,8 +50,19 @@ export const adminRoutes = new Hono<OperatorEnv>()
   .get("/waitlist", async (c) => {
     const query = listQuery(c);
     const found = await c.get("deps").repo.operator.searchWaitlist({ ...query, limit: query.limit + 1 });
-    return c.json(listPage(found, query.limit, waitlistJson));
+    return c.json(listPage(found, query.limit, listedJson));
   })
+
+  // Issue 22: one entry held out of invite waves (or let back), the referral credit it gave voided.
+  .post(`/waitlist${ENTRY_ID}/hold`, jsonBody(API_BODY_ERRORS), validJson(holdRequestSchema, API_BODY_ERRORS), async (c) =>
+    c.json(await holdEntry(c.get("deps"), c.get("operator"), Number(c.req.param("id")), c.req.valid("json"))),
+  )
+
+  .post(`/waitlist${ENTRY_ID}/void-referral`, jsonBody(API_BODY_ERRORS), validJson(voidRequestSchema, API_BODY_ERRORS), async (c) =>
+    c.json(
+      (await voidReferral(c.get("deps"), c.get("operator"), Number(c.req.param("id")), c.req.valid("json").reason)) satisfies EntryVoided,
+    ),
+  )
 
   .get("/waitlist.csv", (c) => waitlistCsv(c))
 

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../platform/db/database";
 import { referralCredits, waitlist } from "../../platform/db/schema";
@@ -52,15 +52,16 @@ export function referralStatement(db: Database, email: string, write: ReferralWr
 }
 
 /**
- * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted:
- * the same conditions, the pair unique (a pair already there is left as it is, and then the
- * statement before counted nothing).
+ * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted,
+ * with the boost it gave (so voiding it takes back exactly that): the same conditions, the pair
+ * unique (a pair already there is left as it is, voided or not, and then the statement before
+ * counted nothing).
  */
 export function referralCreditStatement(db: Database, email: string, write: ReferralWrite) {
   return db
     .insert(referralCredits)
     .select(
-      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)} from ${waitlist} j
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)}, ${write.boost}, null from ${waitlist} j
         where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
         and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
     )
@@ -87,6 +88,33 @@ export function flaggedNetworks(db: Database, flagAt: number, only?: { code: str
     .having(gte(count(), flagAt));
 }
 
+/**
+ * The confirmed referrals of every referrer the network flag marks (flaggedNetworks), by the
+ * same rule (its own mailbox's aside), for the referral review's clustering (issue 22): code,
+ * network key (grouped by, never shown), confirmation time and address.
+ */
+export function flaggedReferrals(db: Database, flagAt: number) {
+  const friend = alias(waitlist, "friend");
+  const inviter = alias(waitlist, "inviter");
+  const flagged = flaggedNetworks(db, flagAt).as("flagged_codes");
+  return db
+    .select({
+      code: friend.referredBy,
+      network: friend.referralNetwork,
+      confirmedAt: sql<string>`${friend.confirmedAt}`,
+      email: friend.email,
+    })
+    .from(friend)
+    .innerJoin(inviter, eq(inviter.referralCode, friend.referredBy))
+    .where(
+      and(
+        isNotNull(friend.confirmedAt),
+        ne(friend.mailboxKey, inviter.mailboxKey),
+        inArray(friend.referredBy, db.selectDistinct({ code: flagged.code }).from(flagged)),
+      ),
+    );
+}
+
 export function createReferralRepository(db: Database) {
   return {
     /** Friends who joined with the entry's code and have not confirmed yet (its own mailbox's aside). */
@@ -105,4 +133,54 @@ export function createReferralRepository(db: Database) {
       return rows[0] ? Number(rows[0].n) : null;
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Voiding a credit (issue 22, the operator's action): kept apart from the counting above, which
+// it only undoes.
+
+/**
+ * The referrer's key after one credit of `boost` places is voided: RANK_KEY.afterReferral undone.
+ * Its last credit puts it back exactly where its confirmation put it (RANK_KEY.confirmed, the
+ * 1 of "has a referral" with it); an earlier one gives back its 2 x boost. SET sees the row as it
+ * was, so referrals_confirmed is the count before this credit goes.
+ */
+export function rankKeyAfterVoid(boost: SQL): SQL {
+  return sql`case when ${waitlist.referralsConfirmed} = 1 then ${RANK_KEY.confirmed(sql`${waitlist.confirmSeq}`)}
+    else ${waitlist.rankKey} + 2 * ${boost} end`;
+}
+
+/**
+ * Voids the credit the entry `friendId` gave (its referrer's code and its mailbox's pair), for
+ * one batch, in this order: the referrer loses the referral and the places the credit gave (its
+ * stored boost; `fallbackBoost`, the boost in force, for a credit stored before credits kept
+ * theirs), then the credit is marked void. Both hold only while the credit counts, so voiding
+ * twice changes nothing; the voided row stays, so the same mailbox never credits that referrer
+ * again (referralStatement asks for any row of the pair).
+ */
+export function voidCreditStatements(db: Database, friendId: number, options: { fallbackBoost: number; now: Date }) {
+  const friend = (column: string) => sql`(select f.${sql.raw(column)} from ${waitlist} f where f.id = ${friendId})`;
+  const counting = sql`c.referral_code = ${friend("referred_by")} and c.mailbox_key = ${friend("mailbox_key")} and c.voided_at is null`;
+  const boost = sql`coalesce((select c.boost from ${referralCredits} c where ${counting}), ${options.fallbackBoost})`;
+  return [
+    db
+      .update(waitlist)
+      .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} - 1`, rankKey: rankKeyAfterVoid(boost) })
+      .where(
+        sql`${waitlist.referralCode} = ${friend("referred_by")} and ${waitlist.referralsConfirmed} > 0
+          and exists (select 1 from ${referralCredits} c where ${counting})`,
+      )
+      .returning({ id: waitlist.id }),
+    db
+      .update(referralCredits)
+      .set({ voidedAt: iso(options.now) })
+      .where(
+        and(
+          sql`${referralCredits.referralCode} = ${friend("referred_by")}`,
+          sql`${referralCredits.mailboxKey} = ${friend("mailbox_key")}`,
+          isNull(referralCredits.voidedAt),
+        ),
+      )
+      .returning({ boost: referralCredits.boost }),
+  ] as const;
 }

@@ -72,6 +72,11 @@ export const waitlist = table(
     invitedAt: text("invited_at"),
     /** The campaign (hwh_campaigns.id) of that wave. */
     invitedCampaignId: integer("invited_campaign_id"),
+    /**
+     * When an operator held the entry out of invite waves (a flagged referral ring, say); null:
+     * waves may draw it. Reversible; the audit trail says who and when.
+     */
+    heldAt: text("held_at"),
   },
   (t) => [
     index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
@@ -139,6 +144,13 @@ export const referralCredits = table(
     referralCode: text("referral_code").notNull(),
     mailboxKey: text("mailbox_key").notNull(),
     createdAt: text("created_at").notNull(),
+    /** The places the credit gave (REFERRAL_BOOST when it counted), so voiding it takes back exactly those; null before issue 22. */
+    boost: integer("boost"),
+    /**
+     * When an operator voided the credit (the referrer lost its places); null: it counts. A voided
+     * credit stays, so the same friend's mailbox never credits that referrer again.
+     */
+    voidedAt: text("voided_at"),
   },
   (t) => [uniqueIndex(`${TABLE_PREFIX}_referral_credits_pair_idx`).on(t.referralCode, t.mailboxKey)],
 );

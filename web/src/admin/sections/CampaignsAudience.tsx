@@ -1,18 +1,24 @@
-import { CAMPAIGN_LIMITS } from "@shared/campaigns";
+import { CAMPAIGN_LIMITS, type WavePreview } from "@shared/campaigns";
 import { useEffect, useId, useRef, useState } from "react";
 import { admin } from "../content";
 import { useConsole } from "../context";
 import { type AudienceFields, audienceOf, waveSizeOf } from "./CampaignsShared";
+import { CampaignsWavePreview } from "./CampaignsWavePreview";
 
 /** How long the fields rest before the audience is counted (typing a wave's size is one count, not one per key). */
 export const AUDIENCE_DEBOUNCE_MS = 400;
 
-type Count = { kind: "idle" } | { kind: "counting" } | { kind: "done"; size: number } | { kind: "failed"; message: string };
+type Count =
+  | { kind: "idle" }
+  | { kind: "counting" }
+  | { kind: "done"; size: number; wave: WavePreview | null }
+  | { kind: "failed"; message: string };
 
 /**
  * Who a campaign goes to: everyone confirmed, or an invite wave of N not yet invited; either
  * narrowed to one utm_source. Its size is counted as the fields change (POST …/audience, after
- * the fields rest a moment) and said in a live region, before anything is saved or sent.
+ * the fields rest a moment) and said in a live region, before anything is saved or sent; for a
+ * wave, with who it invites first (issue 22: ./CampaignsWavePreview.tsx).
  */
 export function CampaignsAudience({
   fields,
@@ -50,7 +56,7 @@ export function CampaignsAudience({
     setCount({ kind: "counting" });
     const timer = window.setTimeout(() => {
       api.audienceSize(JSON.parse(key)).then(
-        (answer) => current && setCount({ kind: "done", size: answer.audience_size }),
+        (answer) => current && setCount({ kind: "done", size: answer.audience_size, wave: answer.wave ?? null }),
         (failure: unknown) => {
           if (!current) return;
           const message = report(failure);
@@ -141,6 +147,7 @@ export function CampaignsAudience({
         {/* A wave without a size yet has no audience to count: say what makes it appear. */}
         {count.kind === "idle" && fields.kind === "wave" && fields.size.trim() === "" && text.waveNoSize}
       </p>
+      {count.kind === "done" && count.wave && fields.kind === "wave" && <CampaignsWavePreview wave={count.wave} />}
     </fieldset>
   );
 }

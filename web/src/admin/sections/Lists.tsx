@@ -1,13 +1,14 @@
-import type { AdminSubmission, AdminWaitlistEntry } from "@shared/admin";
+import type { AdminListedEntry, AdminSubmission } from "@shared/admin";
 import { CONTACT_FORM } from "@shared/forms";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { ListQuery } from "../api";
 import { admin } from "../content";
 import { useConsole } from "../context";
-import { formatCount, formatTime } from "../format";
+import { formatTime } from "../format";
+import { EntryActions, type EntryActionHandlers, ReferredBy, Referrals, Waves } from "./EntryActions";
 import { CampaignSubjects, Delivery, Invited, Status } from "./ListCells";
 import { type Column, PagedList } from "./PagedList";
-import { Value } from "./Section";
+import { Messages, Value } from "./Section";
 
 /**
  * The console's two lists of records, the waitlist and the contact messages: each a paged,
@@ -20,7 +21,7 @@ function fieldText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
+const WAITLIST_COLUMNS: readonly Column<AdminListedEntry>[] = [
   { key: "email", header: admin.waitlist.columns.email, cell: (entry) => entry.email, rowHeader: true, className: "cell-email" },
   { key: "joined", header: admin.waitlist.columns.joined, cell: (entry) => formatTime(entry.created_at), className: "cell-time" },
   { key: "source", header: admin.waitlist.columns.source, cell: (entry) => <Value>{entry.source}</Value> },
@@ -42,6 +43,7 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
     className: "numeric",
   },
   { key: "invited", header: admin.waitlist.columns.invited, cell: (entry) => <Invited entry={entry} />, className: "cell-invited" },
+  { key: "waves", header: admin.waitlist.columns.waves, cell: (entry) => <Waves entry={entry} />, className: "cell-actions" },
   {
     key: "code",
     header: admin.waitlist.columns.referralCode,
@@ -50,12 +52,13 @@ const WAITLIST_COLUMNS: readonly Column<AdminWaitlistEntry>[] = [
   {
     key: "referred-by",
     header: admin.waitlist.columns.referredBy,
-    cell: (entry) => <Value>{entry.referred_by && <code>{entry.referred_by}</code>}</Value>,
+    cell: (entry) => <ReferredBy entry={entry} />,
+    className: "cell-actions",
   },
   {
     key: "referrals",
     header: admin.waitlist.columns.referrals,
-    cell: (entry) => formatCount(entry.referrals_confirmed),
+    cell: (entry) => <Referrals entry={entry} />,
     className: "numeric",
   },
   {
@@ -95,9 +98,14 @@ const MESSAGE_COLUMNS: readonly Column<AdminSubmission>[] = [
   },
 ];
 
-export function WaitlistSection({ id, dataVersion }: { id: string; dataVersion: number }) {
-  const { api } = useConsole();
+/**
+ * The waitlist, with the operator's actions on one entry (./EntryActions.tsx): what each did is
+ * said here; after one, `onChanged` loads the list and the figures again.
+ */
+export function WaitlistSection({ id, dataVersion, onChanged }: { id: string; dataVersion: number; onChanged: () => void }) {
+  const { api, report } = useConsole();
   const [subjects, setSubjects] = useState<ReadonlyMap<number, string>>(new Map());
+  const [said, setSaid] = useState<{ status: string | null; error: string | null }>({ status: null, error: null });
   // The Invited column names campaigns by subject: one read of the list (a failure leaves the numbers alone).
   // biome-ignore lint/correctness/useExhaustiveDependencies: read again when the data changed elsewhere.
   useEffect(() => {
@@ -110,11 +118,42 @@ export function WaitlistSection({ id, dataVersion }: { id: string; dataVersion: 
       current = false;
     };
   }, [api, dataVersion]);
+  const actions = useMemo((): EntryActionHandlers => {
+    const act = async (call: () => Promise<string>) => {
+      setSaid({ status: null, error: null });
+      try {
+        const status = await call();
+        setSaid({ status, error: null });
+        onChanged();
+        return true;
+      } catch (failure) {
+        setSaid({ status: null, error: report(failure) });
+        return false;
+      }
+    };
+    const words = admin.waitlist;
+    return {
+      hold: (entry, held, reason) =>
+        act(async () => {
+          await api.hold(entry.id, held, reason);
+          return held ? words.heldDone(entry.email) : words.released(entry.email);
+        }),
+      voidCredit: (entry, reason) =>
+        act(async () => {
+          const done = await api.voidReferral(entry.id, reason);
+          return words.credit.done(entry.email, entry.referred_by ?? "", done.boost);
+        }),
+    };
+  }, [api, report, onChanged]);
   const load = useCallback((query: ListQuery) => api.waitlist(query), [api]);
   const download = useCallback(() => api.waitlistCsv(), [api]);
   return (
     <CampaignSubjects.Provider value={subjects}>
-      <PagedList id={id} words={admin.waitlist} columns={WAITLIST_COLUMNS} load={load} download={download} dataVersion={dataVersion} />
+      <EntryActions.Provider value={actions}>
+        <PagedList id={id} words={admin.waitlist} columns={WAITLIST_COLUMNS} load={load} download={download} dataVersion={dataVersion}>
+          <Messages status={said.status} error={said.error} />
+        </PagedList>
+      </EntryActions.Provider>
     </CampaignSubjects.Provider>
   );
 }

@@ -2,9 +2,10 @@ import type { AdminStats } from "@shared/admin";
 import { useState } from "react";
 import { admin } from "../content";
 import { formatCount } from "../format";
+import { Funnel } from "./Funnel";
 import { BusyButton, Messages, Section } from "./Section";
 
-/** The counts at a glance, and the way to load them again. */
+/** The counts at a glance, the way from joining to an invitation, and the way to load them again. */
 export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats; refresh: () => Promise<string | null> }) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -54,6 +55,7 @@ export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats
       >
         {text.visitorMail(stats.visitorMail)}
       </p>
+      <Funnel funnel={stats.funnel} />
       <Messages status={status} error={error} />
     </Section>
   );

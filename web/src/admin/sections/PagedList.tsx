@@ -26,6 +26,8 @@ type ListProps<T> = {
   download: () => Promise<CsvFile>;
   /** Changes when the data changed elsewhere (an erasure): the current page is loaded again. */
   dataVersion: number;
+  /** What the list says about its rows' own actions (the waitlist's, issue 22), above the search. */
+  children?: ReactNode;
 };
 
 /**
@@ -33,7 +35,7 @@ type ListProps<T> = {
  * sideways inside its own region (focusable, so keyboard users can scroll it too), never the
  * page. "Download CSV" fetches the whole export with the operator's token and saves it.
  */
-export function PagedList<T extends { id: number }>({ id, words, columns, load, download, dataVersion }: ListProps<T>) {
+export function PagedList<T extends { id: number }>({ id, words, columns, load, download, dataVersion, children }: ListProps<T>) {
   const { report } = useConsole();
   const text = admin.table;
   const list = usePagedList({ load, dataVersion, report });
@@ -57,6 +59,7 @@ export function PagedList<T extends { id: number }>({ id, words, columns, load, 
       }
     >
       <Messages status={csv.status} error={csv.error} />
+      {children}
       {/* biome-ignore lint/a11y/useSemanticElements: the <search> element is too new for some screen readers; the role says the same. */}
       <form role="search" className="search" onSubmit={list.search} aria-label={words.searchLabel}>
         <label htmlFor={searchId}>{words.searchLabel}</label>

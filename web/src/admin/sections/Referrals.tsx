@@ -2,13 +2,15 @@ import type { AdminStats, Referrer } from "@shared/admin";
 import type { ReactNode } from "react";
 import { admin } from "../content";
 import { formatCount, formatRatio, formatShare } from "../format";
+import { ReferralClusters } from "./ReferralClusters";
 import { Section } from "./Section";
 
 /**
  * The joiner's journey at a glance: who is still to confirm, the confirmation rate, the confirmed
  * referrals and what they add up to (the viral coefficient), the referrers who brought the most,
  * and those flagged for many referrals from one network (an address the operator already sees
- * in the waitlist; the network itself never reaches the console).
+ * in the waitlist; the network itself never reaches the console), with how their referrals
+ * cluster (./ReferralClusters.tsx).
  */
 export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
   const text = admin.referrals;
@@ -58,6 +60,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
             />
           )}
         </div>
+        {flaggedAny && <ReferralClusters id={id} referrals={referrals} />}
       </div>
     </Section>
   );

@@ -14,29 +14,44 @@ import { iso } from "../../../platform/db/sql";
  */
 
 /**
+ * The parts of an audience's definition, each a condition on an hwh_waitlist row: confirmed
+ * (rank_key is set exactly then); the first of its inbox (of the confirmed entries sharing a
+ * mailbox key, m0@, m0+x@ and M0@ being one mailbox, only the first by place, whether or not it
+ * is in this audience, so a second entry never brings a second e-mail; entries from before
+ * mailbox keys, key '', are each their own); not suppressed; and, for a wave, free to draw: not
+ * invited yet and not held out of waves by an operator. audienceWhere puts them together; the
+ * operator's funnel (worker/features/operator/queries/funnel.ts) counts by the same parts.
+ */
+export const AUDIENCE_PARTS = {
+  confirmed: and(isNotNull(waitlist.confirmedAt), isNotNull(waitlist.rankKey))!,
+  firstOfInbox: sql`(${waitlist.mailboxKey} = '' or not exists (select 1 from ${waitlist} o
+      where o.mailbox_key = ${waitlist.mailboxKey} and o.rank_key is not null
+        and (o.rank_key, o.confirm_seq) < (${waitlist.rankKey}, ${waitlist.confirmSeq})))`,
+  /** Why the entry's mailbox receives no campaign (unsubscribed, bounced, complained), null when it does. */
+  suppression: sql<string | null>`(select s.reason from ${suppressions} s where s.mailbox_key = ${waitlist.mailboxKey})`,
+  notSuppressed: sql`not exists (select 1 from ${suppressions} s where s.mailbox_key = ${waitlist.mailboxKey})`,
+  freeForWaves: and(isNull(waitlist.invitedAt), isNull(waitlist.heldAt))!,
+};
+
+/**
  * Who is in an audience (docs/launch-day.md), as a WHERE clause on hwh_waitlist: only entries
- * that can receive it. Confirmed entries only; a mailbox on the suppression list is not drawn
- * (so the size the operator confirms is the number of e-mails, and a wave never marks invited
- * someone it will not write to); and one e-mail per inbox: of the confirmed entries sharing a
- * mailbox key (m0@, m0+x@, M0@ are one mailbox) only the first by place, whether or not it is
- * in this audience, so a second entry never brings a second invitation. Entries from before
- * mailbox keys (key '') are each their own. A wave's only those not invited yet, either narrowed
- * to one utm_source (given as stored: lower-cased). A wave is the first N of these in line order
- * (AUDIENCE_ORDER); the clause names rank_key (set exactly when confirmed) so SQLite walks the
- * partial rank indexes (the uninvited one for a wave) rather than the table, and the inbox test
- * searches hwh_waitlist_mailbox_rank_idx (test/node/campaign-audience-plan.test.ts).
+ * that can receive it (AUDIENCE_PARTS). Confirmed entries only; a mailbox on the suppression
+ * list is not drawn (so the size the operator confirms is the number of e-mails, and a wave
+ * never marks invited someone it will not write to); one e-mail per inbox. A wave's only those
+ * not invited yet and not held out of waves, either narrowed to one utm_source (given as stored:
+ * lower-cased). A wave is the first N of these in line order (AUDIENCE_ORDER); the clause names
+ * rank_key so SQLite walks the partial rank indexes (the uninvited one for a wave) rather than
+ * the table, and the inbox test searches hwh_waitlist_mailbox_rank_idx
+ * (test/node/campaign-audience-plan.test.ts).
  */
 export function audienceWhere(audience: CampaignAudience): SQL {
   const utmSource = audience.utm_source ?? null;
   return and(
-    isNotNull(waitlist.confirmedAt),
-    isNotNull(waitlist.rankKey),
-    audience.kind === "wave" ? isNull(waitlist.invitedAt) : undefined,
+    AUDIENCE_PARTS.confirmed,
+    audience.kind === "wave" ? AUDIENCE_PARTS.freeForWaves : undefined,
     utmSource === null ? undefined : eq(waitlist.utmSource, utmSource),
-    sql`not exists (select 1 from ${suppressions} s where s.mailbox_key = ${waitlist.mailboxKey})`,
-    sql`(${waitlist.mailboxKey} = '' or not exists (select 1 from ${waitlist} o
-      where o.mailbox_key = ${waitlist.mailboxKey} and o.rank_key is not null
-        and (o.rank_key, o.confirm_seq) < (${waitlist.rankKey}, ${waitlist.confirmSeq})))`,
+    AUDIENCE_PARTS.notSuppressed,
+    AUDIENCE_PARTS.firstOfInbox,
   )!;
 }
 

@@ -1,7 +1,9 @@
 import { and, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { AdminStats } from "../../../shared/admin";
 import type { FormDefinition } from "../../../shared/forms";
-import { pagePlaces, type PlacedEntry, withPlaces } from "./journey";
+import { createOperatorActions } from "./actions";
+import { pagePlaces } from "./journey";
+import { type ListedEntry, listed, listedEntry, pageCredits } from "./listed";
 import { createPeopleQueries } from "./people";
 import { adminStats, type StatsOptions } from "./stats";
 import { ATTRIBUTION_COLUMNS } from "../../waitlist/queries/join";
@@ -17,6 +19,8 @@ import { iso } from "../../../platform/db/sql";
  */
 
 export type { AuditOf, PersonData } from "./people";
+export type { HeldResult, VoidResult } from "./actions";
+export type { CreditState, ListedEntry } from "./listed";
 
 /** Where a page of a list starts: after the row with this created_at and id (newest first). */
 export type ListCursor = { createdAt: string; id: number };
@@ -76,24 +80,35 @@ export function createAdminRepository(db: Database) {
     stats: (now: Date, options: StatsOptions): Promise<Omit<AdminStats, "visitorMail">> => adminStats(db, now, options),
 
     /**
-     * One page of the waitlist, newest first, each entry with its place (journey.ts
-     * pagePlaces, in the same batch); `q` a case-insensitive part of the address, campaign or
-     * referral codes (waitlistMatches; "" for all).
+     * One page of the waitlist, newest first, each entry with its place and its referral credits
+     * (journey.ts pagePlaces, listed.ts pageCredits, in the same batch); `q` a case-insensitive
+     * part of the address, campaign or referral codes (waitlistMatches; "" for all).
      */
-    async listWaitlist(query: ListQuery): Promise<PlacedEntry[]> {
-      const [rows, places] = await db.batch([waitlistPage(query), pagePlaces(db, waitlistPage(query).getSQL())]);
-      return withPlaces(rows, places);
+    async listWaitlist(query: ListQuery): Promise<ListedEntry[]> {
+      const [rows, places, credits] = await db.batch([
+        waitlistPage(query),
+        pagePlaces(db, waitlistPage(query).getSQL()),
+        pageCredits(db, waitlistPage(query).getSQL()),
+      ]);
+      return listed(rows, places, credits);
     },
 
     /** listWaitlist's page, and how many entries match `q` in all: one COUNT in the same batch (the console's "26-50 of 60"). */
-    async searchWaitlist(query: ListQuery): Promise<Listed<PlacedEntry>> {
-      const [rows, places, [counted]] = await db.batch([
+    async searchWaitlist(query: ListQuery): Promise<Listed<ListedEntry>> {
+      const [rows, places, credits, [counted]] = await db.batch([
         waitlistPage(query),
         pagePlaces(db, waitlistPage(query).getSQL()),
+        pageCredits(db, waitlistPage(query).getSQL()),
         db.select({ total: count() }).from(waitlist).where(waitlistMatches(query.q)),
       ]);
-      return { rows: withPlaces(rows, places), total: counted?.total ?? 0 };
+      return { rows: listed(rows, places, credits), total: counted?.total ?? 0 };
     },
+
+    /** One entry as the list shows it (null: none). */
+    listedEntry: (id: number): Promise<ListedEntry | null> => listedEntry(db, id),
+
+    /** Holding an entry out of invite waves, and voiding the referral credit it gave (actions.ts). */
+    ...createOperatorActions(db),
 
     /** One page of a form's submissions (by its stored name), newest first; `q` a part of any field, ASCII letters in any case. */
     listSubmissions: (formName: string, query: ListQuery): Promise<FormSubmission[]> => submissionsPage(formName, query),
@@ -118,9 +133,15 @@ export function createAdminRepository(db: Database) {
       return w.length + f.length;
     },
 
-    /** Records an operator's action that named no person. */
-    async recordAction(action: string, operator: string, details: Record<string, unknown>, now: Date): Promise<void> {
-      await db.insert(auditLog).values({ action, operator, subjectHash: null, details, createdAt: iso(now) });
+    /** Records an operator's action: one that named no person, or one about a person named by `subjectHash` only. */
+    async recordAction(
+      action: string,
+      operator: string,
+      details: Record<string, unknown>,
+      now: Date,
+      subjectHash: string | null = null,
+    ): Promise<void> {
+      await db.insert(auditLog).values({ action, operator, subjectHash, details, createdAt: iso(now) });
     },
 
     /**

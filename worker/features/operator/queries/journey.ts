@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { FLAGGED_TOP, REFERRERS_TOP, type AdminStats } from "../../../shared/admin";
 import type { Database } from "../../../platform/db/database";
 import { waitlist } from "../../../platform/db/schema";
-import { flaggedNetworks } from "../../referrals/queries";
+import { flaggedNetworks, flaggedReferrals } from "../../referrals/queries";
+import { clustersByCode, clustersOf, type ReferralRow } from "./referral-clusters";
 import type { WaitlistEntry } from "../../../platform/db/schema";
 
 /**
@@ -87,6 +88,8 @@ export function referrerQueries(db: Database, flagAt: number) {
       .groupBy(referrer.id)
       .orderBy(desc(sql`from_one_network`), referrer.confirmSeq)
       .limit(FLAGGED_TOP),
+    // Their referrals, which the review clusters (referral-clusters.ts).
+    flaggedReferrals(db, flagAt),
   ] as const;
 }
 
@@ -97,10 +100,12 @@ export function journeySummary(
   totals: { total: number; confirmed: number; referrals: number },
   top: ReferrerRow[],
   flagged: (ReferrerRow & { fromOneNetwork: number })[],
+  flaggedReferrals: (ReferralRow & { code: string | null })[],
   flagAt: number,
 ): { waitlist: Pick<AdminStats["waitlist"], "pending" | "confirmed" | "confirmationRate">; referrals: AdminStats["referrals"] } {
   const { total, confirmed, referrals } = totals;
   const referrer = (row: ReferrerRow) => ({ email: row.email, code: row.code ?? "", referrals: Number(row.referrals) });
+  const clusters = clustersByCode(flaggedReferrals);
   return {
     waitlist: { pending: total - confirmed, confirmed, confirmationRate: total > 0 ? confirmed / total : 0 },
     referrals: {
@@ -108,6 +113,10 @@ export function journeySummary(
       viralCoefficient: confirmed > 0 ? referrals / confirmed : 0,
       top: top.map(referrer),
       flagged: flagged.map((row) => ({ ...referrer(row), fromOneNetwork: Number(row.fromOneNetwork) })),
+      // Only beside flagged referrers: with none, the referrals' figures stay as they were before issue 22.
+      ...(flagged.length > 0 && {
+        clusters: flagged.map((row) => ({ code: row.code ?? "", ...(clusters.get(row.code ?? "") ?? clustersOf([])) })),
+      }),
       flagAt,
     },
   };

@@ -1,0 +1,59 @@
+import type { AdminStats } from "@shared/admin";
+import { admin } from "../content";
+import { formatCount } from "../format";
+
+/**
+ * How each flagged referrer's referrals cluster (issue 22), under the flagged networks: per
+ * network, in time, and how alike their inboxes look, with what that reads like (the worker's
+ * rule: worker/features/operator/queries/referral-clusters.ts), so a school reads differently
+ * from a ring.
+ */
+export function ReferralClusters({ id, referrals }: { id: string; referrals: AdminStats["referrals"] }) {
+  const text = admin.referrals.clusters;
+  const emailOf = new Map(referrals.flagged.map((row) => [row.code, row.email]));
+  const rows = referrals.clusters ?? [];
+  if (rows.length === 0) return null;
+  const titleId = `${id}-clusters-title`;
+  return (
+    <div className="breakdown breakdown--wide">
+      <h3 id={titleId}>{text.title}</h3>
+      <p className="muted">{text.intro}</p>
+      {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's heading. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard. */}
+      <div className="table-scroll table-scroll--short" role="region" aria-labelledby={titleId} tabIndex={0}>
+        <table className="data-table data-table--compact" aria-labelledby={titleId}>
+          <thead>
+            <tr>
+              <th scope="col">{text.referrer}</th>
+              <th scope="col">{text.networks}</th>
+              <th scope="col" className="numeric">
+                {text.withinHour}
+              </th>
+              <th scope="col" className="numeric">
+                {text.withinDay}
+              </th>
+              <th scope="col" className="numeric">
+                {text.span}
+              </th>
+              <th scope="col">{text.alike}</th>
+              <th scope="col">{text.reads}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((clusters) => (
+              <tr key={clusters.code} className={clusters.reading === "ring" ? "row--flagged" : undefined}>
+                <th scope="row">{emailOf.get(clusters.code) ?? clusters.code}</th>
+                <td>{text.networkCounts(clusters.byNetwork)}</td>
+                <td className="numeric">{formatCount(clusters.withinHour)}</td>
+                <td className="numeric">{formatCount(clusters.withinDay)}</td>
+                <td className="numeric">{text.spanHours(clusters.spanHours)}</td>
+                <td>{text.alikeOf(clusters.lookAlike, clusters.total, clusters.domains)}</td>
+                <td>{text.reading[clusters.reading ?? "mixed"]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
