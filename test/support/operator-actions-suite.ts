@@ -29,7 +29,9 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
         kind: "welcome",
         mailboxKey,
         ref: joiner.ref ?? null,
+        referralJoin: crypto.randomUUID(),
         mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
+        cap: { key: `welcome-day:${mailboxKey}`, window: { start: 0, end: 4_102_444_800 }, max: 1_000 },
         confirm: {
           claim: claim(),
           at: now,
@@ -37,6 +39,7 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
           boost: joiner.boost ?? BOOST,
           mailboxKey,
           network: joiner.network ?? null,
+          referral: "join",
         },
       },
     );

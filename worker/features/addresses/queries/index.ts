@@ -79,7 +79,7 @@ export function createAddressRepository(db: Database) {
         db
           .insert(referralCredits)
           .select(
-            sql`select ${referralCredits.referralCode}, ${key}, ${referralCredits.createdAt} from ${referralCredits} where ${referralCredits.mailboxKey} = ${former}`,
+            sql`select ${referralCredits.referralCode}, ${key}, ${referralCredits.createdAt}, ${referralCredits.boost}, ${referralCredits.voidedAt} from ${referralCredits} where ${referralCredits.mailboxKey} = ${former}`,
           )
           .onConflictDoNothing(),
         db.delete(referralCredits).where(eq(referralCredits.mailboxKey, former)),
