@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { subjectHash } from "../../worker/features/operator/audit";
 import type { AdminListedEntry, AdminPage, EntryVoided } from "../../worker/shared/admin";
 import type { AudienceSize } from "../../worker/shared/campaigns";
+import { REASON_NAMES_NO_ADDRESS } from "../../worker/shared/campaign-requests";
 import { startCampaign } from "../../worker/features/campaigns/actions";
 import { signIn } from "../support/auth";
 import { depsOf, draft, drain, engineEnv, recordingQueue, rowsOf, seedConfirmed, uniqueTag } from "../support/campaign-engine";
@@ -158,6 +159,14 @@ describe("holding an entry out of waves (issue 22)", () => {
     ).toEqual({
       reason: "Say why, for the audit trail.",
     });
+    // The audit trail outlives an erasure and never holds an address: a reason naming one is refused, in any spelling.
+    for (const named of ["check zoe@example.com ring", "check zoe＠example.com ring"]) {
+      const withAddress = await json<{ error: { fields?: Record<string, string> } }>(
+        await post(`/waitlist/${id}/void-referral`, { reason: named }),
+        400,
+      );
+      expect(withAddress.error.fields).toEqual({ reason: REASON_NAMES_NO_ADDRESS });
+    }
   });
 });
 

@@ -139,16 +139,26 @@ export const deadLetterRetrySchema = strictFields({
   ),
 });
 
-/** Why an operator acts on one entry, kept in the audit trail: one line, required. */
-const reason = textField({
-  required: true,
-  maxLength: REASON_MAX_LENGTH,
-  messages: {
-    notText: "reason must be text.",
-    required: "Say why, for the audit trail.",
-    forbidden: `The reason must be one line of at most ${REASON_MAX_LENGTH} characters.`,
-  },
-});
+/** The answer to a reason that names an address (any spelling of "@"). */
+export const REASON_NAMES_NO_ADDRESS =
+  "The reason is kept after the person is erased, so it names no e-mail address: use the entry's place or id.";
+
+/**
+ * Why an operator acts on one entry, kept in the audit trail: one line, required, and no address
+ * (the trail outlives an erasure and holds people only as keyed hashes).
+ */
+const reason = v.pipe(
+  textField({
+    required: true,
+    maxLength: REASON_MAX_LENGTH,
+    messages: {
+      notText: "reason must be text.",
+      required: "Say why, for the audit trail.",
+      forbidden: `The reason must be one line of at most ${REASON_MAX_LENGTH} characters.`,
+    },
+  }),
+  v.check((value) => !value.normalize("NFKC").includes("@"), REASON_NAMES_NO_ADDRESS),
+);
 
 /** POST /api/admin/waitlist/:id/hold: out of invite waves, or back in, and why (worker/shared/admin-launch.ts HoldRequest). */
 export const holdRequestSchema = strictFields({
