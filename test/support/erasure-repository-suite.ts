@@ -194,5 +194,32 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
         expect(await referrerRow()).toMatchObject({ referralsConfirmed: 0, referralsVoided: 1, rankKey: voided.rankKey });
       }
     });
+
+    it("an entry still under a former mailbox key: its pairs and today's key's pairs make one tombstone, voided if either was", async () => {
+      const repo = await fresh();
+      const tag = crypto.randomUUID().slice(0, 8);
+      const key = (who: string) => `${driver}-${tag}-${who}`;
+      const referrer = await joinAndConfirm(repo, `r-${tag}@example.com`, key("r"), null, 1);
+      // Stored before addresses were canonical (the backfill has not moved it yet): credited under the former key,
+      // and once more under today's key by another spelling of the inbox, which the former pair did not stop.
+      const person = await joinAndConfirm(repo, `p-${tag}@example.com`, key("former"), referrer.referralCode, 2);
+      const tagged = await joinAndConfirm(repo, `p+x-${tag}@example.com`, key("p"), referrer.referralCode, 3);
+      expect((await repo.waitlist.entryByEmail(referrer.email))!.referralsConfirmed).toBe(2);
+      expect(await repo.operator.voidReferral(person.id, { fallbackBoost: 5, now: at(5) })).toMatchObject({ voided: true });
+
+      await repo.operator.erasePerson(
+        person.email,
+        { operator: "self", subjectHash: "h".repeat(64), now: at(10) },
+        key("p"),
+        pairOf(key("p")),
+      );
+      expect(await repo.rowsOf(referralCredits)).toEqual([
+        expect.objectContaining({ referralCode: referrer.referralCode, mailboxKey: pairOf(key("p")), voidedAt: at(5).toISOString() }),
+      ]);
+      expect(await repo.waitlist.entryByEmail(tagged.email)).toMatchObject({ confirmedAt: at(3).toISOString() });
+      // Today's key, as a join computes it now, finds the tombstone.
+      await joinAndConfirm(repo, person.email, key("p"), referrer.referralCode, 20);
+      expect((await repo.waitlist.entryByEmail(referrer.email))!.referralsConfirmed).toBe(1);
+    });
   });
 }
