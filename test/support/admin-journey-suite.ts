@@ -36,6 +36,7 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
           referralCode: joiner.code ?? `C${String(ms).padStart(7, "0")}`,
           boost: BOOST,
           mailboxKey,
+          pairKey: `pair:${mailboxKey}`,
           network: joiner.network ?? null,
           referral: "join",
         },

@@ -38,6 +38,7 @@ export function campaignRepositorySuite(driver: string, fresh: () => Promise<Tes
         referralCode: newReferralCode(),
         boost: 5,
         mailboxKey: key,
+        pairKey: `pair:${key}`,
         network: null,
         referral: "join",
       },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JoinJourney } from "../../worker/repository";
-import type { WaitlistEntry } from "../../worker/platform/db/schema";
 import { newReferralCode } from "../../worker/features/referrals/code";
+import { referralCredits, type WaitlistEntry } from "../../worker/platform/db/schema";
 import type { TestRepository } from "./records";
 
 /**
@@ -18,12 +18,15 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
   /** The confirmation cap's window: the day of t0 (Unix seconds). */
   const DAY = { start: Math.floor(t0.getTime() / 86_400_000) * 86_400, end: Math.floor(t0.getTime() / 86_400_000) * 86_400 + 86_400 };
   const mail = () => ({ claim: crypto.randomUUID(), now: t0, lockMs: 60_000, origin: "http://site.test" });
+  /** The pair key the worker makes of a mailbox key (HMAC under "referral-pair"), any value unlike it will do here. */
+  const pairOf = (mailboxKey: string) => `pair:${[...mailboxKey].reverse().join("")}`;
   const confirmWrite = (mailboxKey: string, ms: number) => ({
     claim: crypto.randomUUID(),
     at: at(ms),
     referralCode: newReferralCode(),
     boost: 5,
     mailboxKey,
+    pairKey: pairOf(mailboxKey),
     network: `net-${mailboxKey}`,
     referral: "join" as const,
   });
@@ -93,7 +96,12 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
       await repo.campaignDelivery.expandChunk(newsSending, 10, at(10));
       const queuedForPerson = (await repo.campaignDelivery.rowsOf(news.id)).find((row) => row.entryId === person.id)!;
 
-      await repo.operator.erasePerson(person.email, { operator: "op", subjectHash: "h".repeat(64), now: at(50) }, key("p"));
+      await repo.operator.erasePerson(
+        person.email,
+        { operator: "op", subjectHash: "h".repeat(64), now: at(50) },
+        key("p"),
+        pairOf(key("p")),
+      );
 
       // No trace of the person anywhere: every text of every row, and every column naming an entry.
       const traces = [person.email, key("p"), person.referralCode!];
@@ -129,6 +137,89 @@ export function erasureRepositorySuite(driver: string, fresh: () => Promise<Test
       const claimed = await repo.campaignDelivery.claim(queuedForPerson.id, news.id, "late", at(60), 60_000);
       expect(claimed).toMatchObject({ recipient: { id: queuedForPerson.id }, entry: null });
       expect(claimed!.recipient.entryId).toBe(-queuedForPerson.id);
+    });
+
+    it("keeps a tombstone of the pair where the person was the friend: joining again through the same link credits nobody", async () => {
+      const repo = await fresh();
+      const tag = crypto.randomUUID().slice(0, 8);
+      const key = (who: string) => `${driver}-${tag}-${who}`;
+      const erase = (email: string, who: string, ms: number) =>
+        repo.operator.erasePerson(email, { operator: "self", subjectHash: "h".repeat(64), now: at(ms) }, key(who), pairOf(key(who)));
+      const referrer = await joinAndConfirm(repo, `r-${tag}@example.com`, key("r"), null, 1);
+      const person = await joinAndConfirm(repo, `p-${tag}@example.com`, key("p"), referrer.referralCode, 2);
+      const credited = (await repo.waitlist.entryByEmail(referrer.email))!;
+      expect(credited.referralsConfirmed).toBe(1);
+
+      await erase(person.email, "p", 10);
+      // The pair stays, without the mailbox key: the referrer's code and the pair key, with the credit's time and boost.
+      const credits = await repo.rowsOf(referralCredits);
+      expect(credits).toEqual([
+        { referralCode: referrer.referralCode, mailboxKey: pairOf(key("p")), createdAt: at(2).toISOString(), boost: 5, voidedAt: null },
+      ]);
+
+      const again = await joinAndConfirm(repo, person.email, key("p"), referrer.referralCode, 20);
+      expect(again.confirmedAt).not.toBeNull();
+      expect(await repo.waitlist.entryByEmail(referrer.email)).toMatchObject({ referralsConfirmed: 1, rankKey: credited.rankKey });
+      expect(await repo.rowsOf(referralCredits)).toEqual(credits);
+      // Erasing again keeps the one tombstone; another mailbox still counts for the referrer.
+      await erase(person.email, "p", 30);
+      expect(await repo.rowsOf(referralCredits)).toEqual(credits);
+      await joinAndConfirm(repo, `o-${tag}@example.com`, key("o"), referrer.referralCode, 40);
+      expect((await repo.waitlist.entryByEmail(referrer.email))!.referralsConfirmed).toBe(2);
+    });
+
+    it("a voided credit stays voided through the friend's erasure: counted in the referrer's voided, never credited again", async () => {
+      const repo = await fresh();
+      const tag = crypto.randomUUID().slice(0, 8);
+      const key = (who: string) => `${driver}-${tag}-${who}`;
+      const referrer = await joinAndConfirm(repo, `r-${tag}@example.com`, key("r"), null, 1);
+      const person = await joinAndConfirm(repo, `p-${tag}@example.com`, key("p"), referrer.referralCode, 2);
+      expect(await repo.operator.voidReferral(person.id, { fallbackBoost: 5, now: at(5) })).toMatchObject({ voided: true, boost: 5 });
+      const referrerRow = async () => (await repo.operator.listWaitlist({ q: `r-${tag}`, limit: 5, after: null }))[0]!;
+      const voided = await referrerRow();
+      expect(voided).toMatchObject({ referralsConfirmed: 0, referralsVoided: 1 });
+
+      for (const ms of [10, 30]) {
+        await repo.operator.erasePerson(
+          person.email,
+          { operator: "self", subjectHash: "h".repeat(64), now: at(ms) },
+          key("p"),
+          pairOf(key("p")),
+        );
+        expect(await repo.rowsOf(referralCredits)).toEqual([
+          expect.objectContaining({ mailboxKey: pairOf(key("p")), voidedAt: at(5).toISOString() }),
+        ]);
+        expect(await referrerRow()).toMatchObject({ referralsConfirmed: 0, referralsVoided: 1, rankKey: voided.rankKey });
+        await joinAndConfirm(repo, person.email, key("p"), referrer.referralCode, ms + 10);
+        expect(await referrerRow()).toMatchObject({ referralsConfirmed: 0, referralsVoided: 1, rankKey: voided.rankKey });
+      }
+    });
+
+    it("an entry still under a former mailbox key: its pairs and today's key's pairs make one tombstone, voided if either was", async () => {
+      const repo = await fresh();
+      const tag = crypto.randomUUID().slice(0, 8);
+      const key = (who: string) => `${driver}-${tag}-${who}`;
+      const referrer = await joinAndConfirm(repo, `r-${tag}@example.com`, key("r"), null, 1);
+      // Stored before addresses were canonical (the backfill has not moved it yet): credited under the former key,
+      // and once more under today's key by another spelling of the inbox, which the former pair did not stop.
+      const person = await joinAndConfirm(repo, `p-${tag}@example.com`, key("former"), referrer.referralCode, 2);
+      const tagged = await joinAndConfirm(repo, `p+x-${tag}@example.com`, key("p"), referrer.referralCode, 3);
+      expect((await repo.waitlist.entryByEmail(referrer.email))!.referralsConfirmed).toBe(2);
+      expect(await repo.operator.voidReferral(person.id, { fallbackBoost: 5, now: at(5) })).toMatchObject({ voided: true });
+
+      await repo.operator.erasePerson(
+        person.email,
+        { operator: "self", subjectHash: "h".repeat(64), now: at(10) },
+        key("p"),
+        pairOf(key("p")),
+      );
+      expect(await repo.rowsOf(referralCredits)).toEqual([
+        expect.objectContaining({ referralCode: referrer.referralCode, mailboxKey: pairOf(key("p")), voidedAt: at(5).toISOString() }),
+      ]);
+      expect(await repo.waitlist.entryByEmail(tagged.email)).toMatchObject({ confirmedAt: at(3).toISOString() });
+      // Today's key, as a join computes it now, finds the tombstone.
+      await joinAndConfirm(repo, person.email, key("p"), referrer.referralCode, 20);
+      expect((await repo.waitlist.entryByEmail(referrer.email))!.referralsConfirmed).toBe(1);
     });
   });
 }

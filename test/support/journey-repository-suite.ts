@@ -26,6 +26,7 @@ export function journeyRepositorySuite(driver: string, fresh: () => Promise<Test
     referralCode: newReferralCode(),
     boost,
     mailboxKey,
+    pairKey: `pair:${mailboxKey}`,
     network,
     referral,
   });

@@ -38,6 +38,7 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
           referralCode: joiner.code ?? `Q${String(ms).padStart(7, "0")}`,
           boost: joiner.boost ?? BOOST,
           mailboxKey,
+          pairKey: `pair:${mailboxKey}`,
           network: joiner.network ?? null,
           referral: "join",
         },

@@ -5,7 +5,8 @@ import { confirmEntry } from "../../worker/features/waitlist/confirm";
 import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { ME_ROUTES } from "../../worker/shared/me";
-import { JWT_SECRET, signIn } from "../support/auth";
+import type { AdminListedEntry, AdminPage } from "../../worker/shared/admin";
+import { ADMIN_KEY, JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
 
 /**
@@ -29,6 +30,20 @@ function me(method: string, path: string, token: string, body?: unknown): Promis
   const headers = new Headers({ Authorization: `Bearer ${token}` });
   if (body !== undefined) headers.set("Content-Type", "application/json");
   return call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** The operator's row of an entry (the console's list): its referral counts and whether its own credit was voided. */
+async function listed(email: string): Promise<AdminListedEntry> {
+  const response = await call(`/api/admin/waitlist?q=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as AdminPage<AdminListedEntry>).items.find((item) => item.email === email)!;
+}
+
+/** The person signs in and deletes everything. */
+async function eraseEverything(email: string): Promise<void> {
+  const { access_token: token } = await signIn(email);
+  const erased = await me("DELETE", ME_ROUTES.me, token, { confirm: email });
+  expect(erased.status, await erased.clone().text()).toBe(200);
 }
 
 /** Every row of every table of the project, by table. */
@@ -102,5 +117,48 @@ describe("DELETE /api/me: what is left", () => {
     // The referrer keeps the place its credit gave; the friend keeps its standing, without the link.
     expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: referrer.rankKey! - 11 });
     expect((await repo.waitlist.entryById(friend.id))!).toMatchObject({ referredBy: null, rankKey: friend.rankKey });
+  });
+});
+
+describe("DELETE /api/me, then joining again through the same link (review of issue 22, point 5)", () => {
+  it("the referrer is not credited a second time for the same inbox, nor for another spelling of it", async () => {
+    const referrer = await joinedAndConfirmed(uniqueEmail("again-referrer"));
+    const email = uniqueEmail("again-zoe");
+    await joinedAndConfirmed(email, referrer.referralCode!);
+    const credited = (await repo.waitlist.entryById(referrer.id))!;
+    expect(credited.referralsConfirmed).toBe(1);
+
+    await eraseEverything(email);
+    const again = await joinedAndConfirmed(email, referrer.referralCode!);
+    expect(again.confirmedAt).not.toBeNull();
+    expect((await repo.waitlist.entryById(referrer.id))!).toMatchObject({ referralsConfirmed: 1, rankKey: credited.rankKey });
+    expect(await listed(email)).toMatchObject({ referral_credit: null });
+    // The same inbox under a +tag is the same pair.
+    await joinedAndConfirmed(email.replace("@", "+again@"), referrer.referralCode!);
+    expect((await repo.waitlist.entryById(referrer.id))!.referralsConfirmed).toBe(1);
+    // Another inbox still counts.
+    await joinedAndConfirmed(uniqueEmail("again-other"), referrer.referralCode!);
+    expect((await repo.waitlist.entryById(referrer.id))!.referralsConfirmed).toBe(2);
+  });
+
+  it("an operator's void survives the friend's erasure: still counted as voided, never credited again, however often", async () => {
+    const referrer = await joinedAndConfirmed(uniqueEmail("void-referrer"));
+    const email = uniqueEmail("void-zoe");
+    const zoe = await joinedAndConfirmed(email, referrer.referralCode!);
+    const voided = await call(`/api/admin/waitlist/${zoe.id}/void-referral`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ reason: "A ring." }),
+    });
+    expect(voided.status, await voided.clone().text()).toBe(200);
+    expect(await listed(referrer.email)).toMatchObject({ referrals_confirmed: 0, referrals_voided: 1 });
+
+    for (let round = 1; round <= 2; round++) {
+      await eraseEverything(email);
+      expect(await listed(referrer.email)).toMatchObject({ referrals_confirmed: 0, referrals_voided: 1 });
+      await joinedAndConfirmed(email, referrer.referralCode!);
+      expect(await listed(referrer.email), `round ${round}`).toMatchObject({ referrals_confirmed: 0, referrals_voided: 1 });
+      expect((await repo.waitlist.entryById(referrer.id))!.rankKey).toBe(referrer.rankKey);
+    }
   });
 });

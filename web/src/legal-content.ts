@@ -80,7 +80,8 @@ export const privacyPolicy = {
           "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
         "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
           "your waitlist entry, your messages, your sign-in records and your email preferences, and everything that links " +
-          "others to you (the referral credits you earned or gave, and your referral code on your friends' entries). " +
+          "others to you (the referral credits you earned, your referral code on your friends' entries, and your inbox's " +
+          "key in the referral credits you gave, which stay only as the fingerprint below). " +
           "Signed in, you can do it yourself on your My place page, where you can also leave the waitlist and download your data.",
         "After a deletion we keep only the following, each for the reason given (your data download lists them too):",
         ...KEPT_AFTER_ERASURE,

@@ -13,8 +13,10 @@ export const KEPT_AFTER_ERASURE = [
     "their time window ends, at most a day later, so that deleting everything cannot be used to get around them.",
   "If a launch email was meant for you: one anonymous line in that campaign's delivery record (sent, skipped or " +
     "failed), without your address, your place in line or the time, so that the campaign's totals stay right.",
-  "If you joined with a friend's link and confirmed: your friend keeps the places this earned them. Nothing there " +
-    "names you, and your email can no longer be matched to it.",
+  "If you joined with a friend's link and confirmed: your friend keeps the places this earned them, and we keep a " +
+    "one-way fingerprint of your inbox with your friend's referral code, when the referral counted and whether our team " +
+    "cancelled it, so that joining again through the same link cannot count for your friend twice or undo our team's " +
+    "decision. The fingerprint is not your address and cannot be turned back into it.",
   "Friends who joined with your link keep their own places in line; the link between them and you is removed.",
   "Emails already sent: the ones we sent you are in your inbox, and our team's notice of your signup or message stays " +
     "in the team's mailbox until the team deletes it.",

@@ -6,7 +6,7 @@ import { ME_ERRORS, type MeData, type MeErasure, SELF_OPERATOR } from "../../sha
 import { normalizeEmail } from "../../shared/text";
 import { personJson, subjectHash } from "../operator";
 import { jwtSecret } from "../sign-in";
-import { mailboxKey } from "../waitlist";
+import { mailboxKeys } from "../waitlist";
 import { readableData } from "./download";
 import { consentTrailOf } from "./subscription";
 
@@ -41,7 +41,7 @@ function confirmedAddress(typed: unknown, email: string): void {
 export async function eraseMe(deps: Deps, user: AuthUser, typed: unknown): Promise<MeErasure> {
   confirmedAddress(typed, user.email);
   const audit = await selfAudit(deps, user.email);
-  const counts = await deps.repo.operator.erasePerson(user.email, audit, await mailboxKey(deps.config.auth.jwtSecret, user.email));
+  const counts = await deps.repo.operator.erasePerson(user.email, audit, ...(await mailboxKeys(deps.config.auth.jwtSecret, user.email)));
   // The log names the user by id: log lines carry no address.
   log("info", "me.erased", { user: user.id, ...counts });
   return counts;

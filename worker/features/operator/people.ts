@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import type { ErasureCounts, PersonRecord } from "../../shared/admin";
 import { jwtSecret } from "../sign-in";
-import { mailboxKey } from "../waitlist";
+import { mailboxKeys } from "../waitlist";
 import { auditOf } from "./audit";
 import { personJson } from "./json";
 
@@ -19,9 +19,10 @@ export async function lookUpPerson(deps: Deps, email: string, operator: string):
 
 /**
  * Erases everything stored about one (normalised) address, recorded as `person.erased` by
- * `operator`. The mailbox key finds its suppression and consent trail even after the entry left the list.
+ * `operator`. The mailbox key finds its suppression and consent trail even after the entry left the
+ * list; its referral pair key keeps the referral pairs it was credited in (operator/queries/erasure.ts).
  */
 export async function erasePerson(deps: Deps, email: string, operator: string): Promise<ErasureCounts> {
   const audit = await auditOf(deps, operator, email);
-  return deps.repo.operator.erasePerson(email, audit, await mailboxKey(jwtSecret(deps.config), email));
+  return deps.repo.operator.erasePerson(email, audit, ...(await mailboxKeys(jwtSecret(deps.config), email)));
 }

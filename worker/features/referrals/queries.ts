@@ -12,8 +12,12 @@ import { iso } from "../../platform/db/sql";
  * (worker/features/waitlist/queries/) put these statements in; the operator's stats read the flag.
  */
 
-/** What a confirmation that may count a referral writes: its winning claim, its time, the boost in force. */
-export type ReferralWrite = { claim: string; at: Date; boost: number };
+/**
+ * What a confirmation that may count a referral writes: its winning claim, its time, the boost in
+ * force, and the referral pair key of the confirming mailbox (keys.ts referralPairKey), which
+ * finds the pairs an erasure kept of that mailbox.
+ */
+export type ReferralWrite = { claim: string; at: Date; boost: number; pairKey: string };
 
 /**
  * The place's order key (docs/api.md "The place in line"), in one home: rank_key = 2 x (confirm_seq -
@@ -36,7 +40,8 @@ export const RANK_KEY = {
  * once, because only the winning confirmation wrote that claim; never for the same mailbox; only
  * for a confirmed referrer; and only when this friend's mailbox has not earned that referrer a
  * place before (hwh_referral_credits: leaving and joining again, or another +tag of the same
- * inbox, never counts twice). The referrer moves up `boost` places. Runs before
+ * inbox, never counts twice; nor erasing everything and joining again, whose pair the erasure
+ * kept under the pair key). The referrer moves up `boost` places. Runs before
  * referralCreditStatement, in the same batch.
  */
 export function referralStatement(db: Database, email: string, write: ReferralWrite) {
@@ -47,7 +52,8 @@ export function referralStatement(db: Database, email: string, write: ReferralWr
     .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
     .where(
       sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
-        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")} and c.mailbox_key = ${referred("mailbox_key")})`,
+        and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")}
+          and c.mailbox_key in (${referred("mailbox_key")}, ${write.pairKey}))`,
     );
 }
 
@@ -55,7 +61,7 @@ export function referralStatement(db: Database, email: string, write: ReferralWr
  * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted,
  * with the boost it gave (so voiding it takes back exactly that): the same conditions, the pair
  * unique (a pair already there is left as it is, voided or not, and then the statement before
- * counted nothing).
+ * counted nothing), and none when an erasure kept the pair (the statement before counted nothing either).
  */
 export function referralCreditStatement(db: Database, email: string, write: ReferralWrite) {
   return db
@@ -63,7 +69,8 @@ export function referralCreditStatement(db: Database, email: string, write: Refe
     .select(
       sql`select j.referred_by, j.mailbox_key, ${iso(write.at)}, ${write.boost}, null from ${waitlist} j
         where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
-        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)`,
+        and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)
+        and not exists (select 1 from ${referralCredits} c where c.referral_code = j.referred_by and c.mailbox_key = ${write.pairKey})`,
     )
     .onConflictDoNothing();
 }

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import type { WaitlistEntry } from "../../platform/db/schema";
 import { flagNetwork } from "../referrals";
-import { mailboxKey, networkKey } from "./keys";
+import { mailboxKeys, networkKey } from "./keys";
 import { ConfirmTokenError, readConfirmationToken } from "./tokens";
 import { confirmWrite, withConfirmRetries } from "./writes";
 
@@ -40,13 +40,14 @@ export async function confirmEntry(
   const entryId = entry.id;
   if (entry.confirmedAt !== null) return { outcome: "already", entryId };
   const secret = deps.config.auth.jwtSecret;
-  const key = await mailboxKey(secret, entry.email);
+  const keys = await mailboxKeys(secret, entry.email);
+  const [key] = keys;
   const network = clientNetwork ? await networkKey(secret, clientNetwork) : null;
   // Only the referral of the join whose link this is counts (its token carries that join).
   const referral = { link: join };
-  let write = confirmWrite(deps, key, network, referral);
+  let write = confirmWrite(deps, keys, network, referral);
   const after = await withConfirmRetries(() => {
-    write = confirmWrite(deps, key, network, referral);
+    write = confirmWrite(deps, keys, network, referral);
     return deps.repo.waitlist.confirm(entry, write);
   });
   if (!after) throw new ConfirmTokenError("unknown");

@@ -10,6 +10,6 @@ export { runJoinerOutbox, visitorMailOf } from "./joiner-mail";
 export { joinConfirmed } from "./join";
 export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";
-export { formerMailboxKey, mailboxKey } from "./keys";
+export { formerMailboxKey, mailboxKey, mailboxKeys } from "./keys";
 export { attributionOf } from "./attribution";
 export type { Defer } from "./writes";

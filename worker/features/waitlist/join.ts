@@ -5,7 +5,7 @@ import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
 import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
-import { mailboxKey, networkKey } from "./keys";
+import { mailboxKeys, networkKey } from "./keys";
 import type { JoinJourney, JoinResult } from "./queries/join";
 import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, withConfirmRetries } from "./writes";
 
@@ -41,7 +41,8 @@ async function joinWithJourney(
   claim: FirstClaim,
   options: { origin: string; signedIn?: boolean; network?: string | null },
 ): Promise<JoinResult & { confirmedHere: boolean }> {
-  const key = await mailboxKey(deps.config.auth.jwtSecret, input.email);
+  const keys = await mailboxKeys(deps.config.auth.jwtSecret, input.email);
+  const [key] = keys;
   // A join confirmed at once keeps its request's network like a confirmation does (the operator's flag).
   const network = options.network ? await networkKey(deps.config.auth.jwtSecret, options.network) : null;
   const atOnce = options.signedIn || !deps.config.waitlist.doubleOptIn;
@@ -53,7 +54,7 @@ async function joinWithJourney(
     cap: confirmCap(deps, key),
   };
   const { result, confirm } = await withConfirmRetries(async () => {
-    const confirm = atOnce ? confirmWrite(deps, key, network, options.signedIn ? "none" : "join") : null;
+    const confirm = atOnce ? confirmWrite(deps, keys, network, options.signedIn ? "none" : "join") : null;
     const journey: JoinJourney = confirm ? { ...base, kind: "welcome", confirm } : { ...base, kind: "confirm" };
     return { result: await deps.repo.waitlist.join(input, claim, journey), confirm };
   });

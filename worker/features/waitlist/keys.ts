@@ -32,6 +32,25 @@ export async function formerMailboxKey(secret: string, storedEmail: string): Pro
   return toHex(await keyedHash(secret, "waitlist-mailbox", foldMailbox(storedEmail.toLowerCase())));
 }
 
+/**
+ * The key of an erased friend's referral pairs (hwh_referral_credits' tombstones, worker/features/operator/queries/erasure.ts):
+ * a keyed hash of the mailbox key under its own purpose, so that it is no mailbox key, cannot be
+ * turned back into one or into the address, and yet a later join of the same inbox, whose
+ * confirmation computes it again, finds the pair and credits that referrer nothing.
+ */
+export async function referralPairKey(secret: string, mailbox: string): Promise<string> {
+  return toHex(await keyedHash(secret, "referral-pair", mailbox));
+}
+
+/**
+ * An address's mailbox key (its canonical form today) and that key's referral pair key: what a
+ * confirmation checks a referral's pair with, and what an erasure keeps the pair by.
+ */
+export async function mailboxKeys(secret: string, email: string): Promise<[mailbox: string, pair: string]> {
+  const mailbox = await mailboxKey(secret, email);
+  return [mailbox, await referralPairKey(secret, mailbox)];
+}
+
 /** The client network (a clientKey: IPv4 address or IPv6 /64) kept with a referred entry's confirmation. */
 export async function networkKey(secret: string, network: string): Promise<string> {
   return toHex(await keyedHash(secret, "waitlist-network", network));

@@ -16,11 +16,18 @@ export const run = async (work: Promise<unknown>, defer?: Defer) => (defer ? def
 
 /**
  * A confirmation's write: a random claim (the winner's), a new code, the boost in force, the
- * mailbox and network keys, and which referral it may count (ReferralProof).
+ * mailbox key with its referral pair key (keys.ts mailboxKeys), the network key, and which
+ * referral it may count (ReferralProof).
  */
-export function confirmWrite(deps: Deps, key: string, network: string | null, referral: ReferralProof): ConfirmWrite {
+export function confirmWrite(
+  deps: Deps,
+  keys: [mailbox: string, pair: string],
+  network: string | null,
+  referral: ReferralProof,
+): ConfirmWrite {
+  const [mailboxKey, pairKey] = keys;
   const boost = deps.config.waitlist.referralBoost;
-  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey: key, network, referral };
+  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey, pairKey, network, referral };
 }
 
 /** A join's own random value (16 bytes, base64url: 22 characters), kept with the referral it carries and carried by its link. */

@@ -136,7 +136,10 @@ export const joinerMail = table(
  * key of the friend), written in the batch that counts the referral. A referral counts only when
  * its pair is new, so one person counts once for a referrer however often they leave and join
  * again, and whatever variant of their address (+tags, Gmail dots) they use. Holds keyed hashes
- * and codes, never an address; it outlives the friend's entry on purpose.
+ * and codes, never an address; it outlives the friend's entry on purpose. When the friend erases
+ * everything, their pairs stay as tombstones: `mailbox_key` then holds the mailbox's referral pair
+ * key (a keyed hash of the mailbox key under its own purpose, which no entry ever has), so joining
+ * again cannot credit that referrer twice nor undo a void (worker/features/operator/queries/erasure.ts).
  */
 export const referralCredits = table(
   "referral_credits",

@@ -63,6 +63,9 @@ export function createAddressRepository(db: Database) {
    * suppression (kept when the new key has one already: it stays suppressed), the consent trail,
    * the referral credits (a pair already credited under the new key is not credited twice), and
    * every entry still carrying it, so no campaign ever reads an entry's key without its suppression.
+   * An erasure's tombstones of referral pairs stay where they are: they are keyed by the referral
+   * pair key of the address's key today (keys.ts mailboxKeys), never of a former key, which is
+   * what a later join of that inbox computes.
    */
   function moveKeys(formerKeys: string[], key: string): BatchItem<"sqlite">[] {
     return formerKeys

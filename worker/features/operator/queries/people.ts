@@ -135,17 +135,18 @@ export function createPeopleQueries(db: Database) {
      * Erases everything stored about one (normalised) address in one batch: its waitlist entry
      * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code,
      * its mailbox's suppression and consent trail (`mailboxKey`: the address's, which finds them after the entry left),
-     * and what links other rows to it: referral credits, friends' referred_by, campaign recipients (erasure.ts).
+     * and what links other rows to it: referral credits (kept as tombstones under `pairKey`), friends' referred_by,
+     * campaign recipients (erasure.ts).
      * The batch's first statement writes the audit record, with the counts of what the rest
      * deletes, so an erasure is never done without its record nor recorded without being done.
      */
-    async erasePerson(email: string, audit: AuditOf, mailboxKey?: string) {
+    async erasePerson(email: string, audit: AuditOf, mailboxKey?: string, pairKey?: string) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const [, , , , , , , entries, submissions, , , users] = await db.batch([
+      const [, , , , , , , , entries, submissions, , , users] = await db.batch([
         auditPerson("person.erased", email, audit),
         ...eraseConsent(db, email, mailboxKey),
-        ...eraseLinks(db, email, audit.now, mailboxKey),
+        ...eraseLinks(db, email, audit.now, mailboxKey, pairKey),
         db
           .delete(joinerMail)
           .where(inArray(joinerMail.entryId, db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email)))),
