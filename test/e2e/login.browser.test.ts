@@ -403,6 +403,32 @@ describe("login page", () => {
     expect(watch.errors).toEqual([]);
   });
 
+  it("keeps the device cookie the sign-in set (HttpOnly, SameSite=Strict, /auth/v1) and sends it with the next code request (issue 22)", async () => {
+    const ctx = await newContext();
+    const email = uniqueEmail("device");
+    const { page, watch } = await openTab(ctx, "/login");
+    await signIn(page, email);
+    const cookies = (await ctx.cookies(`${baseUrl}/auth/v1/otp`)).filter((cookie) => cookie.name === "hwh_device");
+    expect(cookies).toHaveLength(1);
+    const [device] = cookies as [(typeof cookies)[number]];
+    // Not Secure: the dev server is plain http (ENVIRONMENT=development); production adds Secure.
+    expect(device).toMatchObject({ path: "/auth/v1", httpOnly: true, sameSite: "Strict", secure: false });
+    expect(Math.abs(device.expires - (Date.now() / 1000 + 180 * 24 * 60 * 60))).toBeLessThan(120);
+    // Scripts cannot read it.
+    expect(await page.evaluate<string>("document.cookie")).not.toContain("hwh_device");
+
+    // auth-js's fetch (credentials "same-origin" by default) sends it back with the next /otp.
+    await page.goto(`${baseUrl}/#/login`);
+    await authReady(page);
+    await page.getByRole("main").getByRole("button", { name: login.signedInView.logout }).click();
+    await page.getByRole("main").getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    const otp = authResponse(page, "otp");
+    await requestCode(page, email);
+    const sent = await (await otp).request().allHeaders();
+    expect(sent.cookie).toContain(`hwh_device=${device.value}`);
+    expect(watch.errors).toEqual([]);
+  });
+
   it("says a wrong code is wrong right under the code field, which it describes (360x740 and 1280)", async () => {
     for (const viewport of [
       { width: 360, height: 740 },

@@ -276,6 +276,9 @@ describe("legal pages", () => {
       expect(collected).toMatch(stored);
     }
     expect(collected).not.toMatch(/We only collect what you give us/);
+    // Issue 22: the one cookie (worker/features/sign-in/device.ts), what it holds and how long.
+    expect(collected).toMatch(/Our one cookie, hwh_device, set when you sign in and kept by your browser for 180 days/);
+    expect(collected).toMatch(/a keyed hash of the address, never the address/);
 
     const use = section("Use of Your Information");
     for (const why of [
@@ -284,6 +287,7 @@ describe("legal pages", () => {
       /to answer you/,
       /keep sign-in secure/,
       /floods/,
+      /a device you signed in on can always ask for a new code/,
     ]) {
       expect(use).toMatch(why);
     }

@@ -52,6 +52,9 @@ export const privacyPolicy = {
         "When you send the contact form: your name, email address and message, and when you sent it.",
         "When you sign in with an emailed code: your email address, and for each device you sign in on, when you signed in " +
           "and last used it, its IP address and its browser's user agent (the browser and system it reports).",
+        "Our one cookie, hwh_device, set when you sign in and kept by your browser for 180 days: it shows that this device " +
+          "has signed in with your address (it holds a keyed hash of the address, never the address) and is sent only to " +
+          "our sign-in service. It is not used for tracking.",
         "To limit abuse, a count of recent requests from each IP address (or network), which is deleted once its time window ends.",
       ],
     },
@@ -74,6 +77,8 @@ export const privacyPolicy = {
         "Your name and message: to answer you.",
         "Sign-in times, IP address and user agent: to keep sign-in secure, so that you and we can tell your devices apart " +
           "and notice a sign-in that is not yours. The request counts per IP address stop floods of signups and guesses at codes.",
+        "The hwh_device cookie: so that a device you signed in on can always ask for a new code, even when others have " +
+          "asked for too many codes for your address.",
       ],
       after: [
         "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +

@@ -8,10 +8,12 @@ import { addressCaps, canonicalMailbox, mailboxCaps, unsentCaps } from "./mailbo
 import type { CounterCap } from "../../platform/db/counters";
 import { jwtSecret } from "./request";
 import { codeHash, randomCode } from "./secrets";
+import { deviceCaps, provenDevice } from "./device";
 
 /** POST /otp: issuing a sign-in code and e-mailing it, within the cooldown and the caps. */
 
-export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null };
+/** `device`: the request's device cookie (worker/features/sign-in/device.ts), if it sent one. */
+export type CodeRequest = { email: string; createUser: boolean; data: Record<string, unknown> | null; device?: string | undefined };
 
 const tooManyCodes = (wait: number) =>
   new AuthError(429, "over_email_send_rate_limit", codeWaitMessage(wait), {
@@ -28,8 +30,9 @@ const tooManyCodes = (wait: number) =>
  *
  * Two rules decide whether a code may be sent, in this order:
  * 1. the caps (AUTH_CODE_HOURLY_LIMIT per clock hour, AUTH_CODE_DAILY_LIMIT per UTC day) of the
- *    address, and of its mailbox's other spellings unless it is one of the mailbox's own (see
- *    countAndJudge); over one, the answer says to come back when that window ends;
+ *    address, and of its mailbox's other spellings unless it is one of the mailbox's own, or those
+ *    of the device when its cookie proves it signed in as the address (see countAndJudge); over
+ *    one, the answer says to come back when that window ends;
  * 2. the cooldown of the exact address (AUTH_CODE_COOLDOWN_SECONDS), decided by the upsert
  *    that stores the code, so concurrent requests store and send one code;
  * a request refused by either takes back its counts (best effort), so only requests that got
@@ -46,15 +49,21 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
   const { repo, config, now } = deps;
   const secret = jwtSecret(config);
   const at = now();
-  const hasUser = (await repo.signIn.findUserByEmail(input.email)) !== undefined;
+  const [user, entry, device] = await Promise.all([
+    repo.signIn.findUserByEmail(input.email),
+    repo.waitlist.entryByEmail(input.email),
+    provenDevice(secret, input.email, input.device, at),
+  ]);
+  const hasUser = user !== undefined;
   const sendsCode = input.createUser || hasUser;
-  const ownSpelling = hasUser || isOwnSpelling(deps, input.email);
+  // A confirmed waitlist entry's address was proven by its owner (the link in its inbox).
+  const ownSpelling = hasUser || entry?.confirmedAt != null || isOwnSpelling(deps, input.email);
 
   // Hashed on both paths, so an unknown address costs the same work as a known one.
   const code = randomCode(config.auth.codeLength);
   const hash = await codeHash(secret, input.email, code);
 
-  const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, ownSpelling, at });
+  const counted = await countAndJudge(deps, { secret, email: input.email, sendsCode, ownSpelling, device, at });
   const giveBack = () => giveBackCounts(deps, counted);
 
   const stored = await repo.signIn.storeCode({
@@ -95,11 +104,14 @@ export async function requestCode(deps: Deps, input: CodeRequest, defer: (work: 
 /**
  * Whether `email` is one of its mailbox's own spellings whatever its account: the mailbox's plain
  * address (no "+tag", and for Gmail no dots, under gmail.com: canonicalMailbox gives it back
- * unchanged) or an operator's (OPERATOR_EMAILS). An account's own address is one too (requestCode).
+ * unchanged) or an operator's (OPERATOR_EMAILS). An account's address and a confirmed waitlist
+ * entry's are too (requestCode).
  */
 function isOwnSpelling(deps: Deps, email: string): boolean {
   return canonicalMailbox(email) === email || deps.config.operatorEmails.has(email);
 }
+
+type CountInput = { secret: string; email: string; sendsCode: boolean; ownSpelling: boolean; device: string | null; at: Date };
 
 /**
  * Counts the request and judges it against the caps; over one, takes the count back and
@@ -107,12 +119,15 @@ function isOwnSpelling(deps: Deps, email: string): boolean {
  * stored or not sent).
  *
  * A code that is e-mailed counts against its exact address's caps and, unless the address is
- * one of its mailbox's own spellings (the plain address, an account's, an operator's), against
- * the mailbox's ceiling, which all its other spellings share (worker/features/sign-in/mailbox.ts):
+ * one of its mailbox's own spellings (the plain address, an account's, a confirmed waitlist
+ * entry's, an operator's), against the mailbox's ceiling, which all its other spellings share (worker/features/sign-in/mailbox.ts):
  * so `victim+1@…` … `victim+5@…` asked from five clients fill the ceiling and nothing else, and
  * `victim@…` still gets its code. An inbox receives at most the ceiling plus each own spelling's
  * caps (10 an hour and 40 a day by default, with one account at the plain address); an account at
- * another spelling adds its caps, and only someone who reads the inbox can make one.
+ * another spelling adds its caps, and only someone who reads the inbox can make one (or confirm an
+ * entry). A code e-mailed at the request of a device that has signed in as the exact address (its
+ * cookie proves it: worker/features/sign-in/device.ts) counts against that device's caps instead,
+ * and nothing else, so strangers who fill the address's own caps never stop its owner's device.
  *
  * Requests that send nothing (create_user false for an address without a user) must not fill
  * either, or anyone could lock a person out without a single e-mail: they count against the exact
@@ -126,16 +141,15 @@ function isOwnSpelling(deps: Deps, email: string): boolean {
  * next address it asks for (refused if unknown, sent if known); every request is already counted
  * per client by the route's limit (AUTH_RATE_LIMIT_OTP).
  */
-async function countAndJudge(
-  deps: Deps,
-  { secret, email, sendsCode, ownSpelling, at }: { secret: string; email: string; sendsCode: boolean; ownSpelling: boolean; at: Date },
-): Promise<CounterCap[]> {
-  const [address, mailbox, unsent] = await Promise.all([
+async function countAndJudge(deps: Deps, { secret, email, sendsCode, ownSpelling, device, at }: CountInput): Promise<CounterCap[]> {
+  const [address, mailbox, unsent, ofDevice] = await Promise.all([
     addressCaps(secret, email, at, deps.config.auth),
     mailboxCaps(secret, email, at, deps.config.auth),
     unsentCaps(secret, email, at, deps.config.auth),
+    deviceCaps(secret, email, device ?? "none", at, deps.config.auth),
   ]);
-  const counted = !sendsCode ? unsent : ownSpelling ? address : [...address, ...mailbox];
+  const sent = device !== null ? ofDevice : ownSpelling ? address : [...address, ...mailbox];
+  const counted = sendsCode ? sent : unsent;
   const other = sendsCode ? unsent : address;
   const [counts, otherCounts] = await Promise.all([deps.repo.counters.countAll(counted), deps.repo.signIn.readCounts(other)]);
   const totals = sendsCode ? counts : counts.map((count, index) => count + otherCounts[index]!);

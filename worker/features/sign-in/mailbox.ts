@@ -49,7 +49,7 @@ export function foldMailbox(address: string): string {
 
 type CapLimits = Pick<AuthConfig, "codeHourlyLimit" | "codeDailyLimit">;
 
-function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): CounterCap[] {
+export function hourAndDay(prefix: string, hash: string, now: Date, limits: CapLimits): CounterCap[] {
   return [
     { key: `${prefix}-hour:${hash}`, window: windowOf(now, 60 * 60), max: limits.codeHourlyLimit },
     { key: `${prefix}-day:${hash}`, window: windowOf(now, 24 * 60 * 60), max: limits.codeDailyLimit },

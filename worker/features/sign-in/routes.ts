@@ -1,4 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import {
   API_VERSION,
   API_VERSION_HEADER,
@@ -11,7 +12,8 @@ import {
 import { otpSchema, refreshSchema, verifySchema } from "./schemas";
 import { adminDeleteUser, adminGetUser, adminListUsers, readPagination, requireAdmin } from "./admin";
 import { requestCode } from "./codes";
-import { requestOrigin, type RequestOrigin } from "./request";
+import { DEVICE_COOKIE, deviceCookieOptions, deviceToken } from "./device";
+import { jwtSecret, requestOrigin, type RequestOrigin } from "./request";
 import { authenticate, readLogoutScope, refreshSession, signOut, verifyCode } from "./sessions";
 import { notEnabled, phoneNotEnabled, refuseNotEnabled } from "./not-enabled";
 import { userJson } from "./user";
@@ -78,15 +80,19 @@ const refuseOtherChannels: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 authRoutes.post("/otp", rateLimited("otp"), readBody, refuseOtherChannels, validJson(otpSchema, AUTH_BODY_ERRORS), async (c) => {
   const input = c.req.valid("json");
-  await requestCode(c.get("deps"), { email: input.email, createUser: input.create_user, data: input.data }, (work) =>
-    c.executionCtx.waitUntil(work),
-  );
+  const request = { email: input.email, createUser: input.create_user, data: input.data, device: getCookie(c, DEVICE_COOKIE) };
+  await requestCode(c.get("deps"), request, (work) => c.executionCtx.waitUntil(work));
   return c.json({});
 });
 
 authRoutes.post("/verify", rateLimited("verify"), readBody, refuseOtherChannels, validJson(verifySchema, AUTH_BODY_ERRORS), async (c) => {
   const input = c.req.valid("json");
-  return c.json(await verifyCode(c.get("deps"), origin(c), { email: input.email, token: input.token }));
+  const deps = c.get("deps");
+  const session = await verifyCode(deps, origin(c), { email: input.email, token: input.token });
+  // This device has signed in as the address: its own allowance of codes from now on (device.ts).
+  const cookie = await deviceToken(jwtSecret(deps.config), session.user.email, deps.now());
+  setCookie(c, DEVICE_COOKIE, cookie, deviceCookieOptions(deps.config.isDevelopment));
+  return c.json(session);
 });
 
 authRoutes.post(
