@@ -86,6 +86,8 @@ describe("DELETE /api/me: what is left", () => {
 
     const erased = await me("DELETE", ME_ROUTES.me, token, { confirm: email });
     expect(erased.status, await erased.clone().text()).toBe(200);
+    // This browser's signed-in device cookie (sign-in's own allowance for the address) is cleared too.
+    expect(erased.headers.get("Set-Cookie")).toMatch(/^hwh_device=; Max-Age=0; Path=\/auth\/v1; HttpOnly; SameSite=Strict/);
 
     const key = await mailboxKey(JWT_SECRET, email);
     const traces = [email, key, person.referralCode!];

@@ -3,6 +3,7 @@ import { jsonBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { clientAddress, clientKey } from "../../platform/http/client";
 import { ME_DATA_FILENAME, type MeConfirmationSent } from "../../shared/me";
+import { forgetDevice } from "../sign-in";
 import { joinConfirmed, leaveWaitlist } from "../waitlist";
 import { eraseMe, myData } from "./account";
 import { meWriteLimit } from "./limits";
@@ -73,7 +74,12 @@ export const meRoutes = new Hono<MeEnv>()
     return c.body(`${JSON.stringify(data, null, 2)}\n`, 200, { "Content-Type": "application/json; charset=UTF-8" });
   })
 
-  /** Erase everything (the operator's erasure, audited as "self"): the session ends with the user. */
-  .delete("/", meWriteLimit, jsonBody(API_BODY_ERRORS), async (c) =>
-    c.json(await eraseMe(c.get("deps"), c.get("user"), c.get("requestBody")?.confirm)),
-  );
+  /**
+   * Erase everything (the operator's erasure, audited as "self"): the session ends with the user,
+   * and this browser's signed-in device cookie (sign-in's device allowance) is cleared.
+   */
+  .delete("/", meWriteLimit, jsonBody(API_BODY_ERRORS), async (c) => {
+    const erased = await eraseMe(c.get("deps"), c.get("user"), c.get("requestBody")?.confirm);
+    forgetDevice(c, c.get("deps").config.isDevelopment);
+    return c.json(erased);
+  });

@@ -1,4 +1,6 @@
 import { jwtVerify, SignJWT } from "jose";
+import type { Context } from "hono";
+import { deleteCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { AuthConfig } from "../../platform/config/config";
 import type { CounterCap } from "../../platform/db/counters";
@@ -27,6 +29,15 @@ const AUDIENCE = "hwh-device";
 /** The cookie's attributes: only the sign-in routes ever receive it, never script. */
 export function deviceCookieOptions(isDevelopment: boolean): CookieOptions {
   return { httpOnly: true, sameSite: "Strict", path: "/auth/v1", secure: !isDevelopment, maxAge: DEVICE_SECONDS };
+}
+
+/**
+ * Ends the device's proof on this browser (an erasure: the person is gone, so is their device's
+ * allowance); a response from any path may clear it, as the cookie's path is named.
+ */
+export function forgetDevice(c: Context, isDevelopment: boolean): void {
+  const { maxAge: _kept, ...options } = deviceCookieOptions(isDevelopment);
+  deleteCookie(c, DEVICE_COOKIE, options);
 }
 
 async function deviceKey(secret: string): Promise<Uint8Array> {

@@ -16,6 +16,7 @@
  */
 
 export { ADMIN_KEY_OPERATOR, bearerToken, isAdminKey } from "./bearer";
+export { forgetDevice } from "./device";
 export { AuthError } from "./errors";
 export { pruneRecords } from "./housekeeping";
 export { canonicalMailbox, foldMailbox } from "./mailbox";
