@@ -1169,7 +1169,8 @@ describe("holding an entry out of waves and voiding a referral credit in the wai
     routes["POST /api/admin/waitlist/3/void-referral"] = () => {
       voided = true;
       const [referrer, , friend] = launchDayPage({ voided }).items;
-      return jsonResponse(200, { friend: friend!, referrer: referrer!, boost: 5 } satisfies EntryVoided);
+      // The referrer as listed after the void: its place recomputed, which the message gives.
+      return jsonResponse(200, { friend: friend!, referrer: { ...referrer!, place: 17 }, boost: 5 } satisfies EntryVoided);
     };
     const user = await openConsole();
     const cell = () => cellOf("hedy@example.com", words.columns.referredBy);
@@ -1190,9 +1191,12 @@ describe("holding an entry out of waves and voiding a referral credit in the wai
     ]);
     expect(
       within(section(words.title))
-        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5))
+        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5, 17))
         .getAttribute("role"),
     ).toBe("status");
+    expect(words.credit.done("hedy@example.com", "ADA23456", 5, 17)).toBe(
+      "The referral credit of hedy@example.com is void: ADA23456 lost the referral and 5 places (now #17).",
+    );
     expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(3)}`);
 
     // Refused (voided meanwhile elsewhere): the server's words, and nothing else changes.
