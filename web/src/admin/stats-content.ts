@@ -82,6 +82,7 @@ export const referrals = {
     span: "First to last",
     alike: "Look-alike inboxes",
     reads: "Reads like",
+    scrollHint: "Scroll sideways to see every column.",
     networkCounts: (counts: number[]) => (counts.length === 0 ? "–" : counts.map(formatCount).join(" · ")),
     spanHours: (hours: number) => (hours < 48 ? `${formatCount(hours)} h` : `${formatCount(Math.round(hours / 24))} days`),
     alikeOf: (alike: number, total: number, domains: number) =>

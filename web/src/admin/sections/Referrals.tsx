@@ -2,6 +2,7 @@ import type { AdminStats, Referrer } from "@shared/admin";
 import type { ReactNode } from "react";
 import { admin } from "../content";
 import { formatCount, formatRatio, formatShare } from "../format";
+import { Address } from "./Address";
 import { ReferralClusters } from "./ReferralClusters";
 import { Section } from "./Section";
 
@@ -34,7 +35,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
         ))}
       </dl>
       <p className="muted referrals__note">{text.note}</p>
-      <div className="breakdowns">
+      <div className="breakdowns breakdowns--referrals">
         <div className="breakdown">
           <h3 id={`${id}-top-title`}>{text.top.title}</h3>
           {referrals.top.length === 0 ? (
@@ -66,19 +67,6 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
   );
 }
 
-/** An address that may wrap before its "@" on a narrow screen (rather than anywhere in it). */
-function Address({ email }: { email: string }) {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return <>{email}</>;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
-  );
-}
-
 /** Referrers as rows: the address (the row's name), the code, then counts. */
 function ReferrerTable({
   labelledBy,
@@ -94,7 +82,7 @@ function ReferrerTable({
   return (
     // biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's heading.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
-    <div className="table-scroll table-scroll--short" role="region" aria-labelledby={labelledBy} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
       <table className="data-table data-table--compact breakdown__table referrers__table" aria-labelledby={labelledBy}>
         <thead>
           <tr>
