@@ -662,6 +662,49 @@ describe("the console", () => {
     expect(within(section(admin.referrals.title)).getByText(text.intro)).toBeTruthy();
   });
 
+  it("after voided credits, the flag's and the clusters' counts say how many of them were voided, so they agree with Top referrers (issue 22 review)", async () => {
+    const ring: ReferralClusters = {
+      total: 8,
+      byNetwork: [8],
+      withinHour: 8,
+      withinDay: 8,
+      spanHours: 0,
+      domains: 1,
+      lookAlike: 8,
+      reading: "ring",
+    };
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          referrals: {
+            confirmed: 11,
+            viralCoefficient: 0.2,
+            top: [{ email: "ringleader.max@mailnest.example", code: "P44ZX44M", referrals: 5 }],
+            flagged: [{ email: "ringleader.max@mailnest.example", code: "P44ZX44M", referrals: 5, fromOneNetwork: 8 }],
+            clusters: [{ code: "P44ZX44M", ...ring }],
+            voided: [{ code: "P44ZX44M", total: 3, fromOneNetwork: 3 }],
+            flagAt: 5,
+          },
+        }),
+      );
+    await openConsole();
+    const referrals = section(admin.referrals.title);
+    const rowsOf = (name: string) =>
+      within(within(referrals).getByRole("table", { name }))
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rowsOf(admin.referrals.top.title)).toEqual([["ringleader.max@mailnest.example", "P44ZX44M", "5"]]);
+    expect(rowsOf(admin.referrals.flagged.title)).toEqual([["ringleader.max@mailnest.example", "P44ZX44M", "8 (3 voided)"]]);
+    expect(rowsOf(admin.referrals.clusters.title)[0]!.slice(0, 2)).toEqual(["ringleader.max@mailnest.example", "8 (3 voided)"]);
+    // What "voided" in a count means is said where the counts are.
+    expect(admin.referrals.flagged.intro(5)).toContain("A voided credit still counts here");
+    // An address may wrap before its "@" and after its dots, never inside a piece when there is room.
+    const address = within(within(referrals).getByRole("table", { name: admin.referrals.flagged.title })).getByRole("rowheader");
+    expect(address.querySelectorAll("wbr")).toHaveLength(3);
+  });
+
   it("says when nobody referred anyone yet and no referrer is flagged", async () => {
     routes["GET /api/admin/stats"] = () =>
       jsonResponse(200, stats({ referrals: { confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 7 } }));

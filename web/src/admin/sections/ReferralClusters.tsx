@@ -14,6 +14,8 @@ import { useOverflow } from "./use-overflow";
 export function ReferralClusters({ id, referrals }: { id: string; referrals: AdminStats["referrals"] }) {
   const text = admin.referrals.clusters;
   const emailOf = new Map(referrals.flagged.map((row) => [row.code, row.email]));
+  // The counts below take in voided credits (as the flag does): how many is said with them.
+  const voidedOf = new Map((referrals.voided ?? []).map((row) => [row.code, row.total]));
   const rows = referrals.clusters ?? [];
   const scrollRef = useRef<HTMLDivElement>(null);
   // The table takes the section's whole width; only on a narrow screen may it still be wider, said then.
@@ -64,7 +66,7 @@ export function ReferralClusters({ id, referrals }: { id: string; referrals: Adm
                 <th scope="row">
                   <Address email={emailOf.get(clusters.code) ?? clusters.code} />
                 </th>
-                <td>{text.networkCounts(clusters.byNetwork)}</td>
+                <td>{text.networkCounts(clusters.byNetwork, voidedOf.get(clusters.code) ?? 0)}</td>
                 <td className="numeric">{formatCount(clusters.withinHour)}</td>
                 <td className="numeric">{formatCount(clusters.withinDay)}</td>
                 <td className="numeric">{text.spanHours(clusters.spanHours)}</td>

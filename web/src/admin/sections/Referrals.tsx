@@ -24,6 +24,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
     [text.viral, formatRatio(referrals.viralCoefficient)],
   ];
   const flaggedAny = referrals.flagged.length > 0;
+  const voidedOf = new Map((referrals.voided ?? []).map((row) => [row.code, row]));
   return (
     <Section id={id} title={text.title}>
       <dl className="figures">
@@ -44,7 +45,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
             <ReferrerTable
               labelledBy={`${id}-top-title`}
               headers={[text.top.email, text.top.code, text.top.count]}
-              rows={referrals.top.map((row) => ({ row, counts: [row.referrals] }))}
+              rows={referrals.top.map((row) => ({ row, counts: [formatCount(row.referrals)] }))}
             />
           )}
         </div>
@@ -57,7 +58,10 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
             <ReferrerTable
               labelledBy={`${id}-flagged-title`}
               headers={[text.flagged.email, text.flagged.code, text.flagged.fromOne]}
-              rows={referrals.flagged.map((row) => ({ row, counts: [row.fromOneNetwork] }))}
+              rows={referrals.flagged.map((row) => ({
+                row,
+                counts: [text.flagged.withVoided(row.fromOneNetwork, voidedOf.get(row.code)?.fromOneNetwork ?? 0)],
+              }))}
             />
           )}
         </div>
@@ -75,7 +79,7 @@ function ReferrerTable({
 }: {
   labelledBy: string;
   headers: ReactNode[];
-  rows: { row: Referrer; counts: number[] }[];
+  rows: { row: Referrer; counts: string[] }[];
 }) {
   const [email, code, ...counts] = headers;
   // Long addresses at large text sizes: the table scrolls sideways in its own region, never the page.
@@ -110,7 +114,7 @@ function ReferrerTable({
               {values.map((value, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: as the headers.
                 <td key={index} className="numeric">
-                  {formatCount(value)}
+                  {value}
                 </td>
               ))}
             </tr>
