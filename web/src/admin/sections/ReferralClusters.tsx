@@ -2,7 +2,6 @@ import type { AdminStats } from "@shared/admin";
 import { useRef } from "react";
 import { admin } from "../content";
 import { formatCount } from "../format";
-import { Address } from "./Address";
 import { useOverflow } from "./use-overflow";
 
 /**
@@ -63,9 +62,7 @@ export function ReferralClusters({ id, referrals }: { id: string; referrals: Adm
           <tbody>
             {rows.map((clusters) => (
               <tr key={clusters.code} className={clusters.reading === "ring" ? "row--flagged" : undefined}>
-                <th scope="row">
-                  <Address email={emailOf.get(clusters.code) ?? clusters.code} />
-                </th>
+                <th scope="row">{emailOf.get(clusters.code) ?? clusters.code}</th>
                 <td>{text.networkCounts(clusters.byNetwork, voidedOf.get(clusters.code) ?? 0)}</td>
                 <td className="numeric">{formatCount(clusters.withinHour)}</td>
                 <td className="numeric">{formatCount(clusters.withinDay)}</td>
