@@ -312,6 +312,91 @@ describe("operator console", () => {
     }
   });
 
+  it("the referral review: at 1280 px the clusters' table fills the section with its verdict in view and addresses stay whole; at 360 px it scrolls in its box and says so (issue 22 review)", async () => {
+    const ring = "ringleader.max@mailnest.example";
+    const school = "amelie.schmidt@schule-nord.example.de";
+    const clusters = { withinDay: 8, domains: 1 };
+    // The review as the reviewer's ring and school made it (the stats answer's referrals; the rest is the server's).
+    const referrals: AdminStats["referrals"] = {
+      confirmed: 11,
+      viralCoefficient: 0.25,
+      top: [
+        { email: school, code: "C3UMKYX4", referrals: 6 },
+        { email: ring, code: "P44ZX44M", referrals: 5 },
+      ],
+      flagged: [
+        { email: ring, code: "P44ZX44M", referrals: 5, fromOneNetwork: 8 },
+        { email: school, code: "C3UMKYX4", referrals: 6, fromOneNetwork: 6 },
+      ],
+      clusters: [
+        { code: "P44ZX44M", ...clusters, total: 8, byNetwork: [8], withinHour: 8, spanHours: 0, lookAlike: 8, reading: "ring" },
+        {
+          code: "C3UMKYX4",
+          ...clusters,
+          total: 6,
+          byNetwork: [6],
+          withinHour: 1,
+          withinDay: 2,
+          spanHours: 120,
+          lookAlike: 1,
+          reading: "group",
+        },
+      ],
+      voided: [
+        { code: "P44ZX44M", total: 3, fromOneNetwork: 3 },
+        { code: "C3UMKYX4", total: 0, fromOneNetwork: 0 },
+      ],
+      flagAt: 5,
+    };
+    const text = admin.referrals.clusters;
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await newContext({ viewport });
+      await ctx.route("**/api/admin/stats", async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, json: { ...((await response.json()) as AdminStats), referrals } });
+      });
+      const page = await operatorConsole(ctx);
+      const where = `${viewport.width} px`;
+      const table = page.getByRole("table", { name: text.title });
+      await table.waitFor();
+      const box = page.getByRole("region", { name: text.title, exact: true });
+      const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      const hint = page.locator('[id$="-clusters-hint"]');
+      if (viewport === DESKTOP) {
+        expect(sizes.scroll, `the clusters' table scrolls at ${where}`).toBeLessThanOrEqual(sizes.client);
+        const region = (await box.boundingBox())!;
+        // The section's width (about 1,180 px), not a box of 24rem.
+        expect(region.width).toBeGreaterThan(900);
+        for (const cell of [table.getByRole("columnheader", { name: text.reads }), table.getByRole("cell", { name: text.reading.ring })]) {
+          const seen = (await cell.boundingBox())!;
+          expect(seen.x + seen.width, `"${await cell.textContent()}" beyond the box at ${where}`).toBeLessThanOrEqual(
+            region.x + region.width + 1,
+          );
+        }
+        expect(await hint.count()).toBe(0);
+        // The addresses above and in the table take one line each: nothing breaks them letter by letter.
+        const lines = (name: string, email: string) =>
+          page
+            .getByRole("table", { name, exact: true })
+            .getByRole("rowheader", { name: email })
+            .evaluate((el) => {
+              // How many lines its text takes: its boxes by their top.
+              const range = el.ownerDocument.createRange();
+              range.selectNodeContents(el);
+              return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+            });
+        for (const name of [admin.referrals.top.title, admin.referrals.flagged.title, text.title])
+          expect(await lines(name, ring), name).toBe(1);
+      } else {
+        expect(sizes.scroll, `the clusters' table fits at ${where}`).toBeGreaterThan(sizes.client);
+        expect(await hint.isVisible()).toBe(true);
+        expect(await hint.textContent()).toBe(text.scrollHint);
+      }
+      expect(await page.evaluate<string[]>(PAGE_OVERFLOW), `sideways overflow at ${where}`).toEqual([]);
+      await ctx.close();
+    }
+  });
+
   it("with the browser's text size at 200% on a phone, only the tables scroll sideways", async () => {
     const ctx = await newContext({ viewport: PHONE });
     const { page } = await newTab(ctx);

@@ -179,3 +179,40 @@ it("an operator composes, previews, tests and sends a wave of 3 that finishes; a
   const next = await campaignMail(nextSubject);
   expect([...next.keys()].sort()).toEqual([first, third, fourth].sort());
 }, 180_000);
+
+it("at 1280 px the composer's first of a wave fit their column, a flagged referrer's friends marked in full, and the line above counts them (issue 22 review)", async () => {
+  const friend = (n: number, email: string) => ({
+    id: 9000 + n,
+    email,
+    place: 32 + n,
+    referral_code: null,
+    referred_by: "P44ZX44M",
+    referrals_confirmed: 0,
+    flagged_from_one_network: null,
+    referred_by_flagged: true,
+  });
+  // The reviewer's next wave: the ring's and the school's friends, their referrers invited before.
+  const first = [1, 2, 3, 4, 5, 6, 7, 8]
+    .map((n) => friend(n, `kid${n}@mailnest.example`))
+    .concat(["lena.hoffmann", "mohammed.yilmaz"].map((name, n) => friend(9 + n, `${name}@schule-nord.example.de`)));
+  const ctx = await newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.route("**/api/admin/campaigns/audience", (route) =>
+    route.fulfill({ json: { audience_size: 14, wave: { first, flagged: 0, flagged_friends: 14, held: 0 } } }),
+  );
+  const { page } = await newTab(ctx);
+  await signIn(page, OPERATOR);
+  const section = page.getByRole("region", { name: text.title, exact: true });
+  await section.getByRole("button", { name: text.newCampaign }).click();
+  await section.getByLabel(text.audience.wave, { exact: true }).check();
+  await section.getByLabel(text.audience.waveSize, { exact: true }).fill("20");
+  const table = section.getByRole("table", { name: text.audience.first.caption(first.length) });
+  await table.waitFor({ timeout: STEP_MS });
+  await section.getByText(text.audience.first.flaggedInWave(0, 14)).waitFor();
+  const box = section.getByRole("region", { name: text.audience.first.caption(first.length) });
+  const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(sizes.scroll, "the first of the wave scroll sideways").toBeLessThanOrEqual(sizes.client);
+  const region = (await box.boundingBox())!;
+  const badge = (await table.getByText(text.audience.first.flaggedFriend).first().boundingBox())!;
+  expect(badge.x + badge.width).toBeLessThanOrEqual(region.x + region.width + 1);
+  await ctx.close();
+});

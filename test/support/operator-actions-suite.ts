@@ -77,6 +77,8 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
         ["c@y.test", 4, null, false],
       ]);
       expect(preview).toMatchObject({ flagged: 1, held: 0 });
+      // Nobody of these four joined through a flagged referrer (b's friend's referrer is not flagged).
+      expect(preview.flaggedFriends).toBe(0);
       // Every place is the line's own.
       for (const row of preview.first) expect(row.place).toBe(await placeOf(repo, row.email));
       // A longer wave reaches the ring's friends, each marked as referred by a flagged referrer.
@@ -88,8 +90,12 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
         "r4@y.test",
       ]);
       expect(longer.first).toHaveLength(12);
-      // At most `limit` rows, yet the flagged count is of the whole wave.
+      expect(longer.flaggedFriends).toBe(4);
+      // At most `limit` rows, yet the flagged count is of the whole wave, and so is the count of their friends.
       expect(await repo.campaigns.wavePreview({ kind: "wave", size: 100 }, { limit: 2, flagAt: FLAG_AT })).toMatchObject({ flagged: 1 });
+      expect(await repo.campaigns.wavePreview({ kind: "wave", size: 100 }, { limit: 2, flagAt: FLAG_AT })).toMatchObject({
+        flaggedFriends: 4,
+      });
       expect((await repo.campaigns.wavePreview({ kind: "wave", size: 100 }, { limit: 2, flagAt: FLAG_AT })).first).toHaveLength(2);
 
       // The wave itself draws the same entries, with the same places.
@@ -102,6 +108,11 @@ export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRe
       await repo.campaignDelivery.expandChunk(wave!, 10, at(600_000));
       const drawn = await repo.campaignDelivery.rowsOf(draft.id);
       expect(drawn.map((row) => [row.entryId, row.place])).toEqual(preview.first.map((row) => [row.id, row.place]));
+      // The next wave: the flagged referrer was invited, its four friends are still in it, and counted.
+      expect(await repo.campaigns.wavePreview({ kind: "wave", size: 100 }, { limit: 20, flagAt: FLAG_AT })).toMatchObject({
+        flagged: 0,
+        flaggedFriends: 4,
+      });
     });
 
     it("an entry held out of waves is skipped by waves and their sizes, counted as held, and let back in", async () => {

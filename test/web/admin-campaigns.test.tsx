@@ -373,6 +373,7 @@ describe("composing a campaign", () => {
         first(3, "friend@example.com", null, true),
       ],
       flagged: 1,
+      flagged_friends: 1,
       held: 2,
     };
     routes[`POST ${API}/audience`] = ({ body }) =>
@@ -397,9 +398,46 @@ describe("composing a campaign", () => {
       ["2", "early@example.com", "0", ""],
       ["3", "friend@example.com", "0", text.audience.first.flaggedFriend],
     ]);
-    expect(within(region()).getByText(text.audience.first.flaggedInWave(1))).toBeTruthy();
+    expect(within(region()).getByText(text.audience.first.flaggedInWave(1, 1))).toBeTruthy();
     expect(within(region()).getByText(text.audience.first.held(2))).toBeTruthy();
     expect(text.audience.first.held(2)).toBe("2 entries held out of waves are skipped.");
+  });
+
+  it("a wave of friends whose flagged referrer went in an earlier wave says so above its rows, counting the whole wave's (issue 22 review)", async () => {
+    const friend = (id: number): WaveEntry => ({
+      id,
+      email: `kid${id}@mailnest.example`,
+      place: 32 + id,
+      referral_code: `KID${id}`,
+      referred_by: "RING2345",
+      referrals_confirmed: 0,
+      flagged_from_one_network: null,
+      referred_by_flagged: true,
+    });
+    // 20 rows shown, 26 such entries in the wave of 40: the summary counts the wave, not the rows.
+    const wave: WavePreview = { first: Array.from({ length: 20 }, (_, i) => friend(i + 1)), flagged: 0, flagged_friends: 26, held: 0 };
+    routes[`POST ${API}/audience`] = ({ body }) =>
+      jsonResponse(
+        200,
+        (body as { audience: CampaignAudience }).audience.kind === "wave"
+          ? { audience_size: 40, wave }
+          : { audience_size: 1234, wave: null },
+      );
+    const user = await newCampaign();
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    await user.type(screen.getByRole("textbox", { name: text.audience.waveSize }), "40");
+    await within(region()).findByRole("table", { name: text.audience.first.caption(20) });
+    const summary = within(region()).getByText(text.audience.first.flaggedInWave(0, 26));
+    expect(summary.textContent).toBe(
+      "No flagged referrer in this wave, but 26 entries that joined through one: see Referrals, and hold any out of waves in the Waitlist before sending.",
+    );
+    expect(summary.className).toBe("wave-preview__flagged");
+    expect(within(region()).queryByText(/^No flagged referrer in this wave\.$/)).toBeNull();
+    // Both counts, and neither.
+    expect(text.audience.first.flaggedInWave(2, 14)).toBe(
+      "2 flagged referrers in this wave, and 14 entries that joined through one: see Referrals, and hold any out of waves in the Waitlist before sending.",
+    );
+    expect(text.audience.first.flaggedInWave(0, 0)).toBe("No flagged referrer in this wave, and nobody who joined through one.");
   });
 
   it("an empty audience says there would be nothing to send (Send is inert, saying why); a wave size that is no number is not counted", async () => {

@@ -662,6 +662,49 @@ describe("the console", () => {
     expect(within(section(admin.referrals.title)).getByText(text.intro)).toBeTruthy();
   });
 
+  it("after voided credits, the flag's and the clusters' counts say how many of them were voided, so they agree with Top referrers (issue 22 review)", async () => {
+    const ring: ReferralClusters = {
+      total: 8,
+      byNetwork: [8],
+      withinHour: 8,
+      withinDay: 8,
+      spanHours: 0,
+      domains: 1,
+      lookAlike: 8,
+      reading: "ring",
+    };
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          referrals: {
+            confirmed: 11,
+            viralCoefficient: 0.2,
+            top: [{ email: "ringleader.max@mailnest.example", code: "P44ZX44M", referrals: 5 }],
+            flagged: [{ email: "ringleader.max@mailnest.example", code: "P44ZX44M", referrals: 5, fromOneNetwork: 8 }],
+            clusters: [{ code: "P44ZX44M", ...ring }],
+            voided: [{ code: "P44ZX44M", total: 3, fromOneNetwork: 3 }],
+            flagAt: 5,
+          },
+        }),
+      );
+    await openConsole();
+    const referrals = section(admin.referrals.title);
+    const rowsOf = (name: string) =>
+      within(within(referrals).getByRole("table", { name }))
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rowsOf(admin.referrals.top.title)).toEqual([["ringleader.max@mailnest.example", "P44ZX44M", "5"]]);
+    expect(rowsOf(admin.referrals.flagged.title)).toEqual([["ringleader.max@mailnest.example", "P44ZX44M", "8 (3 voided)"]]);
+    expect(rowsOf(admin.referrals.clusters.title)[0]!.slice(0, 2)).toEqual(["ringleader.max@mailnest.example", "8 (3 voided)"]);
+    // What "voided" in a count means is said where the counts are.
+    expect(admin.referrals.flagged.intro(5)).toContain("A voided credit still counts here");
+    // An address may wrap before its "@" and after its dots, never inside a piece when there is room.
+    const address = within(within(referrals).getByRole("table", { name: admin.referrals.flagged.title })).getByRole("rowheader");
+    expect(address.querySelectorAll("wbr")).toHaveLength(3);
+  });
+
   it("says when nobody referred anyone yet and no referrer is flagged", async () => {
     routes["GET /api/admin/stats"] = () =>
       jsonResponse(200, stats({ referrals: { confirmed: 0, viralCoefficient: 0, top: [], flagged: [], flagAt: 7 } }));
@@ -1169,7 +1212,8 @@ describe("holding an entry out of waves and voiding a referral credit in the wai
     routes["POST /api/admin/waitlist/3/void-referral"] = () => {
       voided = true;
       const [referrer, , friend] = launchDayPage({ voided }).items;
-      return jsonResponse(200, { friend: friend!, referrer: referrer!, boost: 5 } satisfies EntryVoided);
+      // The referrer as listed after the void: its place recomputed, which the message gives.
+      return jsonResponse(200, { friend: friend!, referrer: { ...referrer!, place: 17 }, boost: 5 } satisfies EntryVoided);
     };
     const user = await openConsole();
     const cell = () => cellOf("hedy@example.com", words.columns.referredBy);
@@ -1190,9 +1234,12 @@ describe("holding an entry out of waves and voiding a referral credit in the wai
     ]);
     expect(
       within(section(words.title))
-        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5))
+        .getByText(words.credit.done("hedy@example.com", "ADA23456", 5, 17))
         .getAttribute("role"),
     ).toBe("status");
+    expect(words.credit.done("hedy@example.com", "ADA23456", 5, 17)).toBe(
+      "The referral credit of hedy@example.com is void: ADA23456 lost the referral and 5 places (now #17).",
+    );
     expect(cellOf("ada@example.com", words.columns.referrals).textContent).toBe(`41${words.referralsVoided(3)}`);
 
     // Refused (voided meanwhile elsewhere): the server's words, and nothing else changes.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdminStats, ReferralClusters } from "../../worker/shared/admin";
-import { inboxStem, clustersOf } from "../../worker/features/operator/queries/referral-clusters";
+import { inboxStem, clustersOf, voidedOf } from "../../worker/features/operator/queries/referral-clusters";
 import { sql } from "../support/campaign-engine";
 import { call, testRepository, uniqueClientIp } from "../support/worker";
 
@@ -85,6 +85,31 @@ describe("the referral review's clusters (issue 22)", () => {
   });
 });
 
+describe("voided credits beside the flag (issue 22 review)", () => {
+  it("GET /api/admin/stats says, per flagged referrer, how many of its referrals' credits were voided, which the flag still counts", async () => {
+    const tag = `vd${crypto.randomUUID().slice(0, 6)}`;
+    const ring = await referrerWith(tag, ["kid1", "kid2", "kid3", "kid4", "kid5", "kid6"], "example");
+    const before = await stats();
+    expect(before.referrals.voided?.find((row) => row.code === ring)).toEqual({ code: ring, total: 0, fromOneNetwork: 0 });
+    for (const local of ["kid1", "kid2"]) {
+      const friend = (await testRepository().waitlist.entryByEmail(`${local}@${tag}.example`))!;
+      const response = await call(`/api/admin/waitlist/${friend.id}/void-referral`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${ADMIN_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ reason: "One burst from one network" }),
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    }
+    const after = (await stats()).referrals;
+    // The flag and the clusters still count 6; the credits counted are 4; the 2 voided are said.
+    expect(after.flagged.find((row) => row.code === ring)).toMatchObject({ referrals: 4, fromOneNetwork: 6 });
+    expect(after.clusters?.find((row) => row.code === ring)).toMatchObject({ total: 6, byNetwork: [6] });
+    const voided = after.voided!;
+    expect(voided.find((row) => row.code === ring)).toEqual({ code: ring, total: 2, fromOneNetwork: 2 });
+    expect(voided.map((row) => row.code)).toEqual(after.flagged.map((row) => row.code));
+  });
+});
+
 describe("the rules of the clusters", () => {
   it("inboxes look alike when the same domain's local parts differ only by digits, a +tag or a separator before them", () => {
     expect(new Set(["kid1@x.org", "kid.2@x.org", "kid+3@x.org", "KID44@X.org", "kid_5@x.org", "kid@x.org"].map(inboxStem))).toEqual(
@@ -119,5 +144,19 @@ describe("the rules of the clusters", () => {
         .reading,
     ).toBeNull();
     expect(clustersOf([])).toMatchObject({ total: 0, withinHour: 0, spanHours: 0, lookAlike: 0 });
+  });
+
+  it("counts the voided of them all and of the network with the most (the flag's), whatever the driver's truth value", () => {
+    const row = (network: string | null, voided: number | boolean) => ({
+      network,
+      confirmedAt: "2026-11-28T10:00:00.000Z",
+      email: "k@x.org",
+      voided,
+    });
+    expect(voidedOf([row("a", 1), row("a", 0), row("a", 0), row("b", true), row("b", true), row(null, 1)])).toEqual({
+      total: 4,
+      fromOneNetwork: 1,
+    });
+    expect(voidedOf([])).toEqual({ total: 0, fromOneNetwork: 0 });
   });
 });

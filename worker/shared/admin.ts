@@ -167,6 +167,12 @@ export type AdminStats = {
     flagged: (Referrer & { fromOneNetwork: number })[];
     /** How each flagged referrer's referrals cluster (issue 22), by code, in flagged's order; absent when none is flagged. */
     clusters?: (ReferralClusters & { code: string })[];
+    /**
+     * Per flagged referrer, in flagged's order, its referrals whose credit an operator voided: of
+     * them all (clusters' `total`) and of the network that flags it (`fromOneNetwork`); the flag
+     * and the clusters count them still. Absent when none is flagged.
+     */
+    voided?: { code: string; total: number; fromOneNetwork: number }[];
     flagAt: number;
   };
   /** Messages by form (its slug). */

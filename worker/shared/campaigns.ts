@@ -135,10 +135,10 @@ export type WaveEntry = {
 
 /**
  * Who an invite wave would draw (issue 22): its first WAVE_PREVIEW entries by place, how many
- * flagged referrers the whole wave holds, and how many entries it skips because an operator held
- * them out of waves.
+ * flagged referrers the whole wave holds (`flagged`) and how many of its entries joined through
+ * one (`flagged_friends`), and how many entries it skips because an operator held them out of waves.
  */
-export type WavePreview = { first: WaveEntry[]; flagged: number; held: number };
+export type WavePreview = { first: WaveEntry[]; flagged: number; flagged_friends: number; held: number };
 
 /** POST /api/admin/campaigns/audience: the size of an audience before anything is saved, and for a wave who it draws first (null for "all"). */
 export type AudienceSize = { audience_size: number; wave: WavePreview | null };

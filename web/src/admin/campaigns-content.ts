@@ -57,10 +57,16 @@ export const campaigns = {
       columns: { place: "Place", email: "E-mail", referrals: "Referrals", flag: "Flag" },
       flaggedReferrer: (n: number) => `Flagged referrer: ${formatCount(n)} referrals from one network`,
       flaggedFriend: "Joined through a flagged referrer",
-      flaggedInWave: (n: number) =>
-        n === 0
-          ? "No flagged referrer in this wave."
-          : `${plural(n, "flagged referrer")} in this wave: see Referrals, and hold any out of waves in the Waitlist before sending.`,
+      /** Of the whole wave: flagged referrers, and entries that joined through one (the rows' two marks). */
+      flaggedInWave: (referrers: number, friends: number) => {
+        if (referrers === 0 && friends === 0) return "No flagged referrer in this wave, and nobody who joined through one.";
+        const who =
+          referrers === 0
+            ? `No flagged referrer in this wave, but ${plural(friends, "entry", "entries")} that joined through one`
+            : `${plural(referrers, "flagged referrer")} in this wave` +
+              (friends === 0 ? "" : `, and ${plural(friends, "entry", "entries")} that joined through one`);
+        return `${who}: see Referrals, and hold any out of waves in the Waitlist before sending.`;
+      },
       held: (n: number) => `${plural(n, "entry", "entries")} held out of waves ${n === 1 ? "is" : "are"} skipped.`,
     },
   },

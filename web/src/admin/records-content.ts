@@ -87,8 +87,9 @@ export const waitlist = {
     yes: "Void it",
     keep: "Keep it",
     voiding: "Voiding…",
-    done: (email: string, code: string, places: number) =>
-      `The referral credit of ${email} is void: ${code} lost the referral and ${plural(places, "place")}.`,
+    // The boost is the order key's; the place shown moves less when nobody stood between (issue 22 review).
+    done: (email: string, code: string, places: number, placeNow: number | null) =>
+      `The referral credit of ${email} is void: ${code} lost the referral and ${plural(places, "place")}${placeNow === null ? "" : ` (now #${formatCount(placeNow)})`}.`,
   },
 } as const;
 

@@ -64,17 +64,19 @@ export const referrals = {
   flagged: {
     title: "Flagged networks",
     intro: (flagAt: number) =>
-      `Referrers with ${plural(flagAt, "confirmed referral")} or more from one network (one IP address, or one IPv6 /64). A school or a family shares one address, so a flag is a reason to look, not proof of abuse: nothing is blocked, and the network itself is never shown.`,
+      `Referrers with ${plural(flagAt, "confirmed referral")} or more from one network (one IP address, or one IPv6 /64). A school or a family shares one address, so a flag is a reason to look, not proof of abuse: nothing is blocked, and the network itself is never shown. A voided credit still counts here (“8 (3 voided)”), not in Top referrers.`,
     email: "Referrer",
     code: "Code",
     fromOne: "From one network",
+    /** A count the flag or the clusters make, with the credits of it an operator voided (issue 22 review). */
+    withVoided: (n: number, voided: number) => (voided > 0 ? `${formatCount(n)} (${formatCount(voided)} voided)` : formatCount(n)),
     empty: (flagAt: number) => `No referrer has ${plural(flagAt, "confirmed referral")} or more from one network.`,
   },
   /** How each flagged referrer's referrals cluster (issue 22): a school reads differently from a ring. */
   clusters: {
     title: "How the flagged referrers' referrals cluster",
     intro:
-      "By network (confirmed referrals per network, most first), by time (the most confirmed within one hour, and within one day, of each other; from the first to the last) and by inbox: look-alike inboxes share a domain and a local part once digits and a “+tag” are taken out (kid1@, kid.2@ and kid+3@ look alike; anna@ and ben@ do not). A ring: more than half in one hour and more than half alike. A group such as a school: neither.",
+      "By network (confirmed referrals per network, most first), by time (the most confirmed within one hour, and within one day, of each other; from the first to the last) and by inbox: look-alike inboxes share a domain and a local part once digits and a “+tag” are taken out (kid1@, kid.2@ and kid+3@ look alike; anna@ and ben@ do not). A ring: more than half in one hour and more than half alike. A group such as a school: neither. Voided credits are counted here too, and said: “8 (3 voided)”.",
     referrer: "Referrer",
     networks: "Per network",
     withinHour: "Within 1 hour",
@@ -82,7 +84,10 @@ export const referrals = {
     span: "First to last",
     alike: "Look-alike inboxes",
     reads: "Reads like",
-    networkCounts: (counts: number[]) => (counts.length === 0 ? "–" : counts.map(formatCount).join(" · ")),
+    scrollHint: "Scroll sideways to see every column.",
+    /** Per network, most first, then how many of them all had their credit voided (when any). */
+    networkCounts: (counts: number[], voided = 0) =>
+      (counts.length === 0 ? "–" : counts.map(formatCount).join(" · ")) + (voided > 0 ? ` (${formatCount(voided)} voided)` : ""),
     spanHours: (hours: number) => (hours < 48 ? `${formatCount(hours)} h` : `${formatCount(Math.round(hours / 24))} days`),
     alikeOf: (alike: number, total: number, domains: number) =>
       `${formatCount(alike)} of ${formatCount(total)} (${plural(domains, "domain")})`,

@@ -21,6 +21,7 @@ export async function wavePreviewOf(deps: Deps, audience: Extract<CampaignAudien
       referred_by_flagged: row.referredByFlagged,
     })),
     flagged: preview.flagged,
+    flagged_friends: preview.flaggedFriends,
     held: preview.held,
   };
 }

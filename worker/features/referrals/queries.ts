@@ -98,7 +98,8 @@ export function flaggedNetworks(db: Database, flagAt: number, only?: { code: str
 /**
  * The confirmed referrals of every referrer the network flag marks (flaggedNetworks), by the
  * same rule (its own mailbox's aside), for the referral review's clustering (issue 22): code,
- * network key (grouped by, never shown), confirmation time and address.
+ * network key (grouped by, never shown), confirmation time, address, and whether an operator
+ * voided the credit it gave (the flag still counts it: the review says so beside the count).
  */
 export function flaggedReferrals(db: Database, flagAt: number) {
   const friend = alias(waitlist, "friend");
@@ -110,9 +111,11 @@ export function flaggedReferrals(db: Database, flagAt: number) {
       network: friend.referralNetwork,
       confirmedAt: sql<string>`${friend.confirmedAt}`,
       email: friend.email,
+      voided: sql<number>`${referralCredits.voidedAt} is not null`.as("voided"),
     })
     .from(friend)
     .innerJoin(inviter, eq(inviter.referralCode, friend.referredBy))
+    .leftJoin(referralCredits, and(eq(referralCredits.referralCode, friend.referredBy), eq(referralCredits.mailboxKey, friend.mailboxKey)))
     .where(
       and(
         isNotNull(friend.confirmedAt),

@@ -141,7 +141,7 @@ export function WaitlistSection({ id, dataVersion, onChanged }: { id: string; da
       voidCredit: (entry, reason) =>
         act(async () => {
           const done = await api.voidReferral(entry.id, reason);
-          return words.credit.done(entry.email, entry.referred_by ?? "", done.boost);
+          return words.credit.done(entry.email, entry.referred_by ?? "", done.boost, done.referrer?.place ?? null);
         }),
     };
   }, [api, report, onChanged]);

@@ -2,6 +2,7 @@ import type { AdminStats, Referrer } from "@shared/admin";
 import type { ReactNode } from "react";
 import { admin } from "../content";
 import { formatCount, formatRatio, formatShare } from "../format";
+import { Address } from "./Address";
 import { ReferralClusters } from "./ReferralClusters";
 import { Section } from "./Section";
 
@@ -23,6 +24,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
     [text.viral, formatRatio(referrals.viralCoefficient)],
   ];
   const flaggedAny = referrals.flagged.length > 0;
+  const voidedOf = new Map((referrals.voided ?? []).map((row) => [row.code, row]));
   return (
     <Section id={id} title={text.title}>
       <dl className="figures">
@@ -34,7 +36,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
         ))}
       </dl>
       <p className="muted referrals__note">{text.note}</p>
-      <div className="breakdowns">
+      <div className="breakdowns breakdowns--referrals">
         <div className="breakdown">
           <h3 id={`${id}-top-title`}>{text.top.title}</h3>
           {referrals.top.length === 0 ? (
@@ -43,7 +45,7 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
             <ReferrerTable
               labelledBy={`${id}-top-title`}
               headers={[text.top.email, text.top.code, text.top.count]}
-              rows={referrals.top.map((row) => ({ row, counts: [row.referrals] }))}
+              rows={referrals.top.map((row) => ({ row, counts: [formatCount(row.referrals)] }))}
             />
           )}
         </div>
@@ -56,26 +58,16 @@ export function Referrals({ id, stats }: { id: string; stats: AdminStats }) {
             <ReferrerTable
               labelledBy={`${id}-flagged-title`}
               headers={[text.flagged.email, text.flagged.code, text.flagged.fromOne]}
-              rows={referrals.flagged.map((row) => ({ row, counts: [row.fromOneNetwork] }))}
+              rows={referrals.flagged.map((row) => ({
+                row,
+                counts: [text.flagged.withVoided(row.fromOneNetwork, voidedOf.get(row.code)?.fromOneNetwork ?? 0)],
+              }))}
             />
           )}
         </div>
         {flaggedAny && <ReferralClusters id={id} referrals={referrals} />}
       </div>
     </Section>
-  );
-}
-
-/** An address that may wrap before its "@" on a narrow screen (rather than anywhere in it). */
-function Address({ email }: { email: string }) {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return <>{email}</>;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
   );
 }
 
@@ -87,14 +79,14 @@ function ReferrerTable({
 }: {
   labelledBy: string;
   headers: ReactNode[];
-  rows: { row: Referrer; counts: number[] }[];
+  rows: { row: Referrer; counts: string[] }[];
 }) {
   const [email, code, ...counts] = headers;
   // Long addresses at large text sizes: the table scrolls sideways in its own region, never the page.
   return (
     // biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's heading.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
-    <div className="table-scroll table-scroll--short" role="region" aria-labelledby={labelledBy} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
       <table className="data-table data-table--compact breakdown__table referrers__table" aria-labelledby={labelledBy}>
         <thead>
           <tr>
@@ -122,7 +114,7 @@ function ReferrerTable({
               {values.map((value, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: as the headers.
                 <td key={index} className="numeric">
-                  {formatCount(value)}
+                  {value}
                 </td>
               ))}
             </tr>

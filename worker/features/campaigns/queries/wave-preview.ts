@@ -11,8 +11,8 @@ import { flaggedNetworks } from "../../referrals/queries";
  * first entries by place, by the audience's own definition and order (audienceWhere,
  * AUDIENCE_ORDER), each referrer flagged by the referrals' network flag (flaggedNetworks: the
  * rule is decided there) marked, and so are the friends such a referrer brought. Also how many
- * flagged referrers the whole wave holds, and how many entries it skips because an operator held
- * them out of waves.
+ * flagged referrers the whole wave holds and how many of its entries joined through one (beyond
+ * the first rows too), and how many entries it skips because an operator held them out of waves.
  */
 
 type Wave = Extract<CampaignAudience, { kind: "wave" }>;
@@ -31,7 +31,7 @@ export type WaveRow = {
   referredByFlagged: boolean;
 };
 
-export type WavePreview = { first: WaveRow[]; flagged: number; held: number };
+export type WavePreview = { first: WaveRow[]; flagged: number; flaggedFriends: number; held: number };
 
 /** The flagged referrers' codes with their most referrals from one network (one row per code). */
 function flaggedCodes(db: Database, flagAt: number, name: string) {
@@ -43,7 +43,7 @@ function flaggedCodes(db: Database, flagAt: number, name: string) {
     .as(name);
 }
 
-/** The first `limit` of the wave (at most its size), the flagged in the whole wave, and the held it skips: one batch. */
+/** The first `limit` of the wave (at most its size), the flagged and their friends in the whole wave, and the held it skips: one batch. */
 export async function wavePreview(db: Database, audience: Wave, options: { limit: number; flagAt: number }): Promise<WavePreview> {
   const firstOf = (size: number) =>
     db
@@ -59,7 +59,7 @@ export async function wavePreview(db: Database, audience: Wave, options: { limit
   // What the wave would draw were holds lifted: its audience with held_at set instead of null.
   const heldWhere = and(audienceWhere({ ...audience, kind: "all" }), isNull(waitlist.invitedAt), isNotNull(waitlist.heldAt));
   const firstRows = first();
-  const [rows, places, [inWave], [held]] = await db.batch([
+  const [rows, places, [inWave], [friendsInWave], [held]] = await db.batch([
     db
       .select({
         id: firstRows.id,
@@ -76,6 +76,7 @@ export async function wavePreview(db: Database, audience: Wave, options: { limit
       .orderBy(firstRows.rankKey, firstRows.confirmSeq),
     pagePlaces(db, firstOf(Math.min(options.limit, audience.size)).getSQL()),
     db.select({ n: count() }).from(wave).innerJoin(flagged, eq(flagged.code, wave.referralCode)),
+    db.select({ n: count() }).from(wave).innerJoin(referrer, eq(referrer.code, wave.referredBy)),
     db.select({ n: count() }).from(waitlist).where(heldWhere),
   ]);
   const placeOf = new Map(places.map((row) => [Number(row.id), Number(row.place)]));
@@ -87,6 +88,7 @@ export async function wavePreview(db: Database, audience: Wave, options: { limit
       referredByFlagged: Boolean(row.referredByFlagged),
     })),
     flagged: inWave?.n ?? 0,
+    flaggedFriends: friendsInWave?.n ?? 0,
     held: held?.n ?? 0,
   };
 }
@@ -94,7 +96,7 @@ export async function wavePreview(db: Database, audience: Wave, options: { limit
 /** The repository's part (repo.campaigns.wavePreview). */
 export function createWavePreviewQueries(db: Database) {
   return {
-    /** Who the wave would draw first, marked when flagged; the flagged in the whole wave; the held it skips. */
+    /** Who the wave would draw first, marked when flagged; the flagged and their friends in the whole wave; the held it skips. */
     wavePreview: (audience: Wave, options: { limit: number; flagAt: number }): Promise<WavePreview> => wavePreview(db, audience, options),
   };
 }

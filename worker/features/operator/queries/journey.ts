@@ -4,7 +4,7 @@ import { FLAGGED_TOP, REFERRERS_TOP, type AdminStats } from "../../../shared/adm
 import type { Database } from "../../../platform/db/database";
 import { waitlist } from "../../../platform/db/schema";
 import { flaggedNetworks, flaggedReferrals } from "../../referrals/queries";
-import { clustersByCode, clustersOf, type ReferralRow } from "./referral-clusters";
+import { byCode, clustersByCode, clustersOf, type ReferralRow, voidedOf } from "./referral-clusters";
 import type { WaitlistEntry } from "../../../platform/db/schema";
 
 /**
@@ -100,12 +100,13 @@ export function journeySummary(
   totals: { total: number; confirmed: number; referrals: number },
   top: ReferrerRow[],
   flagged: (ReferrerRow & { fromOneNetwork: number })[],
-  flaggedReferrals: (ReferralRow & { code: string | null })[],
+  flaggedReferrals: (ReferralRow & { code: string | null; voided: number | boolean })[],
   flagAt: number,
 ): { waitlist: Pick<AdminStats["waitlist"], "pending" | "confirmed" | "confirmationRate">; referrals: AdminStats["referrals"] } {
   const { total, confirmed, referrals } = totals;
   const referrer = (row: ReferrerRow) => ({ email: row.email, code: row.code ?? "", referrals: Number(row.referrals) });
   const clusters = clustersByCode(flaggedReferrals);
+  const referralsOf = byCode(flaggedReferrals);
   return {
     waitlist: { pending: total - confirmed, confirmed, confirmationRate: total > 0 ? confirmed / total : 0 },
     referrals: {
@@ -116,6 +117,7 @@ export function journeySummary(
       // Only beside flagged referrers: with none, the referrals' figures stay as they were before issue 22.
       ...(flagged.length > 0 && {
         clusters: flagged.map((row) => ({ code: row.code ?? "", ...(clusters.get(row.code ?? "") ?? clustersOf([])) })),
+        voided: flagged.map((row) => ({ code: row.code ?? "", ...voidedOf(referralsOf.get(row.code ?? "") ?? []) })),
       }),
       flagAt,
     },

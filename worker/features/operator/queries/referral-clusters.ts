@@ -64,14 +64,38 @@ export function clustersOf(rows: ReferralRow[]): ReferralClusters {
   };
 }
 
-/** Each flagged referrer's clusters, by its code, from the referrals of them all. */
-export function clustersByCode(rows: (ReferralRow & { code: string | null })[]): Map<string, ReferralClusters> {
-  const byCode = new Map<string, ReferralRow[]>();
+/** The referrals of them all, by their referrer's code. */
+export function byCode<T extends { code: string | null }>(rows: T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
   for (const row of rows) {
     if (row.code === null) continue;
-    const list = byCode.get(row.code) ?? [];
+    const list = grouped.get(row.code) ?? [];
     list.push(row);
-    byCode.set(row.code, list);
+    grouped.set(row.code, list);
   }
-  return new Map([...byCode].map(([code, list]) => [code, clustersOf(list)]));
+  return grouped;
+}
+
+/** Each flagged referrer's clusters, by its code, from the referrals of them all. */
+export function clustersByCode(rows: (ReferralRow & { code: string | null })[]): Map<string, ReferralClusters> {
+  return new Map([...byCode(rows)].map(([code, list]) => [code, clustersOf(list)]));
+}
+
+/**
+ * Of one referrer's referrals, those whose credit an operator voided: of them all (the clusters'
+ * total), and of its network with the most (the flag's fromOneNetwork; the most voided among
+ * networks of that size). The flag and the clusters count them still: the console says how many.
+ */
+export function voidedOf(rows: (ReferralRow & { voided: number | boolean })[]): { total: number; fromOneNetwork: number } {
+  const perNetwork = new Map<string, { n: number; voided: number }>();
+  let total = 0;
+  for (const row of rows) {
+    const voided = Number(row.voided) > 0 ? 1 : 0;
+    total += voided;
+    if (row.network === null) continue;
+    const counts = perNetwork.get(row.network) ?? { n: 0, voided: 0 };
+    perNetwork.set(row.network, { n: counts.n + 1, voided: counts.voided + voided });
+  }
+  const most = [...perNetwork.values()].sort((a, b) => b.n - a.n || b.voided - a.voided)[0];
+  return { total, fromOneNetwork: most?.voided ?? 0 };
 }
