@@ -81,3 +81,10 @@ export type ReferralClusters = {
   /** "ring": more than half in one hour and more than half alike; "group": neither; null: one of the two (look closer). */
   reading: "ring" | "group" | null;
 };
+
+/**
+ * Per flagged referrer, in the stats' flagged order, its referrals whose credit an operator voided:
+ * of them all (clusters' `total`) and of the network that flags it (`fromOneNetwork`); the flag
+ * and the clusters count them still.
+ */
+export type VoidedReferrals = { code: string; total: number; fromOneNetwork: number };

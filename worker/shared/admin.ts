@@ -3,7 +3,7 @@
  * (web/src/admin), reads it: paths, limits and the JSON shapes. Field names are the API's
  * (snake_case, like the database columns and GoTrue's JSON).
  */
-import type { Funnel, ReferralClusters } from "./admin-launch";
+import type { Funnel, ReferralClusters, VoidedReferrals } from "./admin-launch";
 import type { Attribution } from "./waitlist";
 
 /** Where the operator API lives. */
@@ -167,12 +167,8 @@ export type AdminStats = {
     flagged: (Referrer & { fromOneNetwork: number })[];
     /** How each flagged referrer's referrals cluster (issue 22), by code, in flagged's order; absent when none is flagged. */
     clusters?: (ReferralClusters & { code: string })[];
-    /**
-     * Per flagged referrer, in flagged's order, its referrals whose credit an operator voided: of
-     * them all (clusters' `total`) and of the network that flags it (`fromOneNetwork`); the flag
-     * and the clusters count them still. Absent when none is flagged.
-     */
-    voided?: { code: string; total: number; fromOneNetwork: number }[];
+    /** Per flagged referrer, its voided referrals (admin-launch.ts VoidedReferrals); absent when none is flagged. */
+    voided?: VoidedReferrals[];
     flagAt: number;
   };
   /** Messages by form (its slug). */
