@@ -149,6 +149,13 @@ const SETTINGS = v.object({
   AUTH_RATE_LIMIT_VERIFY: wholeNumber(60, 1, 1_000_000),
   AUTH_RATE_LIMIT_TOKEN: wholeNumber(150, 1, 1_000_000),
   AUTH_RATE_LIMIT_ADMIN: wholeNumber(60, 1, 1_000_000),
+  // The retention schedule (issue 23; the cron's worker/features/retention/, printed in the
+  // privacy policy): days after which what each names is deleted. Ten years is the longest any
+  // of them may be: data is never kept indefinitely.
+  RETENTION_UNCONFIRMED_DAYS: wholeNumber(30, 1, 3650),
+  RETENTION_PARENTAL_REQUEST_DAYS: wholeNumber(7, 1, 3650),
+  RETENTION_REFERRAL_NETWORK_DAYS: wholeNumber(30, 1, 3650),
+  RETENTION_CONTACT_DAYS: wholeNumber(365, 1, 3650),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */

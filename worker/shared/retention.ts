@@ -1,0 +1,26 @@
+/**
+ * The retention schedule's kinds (issue 23; the cron's worker/features/retention/), shared with
+ * the console: what the schedule deletes, each counted per UTC day under its name. The audit log
+ * and confirmed entries are not among them: they stay until erased.
+ */
+export const RETENTION_KINDS = [
+  /** Waitlist entries never confirmed, past RETENTION_UNCONFIRMED_DAYS since their last join (with their unsent e-mails). */
+  "unconfirmed_entries",
+  /** The client network hashes of referred confirmations, past RETENTION_REFERRAL_NETWORK_DAYS (cleared, the entry stays). */
+  "referral_networks",
+  /** Contact form messages, past RETENTION_CONTACT_DAYS. */
+  "contact_messages",
+] as const;
+
+export type RetentionKind = (typeof RETENTION_KINDS)[number];
+
+/** GET /api/admin/stats's `retention`: the schedule in force and what it deleted. */
+export type RetentionStats = {
+  /** Each kind's days, as the settings say now. */
+  schedule: Record<RetentionKind, number>;
+  /** Deleted (or cleared) this UTC day, and in the last STATS_DAYS days with today, per kind. */
+  today: Record<RetentionKind, number>;
+  lastDays: Record<RetentionKind, number>;
+  /** The last day anything was deleted (YYYY-MM-DD), or null: never. */
+  lastDeletionDay: string | null;
+};
