@@ -8,7 +8,9 @@ import { createDeps } from "../../worker/deps";
 import worker from "../../worker/index";
 import { BATCH, runRetention } from "../../worker/features/retention";
 import { auditLog, formSubmissions, joinerMail, retentionDeletions, waitlist } from "../../worker/platform/db/schema";
-import { testRepository, uniqueEmail } from "../support/worker";
+import type { AdminStats } from "../../worker/shared/admin";
+import { ADMIN_KEY, json } from "../support/campaign-api";
+import { call, testRepository, uniqueEmail } from "../support/worker";
 
 const repo = testRepository();
 const DAY = 86_400_000;
@@ -114,5 +116,33 @@ describe("the retention schedule, run by the cron", () => {
     expect((await runRetention(deps)).contact_messages).toBe(3);
     expect(await repo.rowsOf(formSubmissions)).toEqual([]);
     expect(await counts()).toEqual({ contact_messages: BATCH + 3 });
+  });
+});
+
+describe("the console's retention line (GET /api/admin/stats)", () => {
+  const stats = async (overrides: Partial<Record<keyof Env, string>> = {}) =>
+    (await json<AdminStats>(await call("/api/admin/stats", { headers: { Authorization: `Bearer ${ADMIN_KEY}` } }, overrides))).retention;
+
+  it("gives the schedule in force, what went today and in the last 30 days per kind, and the last day anything went", async () => {
+    expect(await stats()).toEqual({
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
+      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      lastDeletionDay: null,
+    });
+    const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
+    await repo.seed(retentionDeletions, [
+      { day: daysAgo(40), kind: "contact_messages", count: 50 },
+      { day: daysAgo(3), kind: "contact_messages", count: 4 },
+      { day: daysAgo(3), kind: "unconfirmed_entries", count: 2 },
+    ]);
+    await repo.seed(waitlist, [{ email: uniqueEmail("old"), createdAt: ago(31 * DAY), updatedAt: ago(31 * DAY), emailSent: true }]);
+    await runCron();
+    expect(await stats({ RETENTION_CONTACT_DAYS: "90" })).toEqual({
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 90 },
+      today: { unconfirmed_entries: 1, referral_networks: 0, contact_messages: 0 },
+      lastDays: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 4 },
+      lastDeletionDay: today(),
+    });
   });
 });
