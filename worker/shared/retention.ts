@@ -14,6 +14,20 @@ export const RETENTION_KINDS = [
 
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
+/**
+ * The schedule as the privacy policy publishes it (web/src/legal-content.ts prints these), and
+ * so the RETENTION_* settings' defaults (worker/platform/config/settings.ts). The site is built
+ * once and the policy is part of it, so these are the one place to change the schedule:
+ * production refuses a RETENTION_* setting that differs from them (/api/health names it), so the
+ * cron never keeps to a schedule other than the published one. Development may try others.
+ */
+export const PUBLISHED_RETENTION_DAYS = {
+  RETENTION_UNCONFIRMED_DAYS: 30,
+  RETENTION_PARENTAL_REQUEST_DAYS: 7,
+  RETENTION_REFERRAL_NETWORK_DAYS: 30,
+  RETENTION_CONTACT_DAYS: 365,
+} as const;
+
 /** GET /api/admin/stats's `retention`: the schedule in force and what it deleted. */
 export type RetentionStats = {
   /** Each kind's days, as the settings say now. */

@@ -1,3 +1,4 @@
+import { PUBLISHED_RETENTION_DAYS } from "../../shared/retention";
 import type { SettingValues } from "./settings";
 
 /**
@@ -23,4 +24,19 @@ export function retentionSettings(values: SettingValues): RetentionConfig {
     referralNetworkDays: values.RETENTION_REFERRAL_NETWORK_DAYS,
     contactDays: values.RETENTION_CONTACT_DAYS,
   };
+}
+
+/** Each part's setting. */
+const SETTING: Record<keyof RetentionConfig, keyof typeof PUBLISHED_RETENTION_DAYS> = {
+  unconfirmedDays: "RETENTION_UNCONFIRMED_DAYS",
+  parentalRequestDays: "RETENTION_PARENTAL_REQUEST_DAYS",
+  referralNetworkDays: "RETENTION_REFERRAL_NETWORK_DAYS",
+  contactDays: "RETENTION_CONTACT_DAYS",
+};
+
+/** The RETENTION_* settings whose days differ from what the privacy policy publishes (production refuses them). */
+export function unpublishedRetention(config: RetentionConfig): string[] {
+  return (Object.keys(SETTING) as (keyof RetentionConfig)[])
+    .filter((part) => config[part] !== PUBLISHED_RETENTION_DAYS[SETTING[part]])
+    .map((part) => SETTING[part]);
 }
