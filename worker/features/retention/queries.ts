@@ -17,7 +17,7 @@ export type SweepOptions = { before: Date; limit: number; day: string };
  * exactly what went. The ids stay inside the statements (a subquery), never bound one by one.
  */
 type Due = {
-  ids: SQLWrapper;
+  ids: SQLWrapper & { toSQL: () => { sql: string; params: unknown[] } };
   /** The rows of `ids`, counted (one row: n). */
   counted: (ids: SQLWrapper) => BatchItem<"sqlite">;
   act: (ids: SQLWrapper) => BatchItem<"sqlite">[];
@@ -63,6 +63,9 @@ const DUE: Record<RetentionKind, (db: Database, options: SweepOptions) => Due> =
     act: (ids) => [db.delete(formSubmissions).where(inArray(formSubmissions.id, ids))],
   }),
 };
+
+/** The ids a sweep of `kind` would take (test/node/retention-plan.test.ts reads its query plan). */
+export const dueIds = (db: Database, kind: RetentionKind, options: SweepOptions) => DUE[kind](db, options).ids;
 
 export function createRetentionRepository(db: Database) {
   return {
