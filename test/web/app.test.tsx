@@ -257,6 +257,19 @@ describe("legal pages", () => {
     expect(screen.getByText(/email address you enter to join the waitlist or in the contact form/)).toBeTruthy();
   });
 
+  it("privacy policy: opens with a short summary in plain words, its days the published schedule's (issue 23)", () => {
+    renderAt("/privacy-policy");
+    const intro = screen.getByRole("heading", { level: 2, name: "Introduction" }).closest("section")!;
+    const summary = intro.querySelector("p")!.textContent!;
+    expect(summary).toBe(
+      "In short: we keep your email address so we can tell you when we launch. We don't sell it and we don't show ads. " +
+        `If you don't confirm it, we delete it after ${PUBLISHED_RETENTION_DAYS.RETENTION_UNCONFIRMED_DAYS} days. ` +
+        "You can see, download or delete what we keep at any time on your My place page.",
+    );
+    // Short sentences: none over 20 words.
+    for (const sentence of summary.split(/(?<=\.) /)) expect(sentence.split(" ").length, sentence).toBeLessThanOrEqual(20);
+  });
+
   it("privacy policy: the retention schedule as a table, in the days the cron enforces (issue 23)", () => {
     renderAt("/privacy-policy");
     const table = screen.getByRole("table", { name: "How long we keep it" });

@@ -34,6 +34,10 @@ export const privacyPolicy = {
     {
       heading: "Introduction",
       paragraphs: [
+        // Issue 23: first, what a 13-year-old needs to know, in short sentences.
+        "In short: we keep your email address so we can tell you when we launch. We don't sell it and we don't show ads. " +
+          `If you don't confirm it, we delete it after ${DAYS.RETENTION_UNCONFIRMED_DAYS} days. ` +
+          "You can see, download or delete what we keep at any time on your My place page.",
         `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
           "This policy explains what we collect through this website, why, how long we keep it, and the choices you have.",
         "By using the website you agree to the practices described here. We keep this policy short " + "because we collect very little.",
