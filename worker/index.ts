@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { pruneRecords } from "./features/sign-in";
 import { canonicalizeAddresses } from "./features/addresses";
+import { runRetention } from "./features/retention";
 import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
@@ -53,7 +54,8 @@ export default {
   /**
    * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
-   * moves a few hundred addresses stored before they were canonical to their canonical form.
+   * moves a few hundred addresses stored before they were canonical to their canonical form;
+   * deletes what the retention schedule says is kept no longer (worker/features/retention/).
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
@@ -62,5 +64,6 @@ export default {
     job(ctx, runCampaignCron(deps), "campaign.cron_failed");
     job(ctx, pruneRecords(deps), "housekeeping.failed");
     job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");
+    job(ctx, runRetention(deps), "retention.failed");
   },
 } satisfies ExportedHandler<Env>;

@@ -10,6 +10,7 @@ import { createHealthRepository } from "./features/health/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
 import { createReferralRepository } from "./features/referrals/queries";
+import { createRetentionRepository } from "./features/retention/queries";
 import { createAuthRepository } from "./features/sign-in/queries";
 import { createVisitorMailRepository } from "./features/waitlist/queries/budget";
 import { createWaitlistRepository } from "./features/waitlist/queries/join";
@@ -63,6 +64,9 @@ export function createRepository(db: Database) {
 
     /** The backfill of addresses stored before they were canonical: its progress and its moves. */
     addresses: createAddressRepository(db),
+
+    /** The retention schedule's sweeps and what they deleted, per day and kind. */
+    retention: createRetentionRepository(db),
 
     /** The per-client and per-mailbox counters behind every limit. */
     counters: createCounterRepository(db),

@@ -15,6 +15,7 @@ import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
 const clients: Client[] = [];
@@ -46,6 +47,7 @@ campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(awai
 addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {
@@ -67,6 +69,7 @@ describe("libSQL migrations", () => {
       "hwh_joiner_mail",
       "hwh_rate_limits",
       "hwh_referral_credits",
+      "hwh_retention_deletions",
       "hwh_subscription_events",
       "hwh_suppressions",
       "hwh_waitlist",

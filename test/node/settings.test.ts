@@ -39,6 +39,10 @@ describe("the settings schema", () => {
       SITE_URL: "",
       COMPANY_EMAIL: [],
       TURNSTILE_VERIFY_URL,
+      RETENTION_UNCONFIRMED_DAYS: 30,
+      RETENTION_PARENTAL_REQUEST_DAYS: 7,
+      RETENTION_REFERRAL_NETWORK_DAYS: 30,
+      RETENTION_CONTACT_DAYS: 365,
     });
     // Blank is unset.
     expect(readSettings({ WAITLIST_RATE_LIMIT: "  ", WAITLIST_DOUBLE_OPT_IN: "" })).toEqual({ values: DEFAULTS, invalid: [] });
@@ -117,6 +121,12 @@ describe("the settings schema", () => {
     expect(config.campaigns.lockMs).toBe(65_000);
     expect(config.environment).toBe("production");
     expect(config.turnstile).toEqual({ enabled: false, siteKey: "", secretKey: "", verifyUrl: TURNSTILE_VERIFY_URL });
+  });
+
+  it("builds the retention schedule in days from its four settings", () => {
+    expect(readConfig({}).retention).toEqual({ unconfirmedDays: 30, parentalRequestDays: 7, referralNetworkDays: 30, contactDays: 365 });
+    const set = readConfig({ RETENTION_UNCONFIRMED_DAYS: "14", RETENTION_CONTACT_DAYS: "90" }).retention;
+    expect(set).toMatchObject({ unconfirmedDays: 14, contactDays: 90 });
   });
 });
 

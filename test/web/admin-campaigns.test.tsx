@@ -120,6 +120,12 @@ const STATS: AdminStats = {
   notifications: { undelivered: 0, oldestUndeliveredAt: null },
   failedNotifications: { count: 0, nextAttemptAt: null },
   visitorMail: { budget: 5000, sentToday: 0, waiting: 0 },
+  retention: {
+    schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
+    today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+    lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+    lastDeletionDay: null,
+  },
 };
 
 const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });

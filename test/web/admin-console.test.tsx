@@ -95,6 +95,7 @@ function stats(
     failed?: number;
     referrals?: Partial<AdminStats["referrals"]>;
     visitorMail?: AdminStats["visitorMail"];
+    retention?: AdminStats["retention"];
   } = {},
 ): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
@@ -146,6 +147,12 @@ function stats(
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
     failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
     visitorMail: overrides.visitorMail ?? { budget: 5000, sentToday: 120, waiting: 0 },
+    retention: overrides.retention ?? {
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
+      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      lastDeletionDay: null,
+    },
   };
 }
 
@@ -408,6 +415,40 @@ describe("who may see the console", () => {
 });
 
 describe("the console", () => {
+  it("shows the retention schedule and what it deleted, per kind, today and over the last 30 days (issue 23)", async () => {
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          retention: {
+            schedule: { unconfirmed_entries: 30, referral_networks: 14, contact_messages: 365 },
+            today: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 1 },
+            lastDays: { unconfirmed_entries: 1204, referral_networks: 1, contact_messages: 1 },
+            lastDeletionDay: "2026-11-28",
+          },
+        }),
+      );
+    await openConsole();
+    const retention = within(section(admin.overview.title)).getByRole("list", { name: admin.overview.retention.title });
+    expect(
+      within(retention)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Unconfirmed sign-ups, kept 30 days: 3 deleted today, 1,204 in the last 30 days.",
+      "Referral network hashes, kept 14 days: none cleared today, 1 in the last 30 days.",
+      "Contact messages, kept 365 days: 1 deleted today, 1 in the last 30 days.",
+    ]);
+    expect(within(section(admin.overview.title)).getByText("Last deletion: 2026-11-28 (UTC).")).toBeTruthy();
+  });
+
+  it("says when the retention schedule has deleted nothing yet", async () => {
+    await openConsole();
+    const overview = within(section(admin.overview.title));
+    expect(overview.getByText("Unconfirmed sign-ups, kept 30 days: none deleted today, none in the last 30 days.")).toBeTruthy();
+    expect(overview.getByText("Nothing has been deleted yet.")).toBeTruthy();
+  });
+
   it("says when the day's budget of visitor e-mail is reached and e-mails wait (issue 22)", async () => {
     routes["GET /api/admin/stats"] = () => jsonResponse(200, stats({ visitorMail: { budget: 5000, sentToday: 5000, waiting: 35 } }));
     await openConsole();

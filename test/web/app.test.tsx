@@ -12,6 +12,7 @@ import { LOGIN_URL } from "../../web/src/admin/session";
 import { App } from "../../web/src/App";
 import { CONTACT_FORM } from "@shared/forms";
 import { KEPT_AFTER_ERASURE } from "@shared/erasure";
+import { PUBLISHED_RETENTION_DAYS } from "@shared/retention";
 import { ATTRIBUTION_FIELDS } from "@shared/waitlist";
 import { brand, documentTitles } from "../../web/src/content";
 import { CONSOLE_PATH, loginHref, returnPathOfHash, routeOfHash, SECTION_IDS } from "../../web/src/routes";
@@ -254,6 +255,40 @@ describe("legal pages", () => {
     const mail = screen.getByRole("link", { name: "hello@homeworkhelper.app" });
     expect(mail.getAttribute("href")).toBe("mailto:hello@homeworkhelper.app");
     expect(screen.getByText(/email address you enter to join the waitlist or in the contact form/)).toBeTruthy();
+  });
+
+  it("privacy policy: opens with a short summary in plain words, its days the published schedule's (issue 23)", () => {
+    renderAt("/privacy-policy");
+    const intro = screen.getByRole("heading", { level: 2, name: "Introduction" }).closest("section")!;
+    const summary = intro.querySelector("p")!.textContent!;
+    expect(summary).toBe(
+      "In short: we keep your email address so we can tell you when we launch. We don't sell it and we don't show ads. " +
+        `If you don't confirm it, we delete it after ${PUBLISHED_RETENTION_DAYS.RETENTION_UNCONFIRMED_DAYS} days. ` +
+        "You can see, download or delete what we keep at any time on your My place page.",
+    );
+    // Short sentences: none over 20 words.
+    for (const sentence of summary.split(/(?<=\.) /)) expect(sentence.split(" ").length, sentence).toBeLessThanOrEqual(20);
+  });
+
+  it("privacy policy: the retention schedule as a table, in the days the cron enforces (issue 23)", () => {
+    renderAt("/privacy-policy");
+    const table = screen.getByRole("table", { name: "How long we keep it" });
+    expect(table.closest("section")!.querySelector("h2")!.textContent).toBe("Use of Your Information");
+    const rows = within(table)
+      .getAllByRole("row")
+      .map((row) => [...row.children].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ["What", "How long"],
+      ["A waitlist entry you have not confirmed", `${PUBLISHED_RETENTION_DAYS.RETENTION_UNCONFIRMED_DAYS} days after you last joined`],
+      ["A confirmed waitlist entry", "Until you delete it or ask us to"],
+      ["The hash of the network a referred friend confirmed from", `${PUBLISHED_RETENTION_DAYS.RETENTION_REFERRAL_NETWORK_DAYS} days`],
+      ["A message sent with the contact form", `${PUBLISHED_RETENTION_DAYS.RETENTION_CONTACT_DAYS} days`],
+    ]);
+    expect(PUBLISHED_RETENTION_DAYS).toMatchObject({
+      RETENTION_UNCONFIRMED_DAYS: 30,
+      RETENTION_REFERRAL_NETWORK_DAYS: 30,
+      RETENTION_CONTACT_DAYS: 365,
+    });
   });
 
   it("privacy policy: names everything stored about a person, why, and how long", () => {

@@ -92,6 +92,15 @@ describe("GET /api/health", () => {
     }
   });
 
+  it("in production names a RETENTION_* setting (503) that differs from the days the privacy policy publishes (issue 23)", async () => {
+    const res = await call("/api/health", {}, { ...PRODUCTION, RETENTION_CONTACT_DAYS: "90", RETENTION_UNCONFIRMED_DAYS: "30" });
+    expect(res.status).toBe(503);
+    expect((await res.json<Health>()).settings.missing).toEqual(["RETENTION_CONTACT_DAYS"]);
+    // Development tries other schedules (the tests do).
+    const dev = await call("/api/health", {}, { RETENTION_CONTACT_DAYS: "90" });
+    expect((await dev.json<Health>()).settings.missing).toEqual([]);
+  });
+
   it("in production names the campaign sender settings (SENDER_NAME, SENDER_POSTAL_ADDRESS) missing (503) when empty", async () => {
     const res = await call("/api/health", {}, { ...PRODUCTION, SENDER_NAME: "", SENDER_POSTAL_ADDRESS: " " });
     expect(res.status).toBe(503);

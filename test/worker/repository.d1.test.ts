@@ -9,6 +9,7 @@ import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const TABLES = [
   "hwh_waitlist",
@@ -25,6 +26,7 @@ const TABLES = [
   "hwh_subscription_events",
   "hwh_backfills",
   "hwh_audit_log",
+  "hwh_retention_deletions",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -42,3 +44,4 @@ campaignRepositorySuite("D1", fresh);
 addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
 operatorActionsSuite("D1", fresh);
+retentionRepositorySuite("D1", fresh);

@@ -5,6 +5,7 @@
  * taken from the values (`as const`): components/LegalPage.tsx says what a page may hold.
  */
 import { KEPT_AFTER_ERASURE } from "@shared/erasure";
+import { PUBLISHED_RETENTION_DAYS as DAYS } from "@shared/retention";
 import { brand, contactEmail } from "./content";
 
 /** Spec §2: both pages were last updated on this day; a page whose text changed since, on the day it changed. */
@@ -33,6 +34,10 @@ export const privacyPolicy = {
     {
       heading: "Introduction",
       paragraphs: [
+        // Issue 23: first, what a 13-year-old needs to know, in short sentences.
+        "In short: we keep your email address so we can tell you when we launch. We don't sell it and we don't show ads. " +
+          `If you don't confirm it, we delete it after ${DAYS.RETENTION_UNCONFIRMED_DAYS} days. ` +
+          "You can see, download or delete what we keep at any time on your My place page.",
         `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
           "This policy explains what we collect through this website, why, how long we keep it, and the choices you have.",
         "By using the website you agree to the practices described here. We keep this policy short " + "because we collect very little.",
@@ -80,9 +85,20 @@ export const privacyPolicy = {
         "The hwh_device cookie: so that a device you signed in on can always ask for a new code, even when others have " +
           "asked for too many codes for your address.",
       ],
+      // The schedule the cron enforces (worker/features/retention/): the same values, which production holds it to.
+      table: {
+        caption: "How long we keep it",
+        head: ["What", "How long"],
+        rows: [
+          ["A waitlist entry you have not confirmed", `${DAYS.RETENTION_UNCONFIRMED_DAYS} days after you last joined`],
+          ["A confirmed waitlist entry", "Until you delete it or ask us to"],
+          ["The hash of the network a referred friend confirmed from", `${DAYS.RETENTION_REFERRAL_NETWORK_DAYS} days`],
+          ["A message sent with the contact form", `${DAYS.RETENTION_CONTACT_DAYS} days`],
+        ],
+      },
       after: [
-        "How long we keep it: your waitlist entry and messages until you ask us to delete them; sign-in codes for at most " +
-          "a day; a signed-in device's record until you log out on it, and its used session tokens for 30 days.",
+        "Besides these: sign-in codes for at most a day; a signed-in device's record until you log out on it, and its " +
+          "used session tokens for 30 days.",
         "You can ask us at any time to remove your email address from the waitlist or to delete your data: we then delete " +
           "your waitlist entry, your messages, your sign-in records and your email preferences, and everything that links " +
           "others to you (the referral credits you earned, your referral code on your friends' entries, and your inbox's " +

@@ -4,6 +4,7 @@
  * (snake_case, like the database columns and GoTrue's JSON).
  */
 import type { Funnel, ReferralClusters, VoidedReferrals } from "./admin-launch";
+import type { RetentionStats } from "./retention";
 import type { Attribution } from "./waitlist";
 
 /** Where the operator API lives. */
@@ -180,12 +181,10 @@ export type AdminStats = {
    * rest of the undelivered never failed: they wait for the next run's digest.
    */
   failedNotifications: { count: number; nextAttemptAt: string | null };
-  /**
-   * The joiner's e-mails to visitors (confirmations, welcomes) this UTC day: the daily budget
-   * (VISITOR_EMAIL_DAILY_BUDGET), how many it has sent, and how many are not sent yet (past the
-   * budget they wait, and the cron sends them oldest first once a day has budget left).
-   */
+  /** The joiner's e-mails this UTC day: VISITOR_EMAIL_DAILY_BUDGET, sent, and waiting (past the budget; the cron sends them oldest first once a day has budget). */
   visitorMail: { budget: number; sentToday: number; waiting: number };
+  /** The retention schedule and what it deleted (issue 23). */
+  retention: RetentionStats;
 };
 
 export type AdminSession = {

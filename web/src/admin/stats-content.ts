@@ -3,6 +3,8 @@
  * chart, where sign-ups come from, and the team's notifications. Part of the console's copy
  * (./content.ts gathers it); the numbers in them are written by ./format.ts.
  */
+import { STATS_DAYS } from "@shared/admin";
+import type { RetentionKind } from "@shared/retention";
 import { formatCount, plural } from "./format";
 
 /** A count in a sentence, "none" for 0. */
@@ -27,6 +29,18 @@ export const overview = {
       : waiting > 0
         ? ` Budget reached: ${plural(waiting, "e-mail")} ${waiting === 1 ? "waits and goes" : "wait and go"} out, oldest first, as the budget allows.`
         : " Budget reached: the next e-mails wait for the next UTC day."),
+  /** The retention schedule (issue 23): per kind, its days and what went today and over the stats' days. */
+  retention: {
+    title: "Kept only as long as needed",
+    kinds: {
+      unconfirmed_entries: { label: "Unconfirmed sign-ups", went: "deleted" },
+      referral_networks: { label: "Referral network hashes", went: "cleared" },
+      contact_messages: { label: "Contact messages", went: "deleted" },
+    } satisfies Record<RetentionKind, { label: string; went: string }>,
+    line: ({ label, went }: { label: string; went: string }, days: number, today: number, lastDays: number) =>
+      `${label}, kept ${plural(days, "day")}: ${countOrNone(today)} ${went} today, ${countOrNone(lastDays)} in the last ${STATS_DAYS} days.`,
+    last: (day: string | null) => (day ? `Last deletion: ${day} (UTC).` : "Nothing has been deleted yet."),
+  },
   /** From joining to an invitation: each step, and the counts that explain its difference to the one before. */
   funnel: {
     title: "From joining to an invitation",

@@ -1,11 +1,13 @@
 import { Link } from "wouter";
 import { ROUTES } from "../routes";
 
-/** A section of a legal page: its heading and paragraphs, a list and paragraphs after it, a contact address. */
+/** A section of a legal page: its heading and paragraphs, a list, a table and paragraphs after them, a contact address. */
 type LegalSection = {
   heading: string;
   paragraphs: readonly string[];
   items?: readonly string[];
+  /** A two-column table (the privacy policy's retention schedule): its caption, column headings and rows. */
+  table?: { caption: string; head: readonly [string, string]; rows: readonly (readonly [string, string])[] };
   after?: readonly string[];
   /** Shown as a mailto link after the paragraphs. */
   email?: string;
@@ -40,6 +42,28 @@ export function LegalPage({ content }: { content: LegalPageContent }) {
                 <li key={item}>{item}</li>
               ))}
             </ul>
+          )}
+          {section.table && (
+            <table>
+              <caption>{section.table.caption}</caption>
+              <thead>
+                <tr>
+                  {section.table.head.map((cell) => (
+                    <th key={cell} scope="col">
+                      {cell}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {section.table.rows.map(([what, howLong]) => (
+                  <tr key={what}>
+                    <th scope="row">{what}</th>
+                    <td>{howLong}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )}
           {section.after?.map((paragraph) => (
             <p key={paragraph}>{paragraph}</p>

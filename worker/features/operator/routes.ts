@@ -19,6 +19,7 @@ import {
 } from "../../shared/admin";
 import { holdRequestSchema, voidRequestSchema } from "../../shared/campaign-requests";
 import { campaignRoutes } from "../campaigns";
+import { retentionStats } from "../retention";
 import { visitorMailOf } from "../waitlist";
 
 /**
@@ -40,11 +41,12 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/stats", async (c) => {
     const deps = c.get("deps");
-    const [stats, visitorMail] = await Promise.all([
+    const [stats, visitorMail, retention] = await Promise.all([
       deps.repo.operator.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }),
       visitorMailOf(deps),
+      retentionStats(deps),
     ]);
-    return c.json({ ...stats, visitorMail } satisfies AdminStats);
+    return c.json({ ...stats, visitorMail, retention } satisfies AdminStats);
   })
 
   .get("/waitlist", async (c) => {

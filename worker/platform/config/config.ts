@@ -1,5 +1,6 @@
 import { type CampaignConfig, campaignSettings } from "./campaigns";
 import { type RequestLimit, readSettings, type SettingValues, type Settings } from "./settings";
+import { type RetentionConfig, retentionSettings } from "./retention";
 import { type AuthConfig, authSettings } from "./sign-in";
 import { type WaitlistConfig, waitlistSettings } from "./waitlist";
 
@@ -63,6 +64,8 @@ export type AppConfig = {
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
+  /** The retention schedule the cron enforces (worker/features/retention/). */
+  retention: RetentionConfig;
   /** Settings given a value out of range or not a number (with what is accepted): health says so. */
   invalidSettings: string[];
 };
@@ -95,6 +98,7 @@ export function readConfig(env: Settings): AppConfig {
     campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),
     auth: authSettings(values),
+    retention: retentionSettings(values),
     invalidSettings: invalid,
   };
 }

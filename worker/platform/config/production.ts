@@ -1,5 +1,6 @@
 import { missingSenderSettings } from "./campaigns";
 import type { AppConfig } from "./config";
+import { unpublishedRetention } from "./retention";
 
 /**
  * What production cannot run without: the checks behind /api/health's 503 (docs/configuration.md,
@@ -61,5 +62,7 @@ export function missingProductionSettings(config: AppConfig): string[] {
   if (turnstile.siteKey !== "" && turnstile.secretKey === "") missing.push("TURNSTILE_SECRET_KEY");
   if (turnstile.secretKey !== "" && turnstile.siteKey === "") missing.push("TURNSTILE_SITE_KEY");
   if (turnstile.enabled && isPlaceholder(turnstile.verifyUrl)) missing.push("TURNSTILE_VERIFY_URL");
+  // The cron keeps to the schedule the privacy policy publishes, or production does not run.
+  missing.push(...unpublishedRetention(config.retention));
   return missing;
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { PUBLISHED_RETENTION_DAYS } from "../../shared/retention";
 import { CODE_COOLDOWN_SECONDS } from "../../shared/sign-in";
 import { normalizeEmail } from "../../shared/text";
 
@@ -149,6 +150,13 @@ const SETTINGS = v.object({
   AUTH_RATE_LIMIT_VERIFY: wholeNumber(60, 1, 1_000_000),
   AUTH_RATE_LIMIT_TOKEN: wholeNumber(150, 1, 1_000_000),
   AUTH_RATE_LIMIT_ADMIN: wholeNumber(60, 1, 1_000_000),
+  // The retention schedule (issue 23; the cron's worker/features/retention/): days after which
+  // what each names is deleted, by default as the privacy policy publishes them (production
+  // accepts no other: production.ts). Ten years is the longest: nothing is kept indefinitely.
+  RETENTION_UNCONFIRMED_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_UNCONFIRMED_DAYS, 1, 3650),
+  RETENTION_PARENTAL_REQUEST_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_PARENTAL_REQUEST_DAYS, 1, 3650),
+  RETENTION_REFERRAL_NETWORK_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_REFERRAL_NETWORK_DAYS, 1, 3650),
+  RETENTION_CONTACT_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_CONTACT_DAYS, 1, 3650),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTableCreator, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTableCreator, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** The project prefix of every table name. Change it here and regenerate the migrations. */
 export const TABLE_PREFIX = "hwh";
@@ -97,6 +97,8 @@ export const waitlist = table(
     index(`${TABLE_PREFIX}_waitlist_mailbox_rank_idx`).on(t.mailboxKey, t.rankKey, t.confirmSeq).where(sql`${t.rankKey} is not null`),
     // A referrer's friends (pending and confirmed).
     index(`${TABLE_PREFIX}_waitlist_referred_by_idx`).on(t.referredBy, t.confirmedAt).where(sql`${t.referredBy} is not null`),
+    // The retention cron's network hashes past RETENTION_REFERRAL_NETWORK_DAYS, oldest first, without a scan of the list.
+    index(`${TABLE_PREFIX}_waitlist_network_kept_idx`).on(t.confirmedAt, t.id).where(sql`${t.referralNetwork} is not null`),
   ],
 );
 
@@ -349,6 +351,22 @@ export const backfills = table("backfills", {
   finishedAt: text("finished_at"),
   updatedAt: text("updated_at").notNull(),
 });
+
+/**
+ * What the retention cron deleted (worker/features/retention/): one row per UTC day and kind
+ * (worker/shared/retention.ts RETENTION_KINDS), counted in the batch that deletes, for the
+ * console. Counts only: never what was deleted.
+ */
+export const retentionDeletions = table(
+  "retention_deletions",
+  {
+    /** The UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind] })],
+);
 
 export type WaitlistEntry = typeof waitlist.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;

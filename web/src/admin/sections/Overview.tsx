@@ -3,6 +3,7 @@ import { useState } from "react";
 import { admin } from "../content";
 import { formatCount } from "../format";
 import { Funnel } from "./Funnel";
+import { Retention } from "./Retention";
 import { BusyButton, Messages, Section } from "./Section";
 
 /** The counts at a glance, the way from joining to an invitation, and the way to load them again. */
@@ -56,6 +57,7 @@ export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats
         {text.visitorMail(stats.visitorMail)}
       </p>
       <Funnel funnel={stats.funnel} />
+      <Retention retention={stats.retention} />
       <Messages status={status} error={error} />
     </Section>
   );
