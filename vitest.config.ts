@@ -84,6 +84,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             name: "web",
             environment: "jsdom",
             restoreMocks: true,
+            // A console journey renders many screens in jsdom: on a loaded two-core machine one took
+            // over vitest's 5 s once (admin-console's erasure). The tests check outcomes, never speed.
+            testTimeout: 15_000,
             include: ["test/web/**/*.test.tsx", "test/web/**/*.test.ts"],
             setupFiles: ["test/web/setup.ts"],
           },
