@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { confirmedJoin as join } from "./confirmed-join";
 import type { TestRepository } from "./records";
 
 /**
@@ -16,33 +17,11 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
 
   type Joiner = { email: string; code?: string; ref?: string; network?: string; mailbox?: string };
 
-  /** A join confirmed at once (the welcome path, as with WAITLIST_DOUBLE_OPT_IN off), through the journey's own statements. */
+  /** A join confirmed at once (test/support/confirmed-join.ts), keyed by its address unless told. */
   async function confirmedJoin(repo: TestRepository, ms: number, joiner: Joiner) {
-    const mailboxKey = joiner.mailbox ?? joiner.email;
-    const now = at(ms);
-    const result = await repo.waitlist.join(
-      { email: joiner.email, source: null },
-      { now, lockMs: LOCK_MS },
-      {
-        kind: "welcome",
-        mailboxKey,
-        ref: joiner.ref ?? null,
-        referralJoin: claim(),
-        mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
-        cap: { key: `welcome:${claim()}`, window: { start: t0.getTime() / 1000, end: t0.getTime() / 1000 + 86_400 }, max: 3 },
-        confirm: {
-          claim: claim(),
-          at: now,
-          referralCode: joiner.code ?? `C${String(ms).padStart(7, "0")}`,
-          boost: BOOST,
-          mailboxKey,
-          pairKey: `pair:${mailboxKey}`,
-          network: joiner.network ?? null,
-          referral: "join",
-        },
-      },
-    );
-    if (result.outcome !== "joined") throw new Error(`${joiner.email} was a duplicate`);
+    const { email, ref, network } = joiner;
+    const referralCode = joiner.code ?? `C${String(ms).padStart(7, "0")}`;
+    await join(repo, at(ms), { email, ref, network, referralCode, boost: BOOST, mailboxKey: joiner.mailbox ?? email });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { confirmedJoin as join } from "./confirmed-join";
 import type { TestRepository } from "./records";
 
 /**
@@ -11,41 +12,17 @@ import type { TestRepository } from "./records";
 export function operatorActionsSuite(driver: string, fresh: () => Promise<TestRepository>) {
   const t0 = new Date("2026-04-01T10:00:00.000Z");
   const at = (ms: number) => new Date(t0.getTime() + ms);
-  const LOCK_MS = 60_000;
   const BOOST = 5;
   const FLAG_AT = 3;
-  const claim = () => crypto.randomUUID();
 
   type Joiner = { email: string; code?: string; ref?: string; network?: string; mailbox?: string; boost?: number };
 
-  /** A join confirmed at once (the welcome path), through the journey's own statements. */
+  /** A join confirmed at once (test/support/confirmed-join.ts), under a mailbox of its own unless told. */
   async function confirmedJoin(repo: TestRepository, ms: number, joiner: Joiner) {
-    const mailboxKey = joiner.mailbox ?? `${driver}-${joiner.email}-${crypto.randomUUID()}`;
-    const now = at(ms);
-    const result = await repo.waitlist.join(
-      { email: joiner.email, source: null },
-      { now, lockMs: LOCK_MS },
-      {
-        kind: "welcome",
-        mailboxKey,
-        ref: joiner.ref ?? null,
-        referralJoin: crypto.randomUUID(),
-        mail: { claim: claim(), now, lockMs: LOCK_MS, origin: "https://x.test" },
-        cap: { key: `welcome-day:${mailboxKey}`, window: { start: 0, end: 4_102_444_800 }, max: 1_000 },
-        confirm: {
-          claim: claim(),
-          at: now,
-          referralCode: joiner.code ?? `Q${String(ms).padStart(7, "0")}`,
-          boost: joiner.boost ?? BOOST,
-          mailboxKey,
-          pairKey: `pair:${mailboxKey}`,
-          network: joiner.network ?? null,
-          referral: "join",
-        },
-      },
-    );
-    if (result.outcome !== "joined") throw new Error(`${joiner.email} was a duplicate`);
-    return result.entry;
+    const { email, ref, network } = joiner;
+    const mailboxKey = joiner.mailbox ?? `${driver}-${email}-${crypto.randomUUID()}`;
+    const referralCode = joiner.code ?? `Q${String(ms).padStart(7, "0")}`;
+    return join(repo, at(ms), { email, ref, network, referralCode, boost: joiner.boost ?? BOOST, mailboxKey });
   }
 
   const entry = async (repo: TestRepository, email: string) => (await repo.findWaitlistEntry(email))!;
