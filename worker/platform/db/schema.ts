@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTableCreator, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AgeBandStored } from "../../shared/age";
 
 /** The project prefix of every table name. Change it here and regenerate the migrations. */
 export const TABLE_PREFIX = "hwh";
@@ -77,6 +78,18 @@ export const waitlist = table(
      * waves may draw it. Reversible; the audit trail says who and when.
      */
     heldAt: text("held_at"),
+    // Students and their parents (worker/features/age, worker/features/parents; issue 23).
+    /**
+     * The joiner's age band from the neutral age question (worker/shared/age.ts AGE_BANDS), never
+     * the birth month or year; "unknown" for entries made before the question was asked.
+     */
+    ageBand: text("age_band").$type<AgeBandStored>().notNull().default("unknown"),
+    /** The visitor's country when they joined (ISO 3166-1 alpha-2, Cloudflare's reading), if known. */
+    country: text("country"),
+    /** An entry a parent or guardian agreed to on behalf of a child under the consent age: the address is the parent's. */
+    onBehalfOfChild: integer("on_behalf_of_child", { mode: "boolean" }).notNull().default(false),
+    /** The consent record of such an entry: when the parent (the entry's own address) agreed. */
+    parentalConsentAt: text("parental_consent_at"),
   },
   (t) => [
     index(`${TABLE_PREFIX}_waitlist_pending_idx`).on(t.emailSent, t.notifyNextAttemptAt),
@@ -353,6 +366,59 @@ export const backfills = table("backfills", {
 });
 
 /**
+ * A child's request to join, waiting for a parent's or guardian's answer (worker/features/parents;
+ * issue 23 §2). Holds only what the rules allow until the parent agrees: the parent's address, the
+ * age band, the country and the request's time, never the child's address. The row is also the
+ * outbox of its one e-mail to the parent (the claim and lease mechanics of joiner_mail). Agreeing
+ * makes an entry for the parent's address and deletes the row; declining deletes it at once; the
+ * retention cron deletes it RETENTION_PARENTAL_REQUEST_DAYS after created_at.
+ */
+export const parentalRequests = table(
+  "parental_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The parent's address, trimmed and lower-cased like the waitlist's. */
+    parentEmail: text("parent_email").notNull(),
+    /** Keyed hash of the parent's folded mailbox, for the per-address daily cap. */
+    mailboxKey: text("mailbox_key").notNull(),
+    ageBand: text("age_band").$type<AgeBandStored>().notNull(),
+    country: text("country"),
+    /** Random: the link's signed token carries it, so a link names exactly this request. */
+    nonce: text("nonce").notNull(),
+    createdAt: text("created_at").notNull(),
+    /** The site's address for the e-mail's links: SITE_URL, or (locally) the request's origin. */
+    origin: text("origin").notNull().default(""),
+    sentAt: text("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at"),
+    lockedUntil: text("locked_until"),
+    claim: text("claim"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index(`${TABLE_PREFIX}_parental_requests_created_idx`).on(t.createdAt, t.id),
+    index(`${TABLE_PREFIX}_parental_requests_due_idx`).on(t.id, t.nextAttemptAt, t.lockedUntil).where(sql`${t.sentAt} is null`),
+    index(`${TABLE_PREFIX}_parental_requests_mailbox_idx`).on(t.mailboxKey, t.createdAt),
+  ],
+);
+
+/**
+ * How parents answered (worker/features/parents): one row per UTC day and outcome ("agreed",
+ * "declined"), counted in the batch that records the answer, for the console. Requests that expired
+ * are the retention cron's count (retention_deletions, kind "parental_requests"). Counts only.
+ */
+export const parentalOutcomes = table(
+  "parental_outcomes",
+  {
+    /** The UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    outcome: text("outcome").$type<"agreed" | "declined">().notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.outcome] })],
+);
+
+/**
  * What the retention cron deleted (worker/features/retention/): one row per UTC day and kind
  * (worker/shared/retention.ts RETENTION_KINDS), counted in the batch that deletes, for the
  * console. Counts only: never what was deleted.
@@ -369,6 +435,7 @@ export const retentionDeletions = table(
 );
 
 export type WaitlistEntry = typeof waitlist.$inferSelect;
+export type ParentalRequest = typeof parentalRequests.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;
 export type FormSubmission = typeof formSubmissions.$inferSelect;
 export type DevMail = typeof devMailbox.$inferSelect;
