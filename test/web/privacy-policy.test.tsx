@@ -126,16 +126,25 @@ describe("the privacy policy for students and their parents (issue 23)", () => {
     expect(contact.closest("li")!.textContent).toContain(`or at ${contactEmail}.`);
   });
 
-  it("prints the consent ages from the table the worker decides with: every row, its age and source, then everywhere else and an unknown country", () => {
+  it("prints the consent ages from the table the worker decides with: every row and its age, each source folded below, then everywhere else and an unknown country", () => {
     renderAt("/#/privacy-policy");
     const table = within(forParents()).getByRole("table", { name: "Age below which a parent decides" });
 
     expect(CONSENT_AGES.length).toBeGreaterThanOrEqual(31);
     expect(rows(table)).toEqual([
-      ["Country", "Age", "Source"],
-      ...CONSENT_AGES.map((row) => [row.name, String(row.age), row.source]),
-      ["Everywhere else, the United States included", String(DEFAULT_CONSENT_AGE), "COPPA, 16 CFR Part 312"],
-      ["Country not known", String(UNKNOWN_COUNTRY_CONSENT_AGE), "The highest age above"],
+      ["Country", "Age"],
+      ...CONSENT_AGES.map((row) => [row.name, String(row.age)]),
+      ["Everywhere else, the United States included", String(DEFAULT_CONSENT_AGE)],
+      ["Country not known", String(UNKNOWN_COUNTRY_CONSENT_AGE)],
+    ]);
+    // Each row's source, folded under the table (a <details>: it opens without JavaScript).
+    const sources = table.nextElementSibling as HTMLDetailsElement;
+    expect(sources.tagName).toBe("DETAILS");
+    expect(sources.querySelector("summary")!.textContent).toBe("Where each age comes from");
+    expect([...sources.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      ...CONSENT_AGES.map((row) => `${row.name}: ${row.source}`),
+      "Everywhere else: the US children's privacy rule, COPPA (16 CFR Part 312)",
+      "Country not known: the highest age of the table",
     ]);
     expect([DEFAULT_CONSENT_AGE, UNKNOWN_COUNTRY_CONSENT_AGE]).toEqual([13, 16]);
     // Each country is a row heading, so a screen reader names the row.
@@ -157,7 +166,10 @@ describe("the privacy policy for students and their parents (issue 23)", () => {
 });
 
 describe("the address ?section=for-parents", () => {
-  /** The part sits 1200 px down the page (jsdom has no layout: everything else at 0). */
+  /**
+   * The part sits 1200 px down the page (jsdom has no layout: everything else at 0, the header's
+   * bottom too); the scroll leaves 16 px between the header and the part.
+   */
   function placePart() {
     vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
       return DOMRect.fromRect(this.id === FOR_PARENTS_SECTION ? { x: 0, y: 1200, width: 320, height: 900 } : {});
@@ -176,7 +188,7 @@ describe("the address ?section=for-parents", () => {
     placePart();
     renderAt(FOR_PARENTS_PATH);
 
-    await waitFor(() => expect(scrolled).toHaveBeenCalledWith({ top: 1200, behavior: "auto" }));
+    await waitFor(() => expect(scrolled).toHaveBeenCalledWith({ top: 1200 - 16, behavior: "auto" }));
     expect(document.activeElement).toBe(screen.getByRole("heading", { level: 3, name: PARENTS_HEADING }));
   });
 
@@ -191,7 +203,7 @@ describe("the address ?section=for-parents", () => {
       window.location.hash = FOR_PARENTS_PATH.slice(1);
     });
 
-    await waitFor(() => expect(scrolled).toHaveBeenLastCalledWith({ top: 1200, behavior: "auto" }));
+    await waitFor(() => expect(scrolled).toHaveBeenLastCalledWith({ top: 1200 - 16, behavior: "auto" }));
     expect(scrolled).toHaveBeenCalledWith(0, 0);
     expect(document.activeElement).toBe(screen.getByRole("heading", { level: 3, name: PARENTS_HEADING }));
   });
@@ -205,7 +217,7 @@ describe("the address ?section=for-parents", () => {
 
     await user.click(screen.getByRole("link", { name: new RegExp(`^${AGE_MESSAGES.forParents}:`) }));
 
-    await waitFor(() => expect(scrolled).toHaveBeenCalledWith({ top: 1200, behavior: "auto" }));
+    await waitFor(() => expect(scrolled).toHaveBeenCalledWith({ top: 1200 - 16, behavior: "auto" }));
     expect(window.location.hash).toBe("#/privacy-policy?section=for-parents");
     expect(screen.getByRole("heading", { level: 1, name: "Privacy Policy" })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole("heading", { level: 3, name: PARENTS_HEADING }));

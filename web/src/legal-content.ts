@@ -133,14 +133,23 @@ export const privacyPolicy = {
                   `privacy rule (COPPA) sets. When we cannot tell the country, it is ${UNKNOWN_COUNTRY_CONSENT_AGE}.`,
                 "We may choose to ask a parent up to an older age everywhere, never a younger one.",
               ],
-              // The table the worker decides with (worker/shared/consent-ages.ts), every row.
+              // The table the worker decides with (worker/shared/consent-ages.ts), every row; the
+              // sources folded below it (a third column does not fit a 360 px screen).
               table: {
                 caption: "Age below which a parent decides",
-                head: ["Country", "Age", "Source"],
+                head: ["Country", "Age"],
                 rows: [
-                  ...CONSENT_AGES.map((row) => [row.name, String(row.age), row.source] as const),
-                  ["Everywhere else, the United States included", String(DEFAULT_CONSENT_AGE), "COPPA, 16 CFR Part 312"],
-                  ["Country not known", String(UNKNOWN_COUNTRY_CONSENT_AGE), "The highest age above"],
+                  ...CONSENT_AGES.map((row) => [row.name, String(row.age)] as const),
+                  ["Everywhere else, the United States included", String(DEFAULT_CONSENT_AGE)],
+                  ["Country not known", String(UNKNOWN_COUNTRY_CONSENT_AGE)],
+                ],
+              },
+              folded: {
+                summary: "Where each age comes from",
+                items: [
+                  ...CONSENT_AGES.map((row) => `${row.name}: ${row.source}`),
+                  "Everywhere else: the US children's privacy rule, COPPA (16 CFR Part 312)",
+                  "Country not known: the highest age of the table",
                 ],
               },
             },

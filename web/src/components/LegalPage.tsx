@@ -14,12 +14,22 @@ type LegalItem = string | { text: string; link: LegalLink; after?: string };
  */
 type LegalTable = { caption: string; head: readonly string[]; rows: readonly (readonly string[])[] };
 
-/** What a section or a block of a part holds, in this order: paragraphs, links, a list, a table, paragraphs after them. */
+/**
+ * A list folded under a summary (<details>, which opens without JavaScript): the consent ages'
+ * sources, too long for a third column at 360 px.
+ */
+type LegalFolded = { summary: string; items: readonly string[] };
+
+/**
+ * What a section or a block of a part holds, in this order: paragraphs, links, a list, a table,
+ * a folded list, paragraphs after them.
+ */
 type LegalBlock = {
   paragraphs: readonly string[];
   links?: readonly LegalLink[];
   items?: readonly LegalItem[];
   table?: LegalTable;
+  folded?: LegalFolded;
   after?: readonly string[];
 };
 
@@ -112,6 +122,16 @@ function Block({ block }: { block: LegalBlock }) {
         </ul>
       )}
       {block.table && <Table table={block.table} />}
+      {block.folded && (
+        <details>
+          <summary>{block.folded.summary}</summary>
+          <ul>
+            {block.folded.items.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {block.after?.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
@@ -166,6 +186,8 @@ export function sectionOfHash(hash: string): string | null {
  * fragment (and so without motion for those who prefer less; the home page's smooth scroll
  * would bring hooks/reduced-motion's export into the home page's first-load script).
  */
+const HEADING_ROOM_PX = 16;
+
 function useSectionOfAddress(): void {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -176,10 +198,11 @@ function useSectionOfAddress(): void {
       timer = setTimeout(() => {
         const part = document.getElementById(id);
         if (!part?.closest(".legal")) return;
-        // Below the sticky header: the part's scroll margin if the stylesheet gives it one, else the header's height.
+        // Below the sticky header: the part's scroll margin if the stylesheet gives it one, else
+        // the header's height and a line's room, so the heading does not touch it.
         const margin =
           Number.parseFloat(getComputedStyle(part).scrollMarginTop) ||
-          Math.max(0, document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0);
+          Math.max(0, document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0) + HEADING_ROOM_PX;
         window.scrollTo({ top: Math.max(0, part.getBoundingClientRect().top + window.scrollY - margin), behavior: "auto" });
         part.querySelector<HTMLElement>("h3[tabindex]")?.focus({ preventScroll: true });
       }, 0);
