@@ -241,10 +241,10 @@ describe("skip link", () => {
 });
 
 describe("legal pages", () => {
-  it("privacy policy: last updated November 28, 2026 (its text changed then), five sections, the contact e-mail", () => {
+  it("privacy policy: last updated December 4, 2026 (its text changed then), five sections, the contact e-mail", () => {
     renderAt("/privacy-policy");
 
-    expect(screen.getByText("Last updated November 28, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated December 4, 2026")).toBeTruthy();
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
       "Introduction",
       "Information We Collect",
@@ -280,6 +280,10 @@ describe("legal pages", () => {
     expect(rows).toEqual([
       ["What", "How long"],
       ["A waitlist entry you have not confirmed", `${PUBLISHED_RETENTION_DAYS.RETENTION_UNCONFIRMED_DAYS} days after you last joined`],
+      [
+        "A parent's request for a child, not yet answered",
+        `${PUBLISHED_RETENTION_DAYS.RETENTION_PARENTAL_REQUEST_DAYS} days after we asked, or at once if the parent says no`,
+      ],
       ["A confirmed waitlist entry", "Until you delete it or ask us to"],
       ["The hash of the network a referred friend confirmed from", `${PUBLISHED_RETENTION_DAYS.RETENTION_REFERRAL_NETWORK_DAYS} days`],
       ["A message sent with the contact form", `${PUBLISHED_RETENTION_DAYS.RETENTION_CONTACT_DAYS} days`],
@@ -311,8 +315,8 @@ describe("legal pages", () => {
       expect(collected).toMatch(stored);
     }
     expect(collected).not.toMatch(/We only collect what you give us/);
-    // Issue 22: the one cookie (worker/features/sign-in/device.ts), what it holds and how long.
-    expect(collected).toMatch(/Our one cookie, hwh_device, set when you sign in and kept by your browser for 180 days/);
+    // Issue 22: the sign-in cookie (worker/features/sign-in/device.ts), what it holds and how long; issue 23 adds hwh_age.
+    expect(collected).toMatch(/The first, hwh_device, set when you sign in and kept by your browser for 180 days/);
     expect(collected).toMatch(/a keyed hash of the address, never the address/);
 
     const use = section("Use of Your Information");

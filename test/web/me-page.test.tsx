@@ -743,7 +743,7 @@ describe("the privacy policy", () => {
     render(<App />);
     const section = (name: string) => screen.getByRole("heading", { level: 2, name }).closest("section")!.textContent!;
 
-    expect(screen.getByText("Last updated November 28, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated December 4, 2026")).toBeTruthy();
     const collected = section("Information We Collect");
     for (const stored of [
       /when you confirmed/,
