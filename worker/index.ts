@@ -8,6 +8,7 @@ import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
 import { confirmRoutes, runJoinerOutbox } from "./features/waitlist";
 import { runOutbox } from "./features/notifications";
+import { runParentOutbox } from "./features/parents";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
 import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
@@ -52,7 +53,8 @@ export default {
     await consumeCampaignBatch(createDeps(env), batch);
   },
   /**
-   * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
+   * Cron Trigger: sends due notifications (singles, then a digest), joiner e-mails and the
+   * e-mails asking parents for their consent; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
    * moves a few hundred addresses stored before they were canonical to their canonical form;
    * deletes what the retention schedule says is kept no longer (worker/features/retention/).
@@ -61,6 +63,7 @@ export default {
     const deps = createDeps(env);
     job(ctx, runOutbox(deps), "notification.outbox_run_failed");
     job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
+    job(ctx, runParentOutbox(deps), "parent_mail.outbox_run_failed");
     job(ctx, runCampaignCron(deps), "campaign.cron_failed");
     job(ctx, pruneRecords(deps), "housekeeping.failed");
     job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");
