@@ -8,7 +8,7 @@ import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
 import { confirmRoutes, runJoinerOutbox } from "./features/waitlist";
 import { runOutbox } from "./features/notifications";
-import { runParentOutbox } from "./features/parents";
+import { parentRoutes, runParentOutbox } from "./features/parents";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
 import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
@@ -17,7 +17,8 @@ import { unsubscribeRoutes } from "./features/campaigns/unsubscribe/routes";
 
 /**
  * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
- * mailbox under /dev, the confirmation and unsubscribe links' pages (/confirm, /unsubscribe), and
+ * mailbox under /dev, the confirmation, parent's and unsubscribe links' pages (/confirm, /parent,
+ * /unsubscribe), and
  * the built site (Workers static assets) for everything else. Each part answers errors in its own
  * format (its sub-app's error handler; /confirm and /unsubscribe answer pages).
  */
@@ -31,6 +32,8 @@ app.route("/auth/v1", authRoutes);
 app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
 app.route("/confirm", confirmRoutes);
+// The parent's page: a child's request to join, answered (worker/features/parents).
+app.route("/parent", parentRoutes);
 // The console's framed preview of a campaign's e-mail (a signed address; its own CSP).
 app.route("/campaign-preview", campaignPreviewRoutes);
 app.route("/unsubscribe", unsubscribeRoutes);

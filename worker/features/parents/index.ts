@@ -5,3 +5,4 @@
  */
 export { askParent, type ParentAsk } from "./ask";
 export { runParentOutbox } from "./mail";
+export { parentRoutes } from "./routes";

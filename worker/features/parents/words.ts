@@ -1,5 +1,6 @@
 import type { AgeBand } from "../../shared/age";
 import { BRAND_NAME } from "../../shared/brand";
+import { PUBLISHED_RETENTION_DAYS } from "../../shared/retention";
 
 /**
  * The words the parent reads, once for the e-mail (emails.ts) and the page (page.ts): the direct
@@ -50,7 +51,7 @@ export const PARENT_TEXT = {
     },
     expired: {
       title: "This link has expired",
-      text: "The request was not answered within 7 days, so we deleted it. Nothing has been kept. Your child can ask again.",
+      text: `The request was not answered within ${PUBLISHED_RETENTION_DAYS.RETENTION_PARENTAL_REQUEST_DAYS} days, so we deleted it. Nothing has been kept. Your child can ask again.`,
     },
     unknown: {
       title: "This request is no longer open",
