@@ -61,7 +61,6 @@ export function AgeQuestion({
           id={`${id}-m`}
           name="birth_month"
           className="input age__select"
-          defaultValue=""
           aria-invalid={invalid("birth_month")}
           aria-describedby={describedBy("birth_month")}
         >
@@ -80,7 +79,6 @@ export function AgeQuestion({
           id={`${id}-y`}
           name="birth_year"
           className="input age__select"
-          defaultValue=""
           aria-invalid={invalid("birth_year")}
           aria-describedby={describedBy("birth_year")}
         >
