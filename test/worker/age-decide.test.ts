@@ -107,12 +107,12 @@ describe("a missing or impossible answer: 400 naming the field, no cookie", () =
 });
 
 describe("the hwh_age cookie: the 24-hour lock", () => {
-  const valueOf = (setCookie: string | null) => /^hwh_age=([^;]+);/.exec(setCookie ?? "")![1]!;
+  const cookieValue = (setCookie: string | null) => /^hwh_age=([^;]+);/.exec(setCookie ?? "")![1]!;
 
   it("an answer sets it: the band and the parent flag signed, HttpOnly, SameSite=Lax, Path=/, a day; Secure outside development", async () => {
     const decided = await decide(5, 2014, "US");
     expect(decided.setCookie).toMatch(/^hwh_age=under_13\.1\.\d+\.[A-Za-z0-9_-]{43}; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax$/);
-    expect(await readAgeAnswer(SECRET, valueOf(decided.setCookie), NOW)).toEqual({
+    expect(await readAgeAnswer(SECRET, cookieValue(decided.setCookie), NOW)).toEqual({
       band: "under_13",
       parentNeeded: true,
       expires: new Date(NOW.getTime() + 86_400_000),
@@ -123,13 +123,13 @@ describe("the hwh_age cookie: the 24-hour lock", () => {
   });
 
   it("while valid it wins over a new answer (a child cannot try another year), and the fields may be left out; it is not set again", async () => {
-    const child = valueOf((await decide(5, 2014, "US")).setCookie);
+    const child = cookieValue((await decide(5, 2014, "US")).setCookie);
     expect(await decide(1, 1990, "US", {}, child)).toEqual({ band: "under_13", parentNeeded: true, country: "US", setCookie: null });
     expect(await decide(undefined, undefined, "US", {}, child)).toMatchObject({ band: "under_13", parentNeeded: true });
   });
 
   it("a tampered cookie is ignored (the answer typed decides)", async () => {
-    const child = valueOf((await decide(5, 2014, "US")).setCookie);
+    const child = cookieValue((await decide(5, 2014, "US")).setCookie);
     const tampered = child.replace("under_13.1", "18_plus.0");
     expect(await readAgeAnswer(SECRET, tampered, NOW)).toBeNull();
     expect(await decide(1, 1990, "US", {}, tampered)).toMatchObject({ band: "18_plus", parentNeeded: false });

@@ -10,7 +10,7 @@ import type { MyData } from "../../worker/shared/my-data";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { ADULT_ANSWER } from "../support/age";
 import { signIn } from "../support/auth";
-import { call, type EnvOverrides, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { call, type EnvOverrides, testRepository, uniqueEmail } from "../support/worker";
 
 /**
  * The age question on the joins (issue 23; docs/api.md "The age question"): what each answer
