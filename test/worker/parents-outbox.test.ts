@@ -11,8 +11,7 @@ import { ask, DAY, requestOf } from "./parents-support";
 
 const later = (ms: number) => () => new Date(Date.now() + ms);
 const cron = (ms: number) => runParentOutbox(createDeps({ ...env, ...PROVIDER_ENV } as Env, later(ms)));
-const toParent = (calls: ProviderCall[], parent: string) =>
-  calls.filter((call) => call.body.inputs.receivers.includes(parent));
+const toParent = (calls: ProviderCall[], parent: string) => calls.filter((call) => call.body.inputs.receivers.includes(parent));
 
 describe("the parent's e-mail's outbox", () => {
   it("a failed send is recorded with its next attempt, not retried before it, then sent by the cron; the request stays open", async () => {
