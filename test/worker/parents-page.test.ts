@@ -46,7 +46,7 @@ describe("GET /parent?token=…", () => {
       expect(text).toContain("If you don't answer within 7 days");
       expect(html).toContain(`href="${FOR_PARENTS_PATH}"`);
       expect(html).toContain('href="/#/me"');
-      const forms = [...html.matchAll(/<form method="post" action="\/parent">([\s\S]*?)<\/form>/g)].map((m) => m[1]!);
+      const forms = [...html.matchAll(/<form class="[^"]*" method="post" action="\/parent">([\s\S]*?)<\/form>/g)].map((m) => m[1]!);
       expect(forms).toHaveLength(2);
       expect(forms[0]).toContain('name="answer" value="agree"');
       expect(forms[0]).toContain("Yes, add us to the waitlist");
