@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
+import { parentalStats } from "../../worker/features/parents";
 import { parentToken } from "../../worker/features/parents/token";
 import { parentalRequests } from "../../worker/platform/db/schema";
 import { FOR_PARENTS_PATH } from "../../worker/shared/age";
@@ -154,5 +155,21 @@ describe("links that cannot be used: their own pages, nothing changes", () => {
     expect((await open(token)).status).toBe(404);
     expect((await press(token, "agree")).status).toBe(404);
     expect(await repo.findWaitlistEntry(parent)).toBeUndefined();
+  });
+});
+
+describe("the console's figures (parentalStats)", () => {
+  it("counts the requests waiting, and the answers today and over the last 30 days", async () => {
+    const before = await parentalStats(createDeps(env));
+    const [yes, no] = [await asked("stats-yes"), await asked("stats-no")];
+    await asked("stats-waiting");
+    expect((await parentalStats(createDeps(env))).pending).toBe(before.pending + 3);
+    expect((await press(yes.token, "agree")).status).toBe(200);
+    expect((await press(no.token, "decline")).status).toBe(200);
+    expect(await parentalStats(createDeps(env))).toEqual({
+      pending: before.pending + 1,
+      today: { agreed: before.today.agreed + 1, declined: before.today.declined + 1 },
+      lastDays: { agreed: before.lastDays.agreed + 1, declined: before.lastDays.declined + 1 },
+    });
   });
 });
