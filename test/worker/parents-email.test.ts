@@ -21,6 +21,8 @@ describe("the e-mail to the parent", () => {
     await ask(parent, { band: "under_13", country: "US" });
     const mail = await theEmail(parent);
     expect(mail.title).toBe(`A child asked to join the ${BRAND_NAME} waitlist`);
+    expect(mail.bodyHtml).toContain(">A child asked to join our waitlist</h1>");
+    expect(mail.text).toContain(`${BRAND_NAME}\n\nA child asked to join our waitlist\n`);
     for (const body of [mail.text, mail.bodyHtml.replaceAll("&#39;", "'").replaceAll("&quot;", '"')]) {
       expect(body).toContain(`We are ${BRAND_NAME}, an AI homework helper`);
       expect(body).toContain("who told us they are under 13");

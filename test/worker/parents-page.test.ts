@@ -41,7 +41,7 @@ describe("GET /parent?token=…", () => {
       const html = await response.text();
       expect(html).not.toContain("<script");
       const text = textOf(html);
-      expect(text).toContain("Your child asked to join our waitlist");
+      expect(text).toContain("A child asked to join our waitlist");
       expect(text).toContain("We never keep your child's e-mail address.");
       expect(text).toContain("We never pass it on to anyone.");
       expect(text).toContain("If you don't answer within 7 days");

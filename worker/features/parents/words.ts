@@ -30,7 +30,7 @@ export type NoticeFacts = { band: AgeBand; country: string | null; days: number 
 
 export const PARENT_TEXT = {
   emailTitle: `A child asked to join the ${BRAND_NAME} waitlist`,
-  heading: "Your child asked to join our waitlist",
+  heading: "A child asked to join our waitlist",
   reviewButton: "Review the request",
   agreeButton: "Yes, add us to the waitlist",
   declineButton: "No, delete this request",
