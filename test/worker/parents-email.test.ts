@@ -26,7 +26,7 @@ describe("the e-mail to the parent", () => {
     for (const body of [mail.text, mail.bodyHtml.replaceAll("&#39;", "'").replaceAll("&quot;", '"')]) {
       expect(body).toContain(`We are ${BRAND_NAME}, an AI homework helper`);
       expect(body).toContain("who told us they are under 13");
-      expect(body).toContain("in United States");
+      expect(body).toContain("Someone in the United States who told us");
       expect(body).toContain("asked to join our waitlist");
       expect(body).toContain("we keep only your e-mail address, your child's age group, the country and your place in line");
       expect(body).toContain("We never keep your child's e-mail address.");
