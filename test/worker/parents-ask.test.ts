@@ -9,7 +9,7 @@ import { joinConfirmed, leaveWaitlist, mailboxKeys } from "../../worker/features
 import { ApiError } from "../../worker/platform/http/errors";
 import { AGE_MESSAGES } from "../../worker/shared/age";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
-import { uniqueEmail } from "../support/worker";
+import { call, uniqueEmail } from "../support/worker";
 import { ask, mailsTo, repo, requestOf, requestsOf } from "./parents-support";
 
 describe("a child's request for a parent's consent", () => {
@@ -99,5 +99,33 @@ describe("the parent's mailbox's daily cap (WAITLIST_CONFIRM_DAILY_LIMIT, the co
     await ask(parent, { overrides });
     expect(await requestsOf(parent)).toEqual([]);
     expect(await mailsTo(parent)).toHaveLength(1);
+  });
+});
+
+describe("through the join (POST /api/waitlist, a 12-year-old in the US)", () => {
+  it("answers 202 parent_asked, stores the request and mails the parent; the child's address is in no row of any table, the request id nowhere in the answer", async () => {
+    const child = uniqueEmail("twelve");
+    const parent = uniqueEmail("their-parent");
+    const now = new Date();
+    const response = await call("/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-IPCountry": "US" },
+      body: JSON.stringify({
+        email: child,
+        birth_month: now.getUTCMonth() + 1,
+        birth_year: now.getUTCFullYear() - 12,
+        parent_email: parent,
+      }),
+    });
+    const text = await response.text();
+    expect(response.status, text).toBe(202);
+    expect(JSON.parse(text)).toEqual({ status: "parent_asked", message: AGE_MESSAGES.parentSentTitle });
+    const request = await requestOf(parent);
+    expect(request).toMatchObject({ ageBand: "under_13", country: "US" });
+    expect(text).not.toContain(request.nonce);
+    expect(await mailsTo(parent)).toHaveLength(1);
+    const everything = JSON.stringify(await repo.everyRow()).toLowerCase();
+    expect(everything).not.toContain(child.toLowerCase());
+    expect(await repo.findWaitlistEntry(child)).toBeUndefined();
   });
 });
