@@ -13,4 +13,5 @@ export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";
 export { formerMailboxKey, mailboxKey, mailboxKeys } from "./keys";
 export { attributionOf } from "./attribution";
-export type { Defer } from "./writes";
+export { type Defer, confirmCap } from "./writes";
+export { isDisposableAddress } from "./disposable";
