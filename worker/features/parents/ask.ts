@@ -5,10 +5,7 @@ import type { Stored } from "../../platform/http/submission";
 import { AGE_MESSAGES, type AgeBand } from "../../shared/age";
 import { canonicalEmail } from "../../shared/text";
 import { WAITLIST_MESSAGES } from "../../shared/waitlist";
-import { mailboxKeys } from "../waitlist";
-// TODO(W1 merge): from "../waitlist" once its index exports them (notes/w2-asks-w1.md).
-import { isDisposableAddress } from "../waitlist/disposable";
-import { confirmCap } from "../waitlist/writes";
+import { confirmCap, isDisposableAddress, mailboxKeys } from "../waitlist";
 import { deliverParentMail } from "./mail";
 
 /**

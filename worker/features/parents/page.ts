@@ -15,11 +15,19 @@ const MY_PLACE_HREF = "/#/me";
 
 const e = escapeHtml;
 
-/** One of the two answers: a form posting the token and the answer, its one button. */
-const answerForm = (token: string, answer: "agree" | "decline", label: string, kind: string) => `<form method="post" action="/parent">
+/**
+ * One of the two answers: a form posting the token and the answer, its one button, as wide as the
+ * card. Both are buttons of the same size, one under the other: saying no is as easy as saying yes.
+ */
+const answerForm = (
+  token: string,
+  answer: "agree" | "decline",
+  label: string,
+  kind: string,
+) => `<form class="confirm-page__me login__home" method="post" action="/parent">
 <input type="hidden" name="token" value="${e(token)}">
 <input type="hidden" name="answer" value="${answer}">
-<button class="button ${kind}" type="submit">${e(label)}</button>
+<button class="${kind ? `button ${kind}` : "button"}" type="submit">${e(label)}</button>
 </form>`;
 
 /** The notice again, and the two answers. */
@@ -35,7 +43,7 @@ export function requestPage(facts: NoticeFacts, token: string): SitePage {
 <p><a href="${e(FOR_PARENTS_PATH)}">${e(PARENT_TEXT.privacyLink)}</a></p>
 <p>${e(expiry!)}</p>
 ${answerForm(token, "agree", PARENT_TEXT.agreeButton, "button--primary")}
-${answerForm(token, "decline", PARENT_TEXT.declineButton, "button--link")}`),
+${answerForm(token, "decline", PARENT_TEXT.declineButton, "")}`),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { COUNT_ON_CONFLICT, type CounterCap } from "../../platform/db/counters";
 import type { Database } from "../../platform/db/database";
 import { parentalOutcomes, parentalRequests, rateLimits } from "../../platform/db/schema";
@@ -93,8 +93,8 @@ export function createParentalRepository(db: Database) {
     /** The answers counted per day and outcome from `since` (YYYY-MM-DD) on, and the requests waiting for an answer. */
     async outcomes(since: string): Promise<{ rows: { day: string; outcome: ParentalOutcome; count: number }[]; pending: number }> {
       const [rows, pending] = await db.batch([
-        db.select().from(parentalOutcomes).where(sql`${parentalOutcomes.day} >= ${since}`),
-        db.select({ n: sql<number>`count(*)` }).from(parentalRequests),
+        db.select().from(parentalOutcomes).where(gte(parentalOutcomes.day, since)),
+        db.select({ n: count() }).from(parentalRequests),
       ]);
       return { rows, pending: Number(pending[0]?.n ?? 0) };
     },

@@ -16,10 +16,37 @@ const BAND_WORDS: Record<AgeBand, string> = {
   "18_plus": "18 or older",
 };
 
-/** A country's name in English (its ISO code when the runtime has no name for it). */
+/** Countries whose English name takes "the" ("in the United States"). */
+const WITH_THE = new Set([
+  "US",
+  "GB",
+  "NL",
+  "AE",
+  "PH",
+  "BS",
+  "GM",
+  "DO",
+  "CF",
+  "KM",
+  "MV",
+  "MH",
+  "SB",
+  "SC",
+  "KY",
+  "FO",
+  "FK",
+  "TC",
+  "VG",
+  "VI",
+  "MP",
+  "CK",
+]);
+
+/** A country's name in English as a sentence says it, "the" where it takes one (its ISO code when the runtime has no name for it). */
 export function countryName(code: string): string {
   try {
-    return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
+    const name = new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
+    return name !== code && WITH_THE.has(code) ? `the ${name}` : name;
   } catch {
     return code;
   }
@@ -30,7 +57,7 @@ export type NoticeFacts = { band: AgeBand; country: string | null; days: number 
 
 export const PARENT_TEXT = {
   emailTitle: `A child asked to join the ${BRAND_NAME} waitlist`,
-  heading: "Your child asked to join our waitlist",
+  heading: "A child asked to join our waitlist",
   reviewButton: "Review the request",
   agreeButton: "Yes, add us to the waitlist",
   declineButton: "No, delete this request",
