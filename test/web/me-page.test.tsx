@@ -407,7 +407,7 @@ describe("My place: the age question and what an entry's age changes (issue 23)"
     await answerAge(user, "March", String(new Date().getUTCFullYear() - 12));
     await user.click(main().getByRole("button", { name: "Join the waitlist" }));
 
-    const said = (await main().findByText(AGE_MESSAGES.parentNeeded)).parentElement!;
+    const said = (await main().findByText(AGE_MESSAGES.parentNeeded)).closest<HTMLElement>(".waitlist__parent")!;
     expect(within(said).getByText(/waitlist form on the home page/)).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(said));
     expect(main().queryByRole("button", { name: "Join the waitlist" })).toBeNull();

@@ -47,7 +47,7 @@ describe("prerendered pages", () => {
     // its years are those of the build's own year, and nothing else moves.
     vi.useFakeTimers({ toFake: ["Date"] });
     const random = vi.spyOn(Math, "random");
-    const yearOptions = /<option value="(\d{4})">\1<\/option>/g;
+    const yearOptions = /<option>(\d{4})<\/option>/g;
     const yearsOf = (html: string) => [...new Set([...html.matchAll(yearOptions)].map((match) => Number(match[1])))];
     try {
       vi.setSystemTime(new Date("2025-12-31T23:59:30Z"));

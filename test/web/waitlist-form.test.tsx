@@ -624,7 +624,7 @@ describe("WaitlistForm: the parent step (issue 23)", () => {
   it("after parent_needed: says so in plain words, forgets the child's address and asks for a parent's, focus on the message", async () => {
     const { form } = await toParentStep();
 
-    const message = within(form).getByText(AGE_MESSAGES.parentNeeded).parentElement!;
+    const message = within(form).getByText(AGE_MESSAGES.parentNeeded).closest<HTMLElement>(".waitlist__parent")!;
     expect(within(message).getByText(AGE_MESSAGES.parentExplain)).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(message));
     // The child's address is gone from the page: no field, no value anywhere in the form.

@@ -19,7 +19,7 @@ const MONTHS = "January February March April May June July August September Octo
 const builtYear =
   typeof document === "undefined"
     ? 0
-    : Number(document.querySelector<HTMLOptionElement>('select[name="birth_year"] option[value]:nth-child(2)')?.value) || 0;
+    : Number(document.querySelector<HTMLOptionElement>('select[name="birth_year"] option:nth-child(2)')?.value) || 0;
 
 /**
  * The neutral age question (issue 23 §1) asked with every e-mail the waitlist collects: the birth
@@ -46,21 +46,20 @@ export function AgeQuestion({
   const now = !hydrated && builtYear ? new Date(Date.UTC(builtYear, 0, 1)) : new Date();
   const whyId = `${id}-why`;
   const errorId = `${id}-error`;
-  const describedBy = (field: BirthField) => (error?.field === field ? `${errorId} ${whyId}` : whyId);
+  // The fieldset is described by why everyone is asked; a select in error by its message.
+  const describedBy = (field: BirthField) => (error?.field === field ? errorId : undefined);
   const invalid = (field: BirthField) => error?.field === field || undefined;
 
   return (
-    <fieldset className="age" disabled={disabled}>
+    <fieldset className="age" disabled={disabled} aria-describedby={whyId}>
       <legend className="age__legend">{AGE_MESSAGES.question}</legend>
       <div className="age__row">
-        <label htmlFor={`${id}-m`} className="visually-hidden">
-          {AGE_MESSAGES.month}
-        </label>
+        {/* Named by aria-label: the first option says the same on screen, and the page is the smaller for it. */}
         <select
           ref={monthRef}
-          id={`${id}-m`}
+          aria-label={AGE_MESSAGES.month}
           name="birth_month"
-          className="input age__select"
+          className="input"
           aria-invalid={invalid("birth_month")}
           aria-describedby={describedBy("birth_month")}
         >
@@ -71,26 +70,22 @@ export function AgeQuestion({
             </option>
           ))}
         </select>
-        <label htmlFor={`${id}-y`} className="visually-hidden">
-          {AGE_MESSAGES.year}
-        </label>
         <select
           ref={yearRef}
-          id={`${id}-y`}
+          aria-label={AGE_MESSAGES.year}
           name="birth_year"
-          className="input age__select"
+          className="input"
           aria-invalid={invalid("birth_year")}
           aria-describedby={describedBy("birth_year")}
         >
           <option value="">{AGE_MESSAGES.yearPlaceholder}</option>
+          {/* An option's value is its text: the year, and the prerendered page is the smaller for it. */}
           {birthYearsOffered(now).map((year) => (
-            <option key={year} value={year}>
-              {year}
-            </option>
+            <option key={year}>{year}</option>
           ))}
         </select>
       </div>
-      <p className="age__why" id={whyId}>
+      <p className="waitlist__note" id={whyId}>
         {AGE_MESSAGES.why}
       </p>
       <p className="message message--error age__error" id={errorId}>

@@ -218,10 +218,12 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       ) : asked ? null : step === "parent" ? (
         <>
           <div ref={parentMessageRef} tabIndex={-1} className="waitlist__parent" id={parentTextId}>
-            <p className="waitlist__parent-title">{AGE_MESSAGES.parentNeeded}</p>
+            <p>
+              <strong>{AGE_MESSAGES.parentNeeded}</strong>
+            </p>
             <p>{AGE_MESSAGES.parentExplain}</p>
           </div>
-          <label htmlFor={inputId} className="waitlist__label">
+          <label htmlFor={inputId} className="age__legend">
             {AGE_MESSAGES.parentEmailLabel}
           </label>
           <div className="waitlist__row">
@@ -281,7 +283,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       <p className="waitlist__note" id={noteId}>
         {waitlistForm.note}
       </p>
-      <p className="waitlist__parents">
+      <p className="waitlist__note">
         <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
       </p>
     </form>

@@ -106,7 +106,9 @@ function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
       <AgeQuestion error={birthError} disabled={busy !== null} monthRef={refs.birthMonth} yearRef={refs.birthYear} />
       {joinProblem?.kind === "parentNeeded" ? (
         <div ref={refs.parentNeeded} tabIndex={-1} className="waitlist__parent" role="alert">
-          <p className="waitlist__parent-title">{AGE_MESSAGES.parentNeeded}</p>
+          <p>
+            <strong>{AGE_MESSAGES.parentNeeded}</strong>
+          </p>
           <p>{ME_TEXT.none.parentPath}</p>
           <Link href={ROUTES.home}>{ME_TEXT.none.homeLink}</Link>
         </div>
@@ -115,7 +117,7 @@ function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
           {busy === "join" ? ME_TEXT.none.joining : ME_TEXT.none.join}
         </button>
       )}
-      <p className="waitlist__parents">
+      <p className="waitlist__note">
         <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
       </p>
     </form>
