@@ -23,6 +23,13 @@ function postForm(fields: Record<string, string>, headers: Record<string, string
   });
 }
 
+/** Every class a page uses is one the site's stylesheet (the built home page's inline style) styles. */
+async function expectStyled(html: string) {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(await (await call("/")).text())![1]!;
+  const classes = new Set([...html.matchAll(/class="([^"]+)"/g)].flatMap((match) => match[1]!.split(" ")));
+  for (const name of classes) expect(style, name).toContain(`.${name}`);
+}
+
 const formOf = (html: string) => /<form[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
 const selectOf = (html: string, name: string) =>
   new RegExp(`<select[^>]*name="${name}"[^>]*>[\\s\\S]*?</select>`).exec(formOf(html))?.[0] ?? "";
@@ -37,7 +44,7 @@ describe("the waitlist's page without JavaScript: the age question", () => {
     expect(form).toMatch(/<fieldset class="age">\n<legend class="age__legend">Your birth month and year<\/legend>/);
     expect(form.indexOf('name="birth_month"')).toBeLessThan(form.indexOf('name="email"'));
     const month = selectOf(html, "birth_month");
-    expect(month).toMatch(/^<select id="refill-birth_month" name="birth_month" class="input age__select"/);
+    expect(month).toMatch(/^<select id="refill-birth_month" name="birth_month" class="input"/);
     expect(month).toContain(`<option value="">${AGE_MESSAGES.monthPlaceholder}</option><option value="1">January</option>`);
     expect(month).toContain('<option value="12">December</option>');
     expect(selected(month)).toEqual(["4"]);
@@ -46,6 +53,7 @@ describe("the waitlist's page without JavaScript: the age question", () => {
     expect(selected(year)).toEqual(["1990"]);
     expect(html).toContain(`<label for="refill-birth_month" class="visually-hidden">${AGE_MESSAGES.month}</label>`);
     expect(html).toContain(escapeHtml(AGE_MESSAGES.why));
+    await expectStyled(html);
   });
 
   it("a missing answer: 400 page with its words at the question, the e-mail kept, nothing stored", async () => {
@@ -70,13 +78,14 @@ describe("the waitlist's page without JavaScript: the age question", () => {
     expect(html).toContain(`<p class="message message--info" role="status">${escapeHtml(AGE_MESSAGES.parentNeeded)}</p>`);
     const form = formOf(html);
     expect(form).toContain(`<p>${escapeHtml(AGE_MESSAGES.parentExplain)}</p>`);
-    expect(form).toContain(`<label for="refill-parent_email" class="waitlist__label">${escapeHtml(AGE_MESSAGES.parentEmailLabel)}</label>`);
+    expect(form).toContain(`<label for="refill-parent_email" class="age__legend">${escapeHtml(AGE_MESSAGES.parentEmailLabel)}</label>`);
     expect(form).toMatch(/<input id="refill-parent_email" class="input waitlist__input" name="parent_email" type="email"/);
     expect(form).toContain(`>${escapeHtml(AGE_MESSAGES.parentSubmit)}</button>`);
     expect(form).not.toContain('name="email"');
     expect(form).toContain('<input type="hidden" name="birth_month" value="1">');
     expect(form).toContain(`<input type="hidden" name="birth_year" value="${childYear}">`);
     expect(await repo.findWaitlistEntry(child)).toBeFalsy();
+    await expectStyled(html);
   });
 
   it("the parent step posted (no child's address, the answer in hidden fields): 202 page saying the parent was e-mailed", async () => {

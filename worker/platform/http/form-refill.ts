@@ -76,7 +76,7 @@ function ageQuestion(values: Refill["values"], errors: Refill["fieldErrors"], no
     );
     return [
       `<label for="${controlId(name)}" class="visually-hidden">${escapeHtml(label)}</label>`,
-      `<select${attributes({ id: controlId(name), name, class: "input age__select", "aria-invalid": error && name === field ? "true" : undefined, "aria-describedby": describedBy(name) })}><option value="">${escapeHtml(placeholder)}</option>${items.join("")}</select>`,
+      `<select${attributes({ id: controlId(name), name, class: "input", "aria-invalid": error && name === field ? "true" : undefined, "aria-describedby": describedBy(name) })}><option value="">${escapeHtml(placeholder)}</option>${items.join("")}</select>`,
     ].join("\n");
   };
   const months = MONTHS.map((text, index) => ({ value: String(index + 1), text }));
@@ -88,7 +88,7 @@ function ageQuestion(values: Refill["values"], errors: Refill["fieldErrors"], no
     select("birth_month", AGE_MESSAGES.month, AGE_MESSAGES.monthPlaceholder, months),
     select("birth_year", AGE_MESSAGES.year, AGE_MESSAGES.yearPlaceholder, years),
     `</div>`,
-    `<p class="age__why" id="refill-age-why">${escapeHtml(AGE_MESSAGES.why)}</p>`,
+    `<p class="waitlist__note" id="refill-age-why">${escapeHtml(AGE_MESSAGES.why)}</p>`,
     error ? `<p class="field__error" id="refill-age-error">${escapeHtml(error)}</p>` : "",
     `</fieldset>`,
   ]
@@ -125,10 +125,10 @@ function parentBody(form: Extract<RefillForm, { kind: "waitlist" }>, values: Ref
   return [
     `<div class="waitlist__parent" id="refill-parent-text">`,
     // The page's message says it already when that is why the step is shown.
-    error === AGE_MESSAGES.parentNeeded ? "" : `<p class="waitlist__parent-title">${escapeHtml(AGE_MESSAGES.parentNeeded)}</p>`,
+    error === AGE_MESSAGES.parentNeeded ? "" : `<p><strong>${escapeHtml(AGE_MESSAGES.parentNeeded)}</strong></p>`,
     `<p>${escapeHtml(AGE_MESSAGES.parentExplain)}</p>`,
     `</div>`,
-    `<label for="${controlId("parent_email")}" class="waitlist__label">${escapeHtml(AGE_MESSAGES.parentEmailLabel)}</label>`,
+    `<label for="${controlId("parent_email")}" class="age__legend">${escapeHtml(AGE_MESSAGES.parentEmailLabel)}</label>`,
     `<div class="waitlist__row">`,
     parent,
     `<button type="submit" class="button button--primary waitlist__submit">${escapeHtml(AGE_MESSAGES.parentSubmit)}</button>`,
