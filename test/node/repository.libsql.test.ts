@@ -69,6 +69,8 @@ describe("libSQL migrations", () => {
       "hwh_dev_mailbox",
       "hwh_form_submissions",
       "hwh_joiner_mail",
+      "hwh_parental_outcomes",
+      "hwh_parental_requests",
       "hwh_rate_limits",
       "hwh_referral_credits",
       "hwh_retention_deletions",
