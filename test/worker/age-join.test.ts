@@ -341,6 +341,9 @@ describe("an entry a parent makes on behalf of a child (joinOnBehalfOfChild)", (
     const welcome = (await repo.devMail.list(500)).find((mail) => mail.receivers.includes(parent))!;
     expect(welcome.title).toMatch(/^You're #\d+ in line/);
     expect(welcome.bodyText).not.toMatch(/\?ref=|Your link|moves you up/);
+    // Its confirmation page's place has no share box and no link.
+    const page = placePage(await shareBoxOf(createDeps(env), entry.id, "http://localhost"), true);
+    expect(page.main).not.toMatch(/data-share-box|\?ref=|moves you up/);
 
     const { access_token } = await signIn(parent);
     const me = (await (await call(ME_ROUTES.me, { headers: { Authorization: `Bearer ${access_token}` } })).json()) as MeAnswer;
