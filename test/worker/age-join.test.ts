@@ -269,6 +269,17 @@ describe("POST /api/me/waitlist with the age question", () => {
     expect(await repo.findWaitlistEntry(email)).toBeFalsy();
   });
 
+  it("an entry of before the question ('unknown') takes its owner's answer at a signed-in join, never a stranger's public one", async () => {
+    const email = uniqueEmail("before");
+    await repo.waitlist.join({ email, source: null }, { now: new Date(), lockMs: 60_000 });
+    await env.DB.prepare("update hwh_waitlist set email_sent = 1 where email = ?").bind(email).run();
+    expect((await join({ ...aged(30), email }, { "CF-IPCountry": "IE" })).status).toBe(409);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ ageBand: "unknown", country: null });
+    const { access_token } = await signIn(email);
+    expect((await meJoin(access_token, aged(16), { "CF-IPCountry": "IE" })).status).toBe(200);
+    expect(await repo.findWaitlistEntry(email)).toMatchObject({ ageBand: "16_17", country: "IE" });
+  });
+
   it("an unknown field is a 400", async () => {
     const { access_token } = await signIn(uniqueEmail("me-extra"));
     const response = await meJoin(access_token, { ...ADULT_ANSWER, parent_email: "p@example.com" });

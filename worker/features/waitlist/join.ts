@@ -151,6 +151,11 @@ export async function joinConfirmed(
     network: options.network ?? null,
   });
   await run(afterJoin(deps, result)(), options.defer);
+  // An entry of before the age question takes its owner's answer (signing in proved the address;
+  // a stranger's public join never gets here).
+  if (options.age && result.current?.ageBand === "unknown") {
+    await deps.repo.waitlist.fillAge(email, { ageBand: options.age.band, country: options.age.country });
+  }
   // Whether the welcome fit the mailbox's daily cap or not, the join confirmed it.
   return result.confirmedHere ? "joined" : "already";
 }

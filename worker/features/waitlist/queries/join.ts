@@ -57,6 +57,20 @@ export const ATTRIBUTION_COLUMNS = ATTRIBUTION_FIELDS.map((field) => {
 export function createWaitlistRepository(db: Database) {
   return {
     /**
+     * Gives an entry made before the age question (band "unknown") the band and country of an
+     * answer its owner gave (a signed-in join: the address is proven); any other entry is left as
+     * it is. Whether it changed the entry.
+     */
+    async fillAge(email: string, age: Pick<AgeOfEntry, "ageBand" | "country">): Promise<boolean> {
+      const rows = await db
+        .update(waitlist)
+        .set({ ageBand: age.ageBand, country: sql`coalesce(${waitlist.country}, ${age.country})` })
+        .where(and(eq(waitlist.email, email), eq(waitlist.ageBand, "unknown")))
+        .returning({ id: waitlist.id });
+      return rows.length > 0;
+    },
+
+    /**
      * Adds an e-mail to the waitlist in one upsert, which also claims its notification for the
      * caller (claimed: true) unless another sender holds it. An entry whose notification was
      * delivered is a duplicate and is left untouched; an undelivered one is joined again:
