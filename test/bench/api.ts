@@ -31,6 +31,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HOST, ROOT, killGroupNow, run, startDevServer, stopGroup, type DevServer } from "../support/dev-server.ts";
 import { positiveInteger } from "./options.ts";
+import { ADULT_ANSWER } from "../support/age.ts";
 
 // ---------------------------------------------------------------------------------------------
 // autocannon has no bundled types; this is the part of its API used here.
@@ -93,7 +94,8 @@ const ROUTES: Route[] = [
     path: "/api/waitlist",
     expectedStatus: 201,
     // Unique per request: a repeated e-mail is a different code path (409 or a re-join).
-    body: () => ({ email: `bench-${runId}-${++emailCounter}@bench.test`, source: "bench" }),
+    // Answering the age question as an adult (issue 23), so every join takes the spec's path.
+    body: () => ({ ...ADULT_ANSWER, email: `bench-${runId}-${++emailCounter}@bench.test`, source: "bench" }),
   },
   {
     name: "POST /api/forms/contact",

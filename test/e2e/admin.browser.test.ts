@@ -18,7 +18,7 @@ import { CONSOLE_PATH } from "../../web/src/routes";
 import { waitlistForm } from "../../web/src/form-content";
 import { login } from "../../web/src/pages/login/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { latestMailId, readCode, uniqueEmail } from "./support";
+import { latestMailId, readCode, uniqueEmail, answerAge, birthFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
@@ -106,6 +106,7 @@ async function joinAsVisitor(email: string): Promise<void> {
     .poll(() => page.evaluate<boolean>(`document.getElementById("root")?.hasAttribute("data-started") === true`), { timeout: 10_000 })
     .toBe(true);
   const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
+  await answerAge(form);
   await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
   await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
   await form.getByRole("status").getByText(waitlistForm.successTitle, { exact: true }).waitFor();
@@ -404,7 +405,7 @@ describe("operator console", () => {
     const joined = await fetch(`${baseUrl}/api/waitlist`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: baseUrl },
-      body: JSON.stringify({ email: uniqueEmail("large-text"), source: "cta", website: "" }),
+      body: JSON.stringify({ email: uniqueEmail("large-text"), ...birthFields(), source: "cta", website: "" }),
     });
     expect(joined.status).toBe(201);
     const cdp = await ctx.newCDPSession(page);

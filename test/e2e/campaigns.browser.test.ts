@@ -17,7 +17,7 @@ import { CONSOLE_PATH } from "../../web/src/routes";
 import { login } from "../../web/src/pages/login/content";
 import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";
-import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail } from "./support";
+import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail, birthFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const adminKey = inject("adminKey");
@@ -45,7 +45,7 @@ async function joinAndConfirm(email: string, utmSource: string): Promise<void> {
   const joined = await fetch(`${baseUrl}/api/waitlist`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, utm_source: utmSource }),
+    body: JSON.stringify({ email, ...birthFields(), utm_source: utmSource }),
   });
   expect(joined.status).toBe(201);
   const mail = await waitForMail(baseUrl, (m) => m.receivers.includes(email) && /\/confirm\?token=/.test(m.body_html), {

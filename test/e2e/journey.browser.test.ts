@@ -21,7 +21,7 @@ import { ME_TEXT } from "../../web/src/pages/me/content";
 import { JOURNEY_TEXT } from "@shared/journey-text";
 import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { type DevMail, latestMailId, readCode, uniqueEmail, waitForMail } from "./support";
+import { type DevMail, latestMailId, readCode, uniqueEmail, waitForMail, answerAge, birthFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
@@ -96,6 +96,7 @@ async function joinWithApp(page: Page, address: string, email: string): Promise<
   await page.goto(address);
   await appStarted(page);
   const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
+  await answerAge(form);
   await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
   await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
   await form.getByRole("status").getByText(waitlistForm.successTitle, { exact: true }).waitFor();
@@ -126,7 +127,7 @@ async function confirmedByApi(email: string, ref?: string): Promise<{ link: stri
   const joined = await fetch(`${baseUrl}/api/waitlist`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, ...(ref ? { ref } : {}) }),
+    body: JSON.stringify({ email, ...birthFields(), ...(ref ? { ref } : {}) }),
   });
   expect(joined.status).toBe(201);
   const link = confirmLink(await confirmationMail(email));
@@ -247,6 +248,7 @@ describe("without JavaScript", () => {
     await page.goto(`${baseUrl}/?ref=${referrer.code}`);
     const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
     expect(await form.locator('input[type="hidden"][name="ref"]').inputValue()).toBe(referrer.code);
+    await answerAge(form);
     await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
     await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
     await page.waitForURL(`${baseUrl}/api/waitlist`);
@@ -317,6 +319,7 @@ describe.each([
 
     // Not on the list: join with one click, confirmed at once (signing in proved the address).
     await statusOn(page, "none");
+    await answerAge(page.locator(".me__join"));
     await page.getByRole("button", { name: ME_TEXT.none.join }).click();
     await statusOn(page, "confirmed");
     await page.getByText(ME_TEXT.none.joined, { exact: true }).waitFor();
@@ -336,7 +339,7 @@ describe.each([
     const joined = await fetch(`${baseUrl}/api/waitlist`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email }),
+      body: JSON.stringify({ email, ...birthFields() }),
     });
     expect(joined.status).toBe(201);
     await confirmationMail(email);
@@ -391,6 +394,7 @@ describe("My place's times in the visitor's own time zone (issue 22)", () => {
     const { page } = await newTab(ctx);
     await signInToMyPlace(page, uniqueEmail("me-berlin"));
     await statusOn(page, "none");
+    await answerAge(page.locator(".me__join"));
     await page.getByRole("button", { name: ME_TEXT.none.join }).click();
     await statusOn(page, "confirmed");
 

@@ -1,6 +1,6 @@
 /**
  * The site's layout and navigation in headless Chromium, where only a browser can tell: section
- * links (/#contact), the waitlist buttons' focus on the hero's e-mail field, the phone menu (a
+ * links (/#contact), the waitlist buttons' focus on the hero form's first field, the phone menu (a
  * long signed-in address at 320 and 360 px, a tap outside, Logout, and without JavaScript), the
  * browser's text size at 200% on a phone (nothing cut off, no sideways scrolling, a compact
  * header), the skip link, the designer's details (a quieter Login, the logo mark, three subject
@@ -201,8 +201,12 @@ describe("section links", () => {
   });
 });
 
+/** The hero form's first field, where the waitlist buttons put focus: the age question's month (issue 23), before the e-mail. */
+const HERO_FIRST_FIELD_SELECTOR = "#hero select[name=birth_month]";
+const HERO_FIRST_FIELD = /^select#\S+ in #hero$/;
+
 describe("the waitlist buttons", () => {
-  it("'Get Early Access' and 'Join Waitlist' bring the hero's e-mail field into view with focus in it (desktop)", async () => {
+  it("'Get Early Access' and 'Join Waitlist' bring the hero form's first field (the age question's month) into view with focus in it (desktop)", async () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const page = await openStarted(ctx, "/");
     const banner = page.getByRole("banner");
@@ -213,8 +217,8 @@ describe("the waitlist buttons", () => {
     ]) {
       await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
       await button.click();
-      await expect.poll(() => focused(page)).toBe("input[type=email] in #hero");
-      await expect.poll(async () => (await fullyVisible(page, "#hero input[type=email]")).inside).toBe(true);
+      await expect.poll(() => focused(page)).toMatch(HERO_FIRST_FIELD);
+      await expect.poll(async () => (await fullyVisible(page, HERO_FIRST_FIELD_SELECTOR)).inside).toBe(true);
     }
   });
 
@@ -228,8 +232,8 @@ describe("the waitlist buttons", () => {
     await banner.getByRole("navigation", { name: "Sections" }).getByRole("button", { name: "Join Waitlist" }).click();
 
     expect(await banner.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
-    await expect.poll(() => focused(page)).toBe("input[type=email] in #hero");
-    await expect.poll(async () => (await fullyVisible(page, "#hero input[type=email]")).inside).toBe(true);
+    await expect.poll(() => focused(page)).toMatch(HERO_FIRST_FIELD);
+    await expect.poll(async () => (await fullyVisible(page, HERO_FIRST_FIELD_SELECTOR)).inside).toBe(true);
   });
 
   it("brings the field into view even where the hero is taller than the screen (text at 200%)", async () => {
@@ -241,11 +245,11 @@ describe("the waitlist buttons", () => {
     await page.getByRole("banner").getByRole("button", { name: "Menu" }).click();
     await page.getByRole("banner").getByRole("button", { name: "Get Early Access" }).click();
 
-    await expect.poll(() => focused(page)).toBe("input[type=email] in #hero");
-    await expect.poll(async () => (await fullyVisible(page, "#hero input[type=email]")).inside).toBe(true);
+    await expect.poll(() => focused(page)).toMatch(HERO_FIRST_FIELD);
+    await expect.poll(async () => (await fullyVisible(page, HERO_FIRST_FIELD_SELECTOR)).inside).toBe(true);
     const header = await page.evaluate<number>(`document.querySelector("header").getBoundingClientRect().bottom`);
     expect(
-      await page.evaluate<number>(`document.querySelector("#hero input[type=email]").getBoundingClientRect().top`),
+      await page.evaluate<number>(`document.querySelector("${HERO_FIRST_FIELD_SELECTOR}").getBoundingClientRect().top`),
     ).toBeGreaterThanOrEqual(header);
   });
 });

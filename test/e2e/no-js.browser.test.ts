@@ -11,7 +11,7 @@ import { demo, noScript } from "../../web/src/content";
 import { contactForm, waitlistForm } from "../../web/src/form-content";
 import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { uniqueEmail, waitForMail } from "./support";
+import { uniqueEmail, waitForMail, answerAge } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, openTab, watches } = useBrowser(baseUrl);
@@ -115,6 +115,8 @@ describe("without JavaScript", () => {
     const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
     const email = uniqueEmail("nojs");
 
+    // The age question's selects are the page's own: the browser posts them with the e-mail.
+    await answerAge(form);
     await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
     const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
@@ -136,6 +138,7 @@ describe("without JavaScript", () => {
     const page = await openHomeWithoutJs();
     const form = page.getByRole("form", { name: waitlistForm.ctaLabel });
 
+    await answerAge(form);
     await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill("ada@school");
     const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: waitlistForm.ctaLabel }).click();

@@ -13,11 +13,12 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { AGE_MESSAGES } from "@shared/age";
 import { advancedAi, closingCta, contactSection, features, howItWorks, subjects } from "../../web/src/content";
 import { waitlistForm } from "../../web/src/form-content";
 import { SECTION_IDS } from "../../web/src/routes";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { listMailbox, uniqueEmail, waitForMail } from "./support";
+import { listMailbox, uniqueEmail, waitForMail, answerAge } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, openTab, watches } = useBrowser(baseUrl);
@@ -108,7 +109,8 @@ function sectionShown(id: string, focus: FocusTarget = "heading"): string {
   const target =
     focus === "heading"
       ? `document.getElementById(${JSON.stringify(`${id}-title`)})`
-      : `document.querySelector(${JSON.stringify(`#${SECTION_IDS.hero} input[name="email"]`)})`;
+      : // The form's first field: the age question's month (issue 23), before the e-mail.
+        `document.querySelector(${JSON.stringify(`#${SECTION_IDS.hero} select[name="birth_month"]`)})`;
   return `(() => {
     const section = document.getElementById(${JSON.stringify(id)});
     const focusTarget = ${target};
@@ -513,7 +515,7 @@ describe("header", () => {
 });
 
 describe("waitlist", () => {
-  it("checks the address in the page: empty, then malformed, without a request; then joins", async () => {
+  it("checks the answer and the address in the page: no answer, then no address, then a malformed one, without a request; then joins", async () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const page = await openHome(ctx);
     const requests = recordRequests(page, "/api/waitlist");
@@ -523,8 +525,19 @@ describe("waitlist", () => {
     const alert = form.getByRole("alert");
 
     await form.getByText("Join thousands of students already on our waitlist. No spam, ever.", { exact: true }).waitFor();
+    // The age question first (issue 23): its error at the month, which takes focus.
+    await submit.click();
+    const month = form.getByRole("combobox", { name: "Month" });
+    await form.getByRole("group", { name: AGE_MESSAGES.question }).getByText(AGE_MESSAGES.birthMissing, { exact: true }).waitFor();
+    expect(await month.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => focused(page)).toMatch(/^select#/);
+    expect(await alert.textContent()).toBe("");
+    await expectNoAxeViolations(page, "the waitlist form with the age question's error");
+
+    await answerAge(form);
     await submit.click();
     await alert.getByText("Please enter your email address", { exact: true }).waitFor();
+    expect(await month.getAttribute("aria-invalid")).toBeNull();
     expect(await input.getAttribute("aria-invalid")).toBe("true");
     await expect.poll(() => focused(page)).toMatch(/^input#/);
 
@@ -554,6 +567,7 @@ describe("waitlist", () => {
     await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
     await page.goBack();
     const form = page.getByRole("form", { name: "Join the Inner Circle" });
+    await answerAge(form);
     await form.getByRole("textbox", { name: "Email address" }).fill(uniqueEmail("attributed"));
     const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
@@ -576,12 +590,13 @@ describe("waitlist", () => {
     const email = uniqueEmail("cta");
 
     // Loading: 'Joining...', field and button disabled, until the server answers.
+    await answerAge(form);
     await input.fill(email);
     const held = await holdRequest(page, `${baseUrl}/api/waitlist`);
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Get Early Access" }).click();
     // The honeypot goes along, empty; this server has no Turnstile, so there is no token.
-    expect((await held.request).postDataJSON()).toEqual({ email, source: "cta", website: "" });
+    expect((await held.request).postDataJSON()).toEqual({ email, birth_month: "1", birth_year: "1990", source: "cta", website: "" });
     const joining = form.getByRole("button", { name: "Joining..." });
     await joining.waitFor();
     expect(await joining.isDisabled()).toBe(true);
@@ -610,7 +625,8 @@ describe("waitlist", () => {
     await expect.poll(() => focused(page)).toMatch(/^input#/);
 
     // The same address again (as typed differently: the rule compares trimmed, lower-cased):
-    // good news, told as a status, not as an error of the field.
+    // good news, told as a status, not as an error of the field. The question is asked again.
+    await answerAge(form);
     await input.fill(` ${email.toUpperCase()} `);
     const again = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Get Early Access" }).click();
@@ -632,13 +648,20 @@ describe("the honeypot", () => {
     const input = form.getByRole("textbox", { name: "Email address" });
     const bot = uniqueEmail("bot");
 
+    await answerAge(form);
     await input.fill(bot);
     // As a bot would: straight into the field, which no person can reach.
     await form.locator('input[name="website"]').fill("https://spam.example", { force: true });
     const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
-    expect((await request).postDataJSON()).toEqual({ email: bot, source: "hero", website: "https://spam.example" });
+    expect((await request).postDataJSON()).toEqual({
+      email: bot,
+      birth_month: "1",
+      birth_year: "1990",
+      source: "hero",
+      website: "https://spam.example",
+    });
     expect((await answer).status()).toBe(201);
     await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
 
@@ -647,6 +670,7 @@ describe("the honeypot", () => {
     await form.getByRole("button", { name: "Add another email" }).click();
     await page.evaluate(`document.querySelector('form[aria-label="Join the Inner Circle"] input[name="website"]').value = ""`);
     const person = uniqueEmail("person");
+    await answerAge(form);
     await input.fill(person);
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
     await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();

@@ -20,7 +20,7 @@ import { contactForm, waitlistForm } from "../../web/src/form-content";
 import { login } from "../../web/src/pages/login/content";
 import { FORM_PAGE_TEXT } from "@shared/public-forms";
 import { cspViolations, useBrowser } from "./browser";
-import { uniqueEmail } from "./support";
+import { uniqueEmail, answerAge, ADULT, birthFormFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
@@ -70,23 +70,25 @@ async function holdAppScript(page: Page): Promise<{ release: () => void }> {
 }
 
 describe("forms before the app has started", () => {
-  it("keep an e-mail typed as soon as the field is there, and send it once the app runs", async () => {
+  it("keep an answer chosen and an e-mail typed as soon as the fields are there, and send them once the app runs", async () => {
     const { page } = await slowTab();
     const email = uniqueEmail("slow-typed");
     await page.goto(`${baseUrl}/`, { waitUntil: "commit" });
     const form = page.getByRole("form", { name: waitlistForm.defaultLabel });
     const input = form.getByRole("textbox", { name: waitlistForm.emailLabel });
 
+    await answerAge(form);
     await input.fill(email);
     expect(await started(page), "the e-mail was typed before the app started").toBe(false);
 
     await page.locator("#root[data-started]").waitFor({ state: "attached" });
     expect(await input.inputValue()).toBe(email);
+    expect(await form.locator('select[name="birth_year"]').inputValue()).toBe(String(ADULT.year));
 
     // The app has taken over: JSON, and the answer in place.
     const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
     await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
-    expect((await request).postDataJSON()).toEqual({ email, source: "hero", website: "" });
+    expect((await request).postDataJSON()).toEqual({ email, ...birthFormFields(), source: "hero", website: "" });
     await form.getByRole("status").getByText(waitlistForm.successTitle, { exact: true }).waitFor();
     expect(page.url()).toBe(`${baseUrl}/`);
   });
@@ -98,6 +100,7 @@ describe("forms before the app has started", () => {
     await page.goto(`${baseUrl}/`, { waitUntil: "commit" });
     const form = page.getByRole("form", { name: waitlistForm.ctaLabel });
 
+    await answerAge(form);
     await form.getByRole("textbox", { name: waitlistForm.emailLabel }).fill(email);
     expect(await form.getByRole("button", { name: waitlistForm.ctaLabel }).isEnabled()).toBe(true);
     const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/waitlist");
@@ -107,6 +110,7 @@ describe("forms before the app has started", () => {
     const posted = await request;
     expect(posted.headers()["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(Object.fromEntries(new URLSearchParams(posted.postData() ?? ""))).toEqual({
+      ...birthFormFields(),
       email,
       source: "cta",
       utm_source: "",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { SupportedStorage } from "@supabase/auth-js";
+import type { Locator } from "playwright-core";
 
 /** One message of GET /dev/mailbox?format=json. */
 export type DevMail = {
@@ -99,4 +100,30 @@ export class MemoryStorage implements SupportedStorage {
   removeItem(key: string): void {
     this.#items.delete(key);
   }
+}
+
+/** A birth month and year for the neutral age question (issue 23). */
+export type BirthAnswer = { month: number; year: number };
+
+/** An adult's answer (18 or over in every country): every join that is not about age gives it. */
+export const ADULT: BirthAnswer = { month: 1, year: 1990 };
+
+/** The API's fields of an answer, for joins sent without the page (POST /api/waitlist, /api/me/waitlist). */
+export function birthFields(answer: BirthAnswer = ADULT): { birth_month: number; birth_year: number } {
+  return { birth_month: answer.month, birth_year: answer.year };
+}
+
+/** The same as form fields (strings), for bodies posted as application/x-www-form-urlencoded. */
+export function birthFormFields(answer: BirthAnswer = ADULT): { birth_month: string; birth_year: string } {
+  return { birth_month: String(answer.month), birth_year: String(answer.year) };
+}
+
+/**
+ * Answers the age question of a waitlist form (or of My place's join): `form` is the element
+ * holding the question's selects (birth_month, birth_year), as a person would choose them; an
+ * adult unless told otherwise. Works with JavaScript on and off (they are the page's own selects).
+ */
+export async function answerAge(form: Locator, answer: BirthAnswer = ADULT): Promise<void> {
+  await form.locator('select[name="birth_month"]').selectOption(String(answer.month));
+  await form.locator('select[name="birth_year"]').selectOption(String(answer.year));
 }

@@ -20,7 +20,7 @@ import { contactForm, waitlistForm } from "../../web/src/form-content";
 import { SITE_KEY_META, TURNSTILE_SCRIPT_URL } from "../../web/src/turnstile/names";
 import { run, startDevServer, tail, type DevServer } from "../support/dev-server.ts";
 import { PAGE_TIMEOUT_MS, cspViolations, launchChromium, watchPage, type PageWatch } from "./browser";
-import { listMailbox, uniqueEmail, waitForMail } from "./support";
+import { listMailbox, uniqueEmail, waitForMail, answerAge, birthFormFields } from "./support";
 import { PASSING_TOKEN_PREFIX, fakeTurnstileScript, startSiteverify, type SiteverifyStandIn } from "./turnstile-stand-ins";
 
 const SITE_KEY = "1x00000000000000000000AA";
@@ -215,13 +215,20 @@ describe("the waitlist", () => {
     const input = form.getByRole("textbox", { name: "Email address" });
     const email = uniqueEmail("turnstile");
 
+    await answerAge(form);
     await input.fill(email);
     const request = page.waitForRequest(isPost("/api/waitlist"));
     const answer = page.waitForResponse((response) => isPost("/api/waitlist")(response.request()));
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
     const body = (await request).postDataJSON() as Record<string, string>;
     const token = body["cf-turnstile-response"];
-    expect(body).toEqual({ email, source: "hero", website: "", "cf-turnstile-response": expect.stringMatching(/^pass-/) });
+    expect(body).toEqual({
+      email,
+      ...birthFormFields(),
+      source: "hero",
+      website: "",
+      "cf-turnstile-response": expect.stringMatching(/^pass-/),
+    });
     expect((await answer).status()).toBe(201);
     await form.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();
     expect(siteverify!.calls.filter((call) => call.response === token)).toEqual([
@@ -234,6 +241,7 @@ describe("the waitlist", () => {
     // Tokens are single-use: the widget was reset, and the next join carries a new one.
     await expect.poll(async () => (await fakeLog(page))?.resets).toEqual(["fake-widget-1"]);
     await form.getByRole("button", { name: "Add another email" }).click();
+    await answerAge(form);
     await input.fill(uniqueEmail("turnstile-again"));
     const again = page.waitForRequest(isPost("/api/waitlist"));
     await form.getByRole("button", { name: "Join the Inner Circle" }).click();
@@ -249,6 +257,7 @@ describe("the waitlist", () => {
     const form = page.getByRole("form", { name: "Get Early Access" });
     const refused = uniqueEmail("refused");
 
+    await answerAge(form);
     await form.getByRole("textbox", { name: "Email address" }).fill(refused);
     const answer = page.waitForResponse((response) => isPost("/api/waitlist")(response.request()));
     await form.getByRole("button", { name: "Get Early Access" }).click();
@@ -265,6 +274,7 @@ describe("the waitlist", () => {
     const { page: other } = await openHome();
     const accepted = uniqueEmail("accepted");
     const otherForm = other.getByRole("form", { name: "Get Early Access" });
+    await answerAge(otherForm);
     await otherForm.getByRole("textbox", { name: "Email address" }).fill(accepted);
     await otherForm.getByRole("button", { name: "Get Early Access" }).click();
     await otherForm.getByRole("status").getByText("Success! You're on the list.", { exact: true }).waitFor();

@@ -8,6 +8,7 @@ import { repositoryWithLookups } from "../support/records";
 import { migrateLibsql } from "../../worker/platform/db/migrate-libsql";
 import { addressesRepositorySuite } from "../support/addresses-repository-suite";
 import { adminJourneySuite } from "../support/admin-journey-suite";
+import { ageRepositorySuite } from "../support/age-repository-suite";
 import { authRepositorySuite } from "../support/auth-repository-suite";
 import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
@@ -41,6 +42,7 @@ async function freshDatabase() {
 repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+ageRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 campaignRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
@@ -67,6 +69,8 @@ describe("libSQL migrations", () => {
       "hwh_dev_mailbox",
       "hwh_form_submissions",
       "hwh_joiner_mail",
+      "hwh_parental_outcomes",
+      "hwh_parental_requests",
       "hwh_rate_limits",
       "hwh_referral_credits",
       "hwh_retention_deletions",

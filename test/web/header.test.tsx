@@ -1,6 +1,6 @@
 /**
  * The shared header (spec §2): section buttons that scroll the home page (from other pages
- * too), the waitlist buttons that bring the visitor to the hero's e-mail field, the style change
+ * too), the waitlist buttons that bring the visitor to the hero form's first field, the style change
  * past 50 px of scroll, the small-screen menu (toggle, Escape, a tap outside, Logout), the same
  * menu before the app runs (prerendered, no script), the brand's mark and the sign-in area.
  */
@@ -59,7 +59,8 @@ function signIn(email: string) {
   );
 }
 
-const heroEmailField = () => within(document.getElementById("hero")!).getByRole("textbox", { name: "Email address" });
+/** The hero form's first field: the age question's month, before the e-mail (issue 23). */
+const heroFirstField = () => within(document.getElementById("hero")!).getByRole("combobox", { name: "Month" });
 
 describe("Header", () => {
   it("has the section buttons, Get Early Access, the menu toggle and the sign-in link", () => {
@@ -104,24 +105,27 @@ describe("Header", () => {
     expect(document.activeElement).toBe(document.getElementById(id)!.querySelector("h1, h2"));
   });
 
-  it.each(["Join Waitlist", "Get Early Access"])("'%s' scrolls to the hero and puts focus in its e-mail field", async (label) => {
-    const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
-    const { user, banner } = renderAt("/");
+  it.each(["Join Waitlist", "Get Early Access"])(
+    "'%s' scrolls to the hero and puts focus in its form's first field (the age question's month)",
+    async (label) => {
+      const scrolled = vi.spyOn(Element.prototype, "scrollIntoView");
+      const { user, banner } = renderAt("/");
 
-    await user.click(within(banner).getByRole("button", { name: label }));
+      await user.click(within(banner).getByRole("button", { name: label }));
 
-    expect(scrolled).toHaveBeenCalledTimes(1);
-    expect(scrolled.mock.contexts[0]).toBe(document.getElementById("hero"));
-    expect(document.activeElement).toBe(heroEmailField());
-  });
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(scrolled.mock.contexts[0]).toBe(document.getElementById("hero"));
+      expect(document.activeElement).toBe(heroFirstField());
+    },
+  );
 
-  it("'Get Early Access' from another page goes home, then to the hero's e-mail field", async () => {
+  it("'Get Early Access' from another page goes home, then to the hero form's first field", async () => {
     const { user, banner } = renderAt("/privacy-policy");
 
     await user.click(within(banner).getByRole("button", { name: "Get Early Access" }));
 
     expect(window.location.hash).toBe("#/");
-    expect(document.activeElement).toBe(heroEmailField());
+    expect(document.activeElement).toBe(heroFirstField());
   });
 
   it("jumps without animation for visitors who prefer reduced motion", async () => {

@@ -46,6 +46,10 @@ async function hydrateRoute(path: string, beforeApp: (container: HTMLElement) =>
   return { container, heading, recoverableErrors, consoleError, started };
 }
 
+/** The hero form's select of the age question named `name`. */
+const select = (container: HTMLElement, name: string) =>
+  container.querySelector<HTMLSelectElement>(`form[aria-label="Join the Inner Circle"] select[name="${name}"]`)!;
+
 describe("hydration of the prerendered routes", () => {
   it.each(["/", "/privacy-policy", "/terms-of-service", "/login", "/me"])("matches the prerendered markup of %s", async (path) => {
     const { container, heading, recoverableErrors, consoleError, started } = await hydrateRoute(path);
@@ -64,6 +68,9 @@ describe("hydration of the prerendered routes", () => {
     const { container, recoverableErrors } = await hydrateRoute("/", (page) => {
       // Typed into the prerendered page: DOM values, no React event.
       field(page, 'form[aria-label="Join the Inner Circle"] input[name="email"]').value = "ada@example.com";
+      // The age question's answer, chosen before the app ran (issue 23).
+      select(page, "birth_month").value = "1";
+      select(page, "birth_year").value = "1990";
       field(page, 'form[aria-label="Contact Form"] input[name="name"]').value = "Ada Lovelace";
       field(page, 'form[aria-label="Contact Form"] textarea[name="message"]').value = "Typed before the script";
     });
@@ -71,12 +78,42 @@ describe("hydration of the prerendered routes", () => {
     expect(recoverableErrors).toEqual([]);
     const hero = container.querySelector<HTMLFormElement>('form[aria-label="Join the Inner Circle"]')!;
     expect(field(container, 'form[aria-label="Join the Inner Circle"] input[name="email"]').value).toBe("ada@example.com");
+    expect([select(container, "birth_month").value, select(container, "birth_year").value]).toEqual(["1", "1990"]);
     expect(field(container, 'form[aria-label="Contact Form"] input[name="name"]').value).toBe("Ada Lovelace");
     expect(field(container, 'form[aria-label="Contact Form"] textarea[name="message"]').value).toBe("Typed before the script");
 
     await userEvent.setup().click(within(hero).getByRole("button", { name: "Join the Inner Circle" }));
     await within(within(hero).getByRole("status")).findByText("Success! You're on the list.");
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", birth_month: "1", birth_year: "1990", source: "hero", website: "" });
+  });
+
+  it("matches a page built in an earlier year (the age question lists the build's years until hydrated, then this year's)", async () => {
+    // Built on the last day of 2025, opened in 2027: the prerendered years end at 2025.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2025-12-31T12:00:00Z"));
+    const html = renderRoute("/");
+    vi.setSystemTime(new Date("2027-03-01T12:00:00Z"));
+    try {
+      container = document.createElement("div");
+      container.innerHTML = html;
+      document.body.append(container);
+      window.history.replaceState(null, "", "/");
+      // The app's modules are read after the page is there, as in the browser.
+      vi.resetModules();
+      const { Site: Fresh } = await import("../../web/src/Site");
+      const recoverableErrors: unknown[] = [];
+      const page = container;
+      await act(async () => {
+        root = hydrateRoot(page, <Fresh ssrPath="/" />, { onRecoverableError: (error) => recoverableErrors.push(error) });
+      });
+
+      expect(recoverableErrors.map(String)).toEqual([]);
+      const years = [...select(page, "birth_year").options].map((option) => option.value);
+      expect(years.slice(0, 3)).toEqual(["", "2027", "2026"]);
+      expect(years).toHaveLength(1 + 121);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("leaves the forms' submit buttons enabled throughout: the page's own post works before the app", async () => {

@@ -13,6 +13,7 @@ import userEvent from "@testing-library/user-event";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { loginHref, returnPathOfHash, ROUTES } from "../../web/src/routes";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS, FOR_PARENTS_PATH } from "@shared/age";
 import type { MeAnswer } from "@shared/me";
 import { apiError, deferred, jsonResponse } from "./helpers";
 
@@ -93,7 +94,9 @@ afterEach(() => {
 // ---------------------------------------------------------------------------------------------
 // The API
 
-function answer(overrides: Partial<MeAnswer> = {}): MeAnswer {
+const ADULT_ENTRY = { age_band: "18_plus", on_behalf_of_child: false } as const;
+
+function answer(overrides: Partial<MeAnswer> & { age_band?: string | null; on_behalf_of_child?: boolean } = {}): MeAnswer {
   return {
     email: EMAIL,
     status: "none",
@@ -109,6 +112,8 @@ function answer(overrides: Partial<MeAnswer> = {}): MeAnswer {
     invited_at: null,
     invited_by: null,
     subscription: { subscribed: true, unsubscribed_at: null, reason: null },
+    // Issue 23's fields (worker/shared/me.ts), spread so this file reads either shape of the type.
+    ...ADULT_ENTRY,
     ...overrides,
   };
 }
@@ -152,6 +157,12 @@ function renderMe() {
 }
 
 const main = () => within(screen.getByRole("main"));
+
+/** The one-click join's age question (issue 23), answered as an adult or with `month` and `year` (option texts). */
+async function answerAge(user: ReturnType<typeof userEvent.setup>, month = "January", year = "1990") {
+  await user.selectOptions(main().getByRole("combobox", { name: "Month" }), month);
+  await user.selectOptions(main().getByRole("combobox", { name: "Year" }), year);
+}
 const statusHeading = () => main().getByRole("heading", { level: 2, name: "Waitlist status" });
 const fact = (term: string) => {
   const dt = main()
@@ -214,12 +225,15 @@ describe("My place: each status", () => {
     // Nothing to leave.
     expect(main().queryByRole("button", { name: "Leave the waitlist" })).toBeNull();
 
+    await answerAge(user);
     await user.click(main().getByRole("button", { name: "Join the waitlist" }));
 
     expect(await main().findByText("You're #1,234 in line")).toBeTruthy();
     expect(fact("Status")).toBe("Confirmed");
     expect(main().getByText("You're on the waitlist, and your place is confirmed.").getAttribute("role")).toBe("status");
     expect(calls[1]).toMatchObject({ method: "POST", url: "/api/me/waitlist", authorization: `Bearer ${TOKEN}` });
+    // With the age question's answer (issue 23).
+    expect(calls[1]!.body).toEqual({ birth_month: 1, birth_year: 1990 });
     expect(document.activeElement).toBe(statusHeading());
   });
 
@@ -314,6 +328,131 @@ describe("My place: each status", () => {
     await user.click(await main().findByRole("button", { name: "Copy" }));
     expect(await main().findByText(/to copy the selected link/)).toBeTruthy();
     expect(document.activeElement).toBe(main().getByRole("textbox", { name: "Your referral link" }));
+  });
+});
+
+describe("My place: the age question and what an entry's age changes (issue 23)", () => {
+  const month = () => main().getByRole("combobox", { name: "Month" }) as HTMLSelectElement;
+  const year = () => main().getByRole("combobox", { name: "Year" }) as HTMLSelectElement;
+  const description = (element: HTMLElement) =>
+    (element.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id)?.textContent ?? "")
+      .join(" ");
+
+  it("the one-click join asks the neutral question, nothing chosen, and sends nothing until it is answered", async () => {
+    signIn();
+    const calls = serve({ "GET /api/me": () => jsonResponse(200, answer()) });
+    const { user } = renderMe();
+
+    const join = await main().findByRole("button", { name: "Join the waitlist" });
+    const question = main().getByRole("group", { name: AGE_MESSAGES.question });
+    expect(within(question).getByText(AGE_MESSAGES.why)).toBeTruthy();
+    expect([month().value, year().value]).toEqual(["", ""]);
+    expect(year().options).toHaveLength(1 + AGE_QUESTION_YEARS + 1);
+    // No hint before the answer (the neutral "For parents" link aside).
+    expect(screen.getByRole("main").textContent?.replace(AGE_MESSAGES.forParents, "")).not.toMatch(/parent|guardian|\b13\b/i);
+    expect(main().getByRole("link", { name: AGE_MESSAGES.forParents }).getAttribute("href")).toBe(FOR_PARENTS_PATH);
+
+    await user.click(join);
+
+    expect(month().getAttribute("aria-invalid")).toBe("true");
+    expect(description(month())).toContain(AGE_MESSAGES.birthMissing);
+    expect(document.activeElement).toBe(month());
+    await user.selectOptions(month(), "May");
+    await user.click(join);
+    expect(year().getAttribute("aria-invalid")).toBe("true");
+    expect(month().getAttribute("aria-invalid")).toBeNull();
+    expect(document.activeElement).toBe(year());
+    expect(calls.filter((call) => call.method === "POST")).toEqual([]);
+  });
+
+  it("shows the server's 400 for birth_year at the year select", async () => {
+    signIn();
+    const message = AGE_MESSAGES.birthImpossible;
+    serve({
+      "GET /api/me": () => jsonResponse(200, answer()),
+      "POST /api/me/waitlist": () =>
+        jsonResponse(400, { error: { code: "validation_failed", message, field: "birth_year", fields: { birth_year: message } } }),
+    });
+    const { user } = renderMe();
+
+    await main().findByRole("button", { name: "Join the waitlist" });
+    await answerAge(user);
+    await user.click(main().getByRole("button", { name: "Join the waitlist" }));
+
+    await waitFor(() => expect(year().getAttribute("aria-invalid")).toBe("true"));
+    expect(description(year())).toContain(message);
+    await waitFor(() => expect(document.activeElement).toBe(year()));
+    expect(fact("Status")).toBe("Not on the waitlist");
+  });
+
+  it("below the consent age (400 parent_needed): says a parent or guardian decides first, where, focus on it", async () => {
+    signIn();
+    serve({
+      "GET /api/me": () => jsonResponse(200, answer()),
+      "POST /api/me/waitlist": () =>
+        jsonResponse(400, {
+          error: {
+            code: "parent_needed",
+            message: AGE_MESSAGES.parentNeeded,
+            field: "parent_email",
+            fields: { parent_email: AGE_MESSAGES.parentNeeded },
+          },
+        }),
+    });
+    const { user } = renderMe();
+
+    await main().findByRole("button", { name: "Join the waitlist" });
+    await answerAge(user, "March", String(new Date().getUTCFullYear() - 12));
+    await user.click(main().getByRole("button", { name: "Join the waitlist" }));
+
+    const said = (await main().findByText(AGE_MESSAGES.parentNeeded)).closest<HTMLElement>(".waitlist__parent")!;
+    expect(within(said).getByText(/waitlist form on the home page/)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(said));
+    expect(main().queryByRole("button", { name: "Join the waitlist" })).toBeNull();
+    expect(fact("Status")).toBe("Not on the waitlist");
+  });
+
+  it("a minor's entry without a boost (referral_boost 0): the link and share buttons, no 'move up N places'", async () => {
+    signIn();
+    serve({ "GET /api/me": () => jsonResponse(200, { ...CONFIRMED, referral_boost: 0, age_band: "13_15" }) });
+    const { user } = renderMe();
+
+    expect(await main().findByText("You're #1,234 in line")).toBeTruthy();
+    expect(main().getByRole<HTMLTextAreaElement>("textbox", { name: "Your referral link" }).value).toBe(CONFIRMED.referral_link);
+    expect(main().getByRole("link", { name: "WhatsApp" })).toBeTruthy();
+    expect(main().getByRole("heading", { name: "Bring your friends" })).toBeTruthy();
+    expect(main().queryByRole("heading", { name: "Move up the line" })).toBeNull();
+    expect(main().queryByText(/move(s)? (you )?up/i)).toBeNull();
+
+    await user.click(main().getByRole("button", { name: "Leave the waitlist" }));
+    expect(main().getByText("Leave the waitlist? You lose your place in line.")).toBeTruthy();
+    expect(main().queryByText(/move(s)? (you )?up/i)).toBeNull();
+  });
+
+  it("an entry a parent made for their child: its place, no referral link and no share box at all", async () => {
+    signIn();
+    serve({
+      "GET /api/me": () =>
+        jsonResponse(200, {
+          ...CONFIRMED,
+          referral_code: null,
+          referral_link: null,
+          referral_boost: 0,
+          on_behalf_of_child: true,
+          age_band: "under_13",
+        }),
+    });
+    renderMe();
+
+    expect(await main().findByText("You're #1,234 in line")).toBeTruthy();
+    expect(main().getByText("You joined this waitlist on behalf of your child.")).toBeTruthy();
+    expect(main().queryByRole("textbox", { name: "Your referral link" })).toBeNull();
+    expect(main().queryByRole("button", { name: "Copy" })).toBeNull();
+    expect(main().queryByRole("link", { name: "WhatsApp" })).toBeNull();
+    expect(main().queryByText(/Friends (waiting|confirmed)/)).toBeNull();
+    expect(main().queryByText(/move(s)? (you )?up/i)).toBeNull();
   });
 });
 
@@ -683,7 +822,9 @@ describe("My place: errors", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { user } = renderMe();
 
-    await user.click(await main().findByRole("button", { name: "Join the waitlist" }));
+    await main().findByRole("button", { name: "Join the waitlist" });
+    await answerAge(user);
+    await user.click(main().getByRole("button", { name: "Join the waitlist" }));
 
     const alert = await main().findByText("We could not reach the server. Check your connection and try again.");
     expect(alert.getAttribute("role")).toBe("alert");

@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { PRERENDERED_ROUTES, renderNoScriptNote, renderRoute } from "../../web/src/entry-server";
 import { demo, noScript } from "../../web/src/content";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered, FOR_PARENTS_PATH } from "@shared/age";
 import { LANDING_FIELDS } from "@shared/waitlist";
 
 const ROUTES = [
@@ -38,19 +39,28 @@ describe("prerendered pages", () => {
     expect(html).toContain('href="#/login"');
   });
 
-  it.each(ROUTES)("$path is the same every time (nothing depends on the clock or chance)", ({ path }) => {
+  it.each(ROUTES)("$path is the same every time (nothing depends on the clock or chance), but for the age question's years", ({ path }) => {
     // The two renders a year and a day apart, across New Year, with other random numbers: a footer printing the
     // year, a date or the time, or an id drawn by chance, would differ. Renders in the same
-    // millisecond would not tell.
+    // millisecond would not tell. The one exception is issue 23's age question, which lists every
+    // year of birthYearsOffered (this year back 120 years) so that it works without JavaScript:
+    // its years are those of the build's own year, and nothing else moves.
     vi.useFakeTimers({ toFake: ["Date"] });
     const random = vi.spyOn(Math, "random");
+    const yearOptions = /<option>(\d{4})<\/option>/g;
+    const yearsOf = (html: string) => [...new Set([...html.matchAll(yearOptions)].map((match) => Number(match[1])))];
     try {
       vi.setSystemTime(new Date("2025-12-31T23:59:30Z"));
       random.mockReturnValue(0.25);
       const first = renderRoute(path);
       vi.setSystemTime(new Date("2027-01-01T12:34:56Z"));
       random.mockReturnValue(0.75);
-      expect(renderRoute(path)).toBe(first);
+      const second = renderRoute(path);
+      expect(second.replace(yearOptions, "")).toBe(first.replace(yearOptions, ""));
+      if (path === "/") {
+        expect(yearsOf(first)).toEqual(birthYearsOffered(new Date("2025-06-01T00:00:00Z")));
+        expect(yearsOf(second)).toEqual(birthYearsOffered(new Date("2027-06-01T00:00:00Z")));
+      } else expect(yearsOf(first)).toEqual([]);
     } finally {
       vi.useRealTimers();
     }
@@ -87,7 +97,7 @@ describe("prerendered home page", () => {
   it("names every field as the API reads it, the waitlist's placement as a hidden `source`", () => {
     const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
     const names = forms.flatMap((form) => tags(form, "(?:input|textarea|select)").map((field) => /name="([^"]*)"/.exec(field)?.[1]));
-    const waitlist = ["email", "source", ...LANDING_FIELDS, "website"];
+    const waitlist = ["birth_month", "birth_year", "email", "source", ...LANDING_FIELDS, "website"];
     expect(names).toEqual([...waitlist, "name", "email", "message", "website", ...waitlist]);
     // The landing fields (attribution and the referral code) are empty as built: the worker fills
     // them in for a visit that has any.
@@ -98,6 +108,22 @@ describe("prerendered home page", () => {
       '<input type="hidden" name="source" value="cta"/>',
       ...attribution,
     ]);
+  });
+
+  it("asks the age question in both waitlist forms without JavaScript: month and year selects, nothing chosen, no hint (issue 23)", () => {
+    const waitlists = (html.match(/<form\b[\s\S]*?<\/form>/g) ?? []).filter((form) => form.includes('action="/api/waitlist"'));
+    expect(waitlists).toHaveLength(2);
+    for (const form of waitlists) {
+      expect(form).toMatch(new RegExp(`<fieldset[^>]*><legend[^>]*>${AGE_MESSAGES.question}</legend>`));
+      const selects = form.match(/<select\b[\s\S]*?<\/select>/g) ?? [];
+      expect(selects.map((select) => /name="([^"]*)"/.exec(select)?.[1])).toEqual(["birth_month", "birth_year"]);
+      expect(selects.join("")).not.toContain("selected");
+      expect(selects[0]).toContain('<option value="">Month</option><option value="1">January</option>');
+      expect(selects[0]).toContain('<option value="12">December</option></select>');
+      expect(selects[1]!.match(/<option/g)).toHaveLength(1 + AGE_QUESTION_YEARS + 1);
+      expect(form).toContain(`<a href="${FOR_PARENTS_PATH.replace(/&/g, "&amp;")}">${AGE_MESSAGES.forParents}</a>`);
+      expect(form).not.toContain(AGE_MESSAGES.parentNeeded);
+    }
   });
 
   it("shows the demo's finished solution: every step typed, 100%", () => {

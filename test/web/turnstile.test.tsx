@@ -78,6 +78,12 @@ function renderForms() {
     waitlist,
     contact,
     email: () => within(waitlist).getByRole("textbox", { name: "Email address" }),
+    /** The age question answered as an adult (issue 23; chosen without focus, as before the app ran), then the e-mail typed. */
+    fill: async (email: string) => {
+      fireEvent.change(within(waitlist).getByRole("combobox", { name: "Month" }), { target: { value: "1" } });
+      fireEvent.change(within(waitlist).getByRole("combobox", { name: "Year" }), { target: { value: "1990" } });
+      await user.type(within(waitlist).getByRole("textbox", { name: "Email address" }), email);
+    },
     join: () => within(waitlist).getByRole("button", { name: "Join the Inner Circle" }),
     status: () => within(waitlist).getByRole("status"),
     alert: () => within(waitlist).getByRole("alert"),
@@ -90,14 +96,14 @@ describe("without a site key", () => {
     const fetchSpy = mockFetch(async () => joined());
     const page = renderForms();
 
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await page.user.type(within(page.contact).getByRole("textbox", { name: "Name" }), "Ada");
     await page.user.click(page.join());
 
     await within(page.status()).findByText("Success! You're on the list.");
     expect(fake.api.render).not.toHaveBeenCalled();
     expect(turnstileScripts()).toEqual([]);
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", birth_month: "1", birth_year: "1990", source: "hero", website: "" });
   });
 });
 
@@ -126,7 +132,7 @@ describe("with a site key", () => {
     });
 
     // More use of the same form starts nothing more, and the contact form is still untouched.
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await page.user.tab();
     await page.user.click(page.email());
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
@@ -146,26 +152,40 @@ describe("with a site key", () => {
     const fetchSpy = mockFetch(async () => joined());
     const page = renderForms();
 
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await waitFor(() => expect(fake.widgets).toHaveLength(1));
     const widget = fake.widgets[0]!;
     widget.options.callback("token-1");
     await page.user.click(page.join());
 
     await within(page.status()).findByText("Success! You're on the list.");
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "", "cf-turnstile-response": "token-1" });
+    expect(sentBody(fetchSpy)).toEqual({
+      email: "ada@example.com",
+      birth_month: "1",
+      birth_year: "1990",
+      source: "hero",
+      website: "",
+      "cf-turnstile-response": "token-1",
+    });
     expect(fake.api.reset).toHaveBeenCalledWith(widget.id);
 
     // A token is good for one submission: the next one waits for the widget's next token.
     await page.user.click(within(page.waitlist).getByRole("button", { name: "Add another email" }));
-    await page.user.type(page.email(), "grace@example.com");
+    await page.fill("grace@example.com");
     await page.user.click(page.join());
     expect(within(page.waitlist).getByRole("button", { name: "Joining..." })).toBeTruthy();
     expect(fetchSpy).toHaveBeenCalledTimes(1);
 
     widget.options.callback("token-2");
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(2));
-    expect(sentBody(fetchSpy, 1)).toEqual({ email: "grace@example.com", source: "hero", website: "", "cf-turnstile-response": "token-2" });
+    expect(sentBody(fetchSpy, 1)).toEqual({
+      email: "grace@example.com",
+      birth_month: "1",
+      birth_year: "1990",
+      source: "hero",
+      website: "",
+      "cf-turnstile-response": "token-2",
+    });
     await within(page.status()).findByText("Success! You're on the list.");
     expect(fake.api.reset).toHaveBeenCalledTimes(2);
   });
@@ -190,7 +210,7 @@ describe("with a site key", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const page = renderForms();
 
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await waitFor(() => expect(fake.widgets).toHaveLength(1));
     const { options } = fake.widgets[0]!;
     options.callback("stale-token");
@@ -235,7 +255,7 @@ describe("with a site key", () => {
     const fake = installTurnstile();
     const fetchSpy = mockFetch(async () => apiError(403, "verification_failed", "Verification failed."));
     const page = renderForms();
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await waitFor(() => expect(fake.widgets).toHaveLength(1));
 
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -246,7 +266,7 @@ describe("with a site key", () => {
 
     await act(() => vi.advanceTimersByTimeAsync(1));
     expect(fetchSpy).toHaveBeenCalledTimes(1);
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", birth_month: "1", birth_year: "1990", source: "hero", website: "" });
     vi.useRealTimers();
 
     await within(page.alert()).findByText(waitlistForm.messages.notVerified);
@@ -297,7 +317,7 @@ describe("Turnstile's script", () => {
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
     const page = renderForms();
 
-    await page.user.type(page.email(), "ada@example.com");
+    await page.fill("ada@example.com");
     await waitFor(() => expect(turnstileScripts()).toHaveLength(1));
     turnstileScripts()[0]!.dispatchEvent(new Event("error"));
     await waitFor(() => expect(turnstileScripts()).toEqual([]));
@@ -308,7 +328,7 @@ describe("Turnstile's script", () => {
     await waitFor(() => expect(turnstileScripts()).toHaveLength(1));
     turnstileScripts()[0]!.dispatchEvent(new Event("error"));
     await within(page.alert()).findByText(waitlistForm.messages.notVerified);
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", birth_month: "1", birth_year: "1990", source: "hero", website: "" });
 
     // This time it loads: the widget renders and its token goes with the submission.
     fetchSpy.mockImplementation(async () => joined());

@@ -1,21 +1,34 @@
 /**
  * The waitlist form of spec §2, §4, §5 and §8 in every state: idle, loading, success (and the
- * reset back to idle), and each error message, with fetch standing in for the API.
+ * reset back to idle), and each error message, with fetch standing in for the API; and issue 23's
+ * neutral age question and parent step (describe "the age question", "the parent step").
  */
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
 import { waitlistForm } from "../../web/src/form-content";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered, FOR_PARENTS_PATH } from "@shared/age";
 import { JOURNEY_TEXT } from "@shared/journey-text";
+import { Footer } from "../../web/src/components/Footer";
 import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
 
 const NOTE = "Join thousands of students already on our waitlist. No spam, ever.";
 
-function renderForm(props: { label?: string; source?: WaitlistSource } = {}) {
+/** An adult's answer to the age question (issue 23), which every join through the form now carries. */
+const ADULT = { month: 1, year: 1990 } as const;
+const ADULT_FIELDS = { birth_month: "1", birth_year: "1990" } as const;
+
+/**
+ * The form, with the age question answered as an adult unless `answer` is null (chosen at once:
+ * like a value chosen before the app ran, the form reads the selects when it is submitted).
+ */
+function renderForm(props: { label?: string; source?: WaitlistSource; answer?: { month: number; year: number } | null } = {}) {
   const user = userEvent.setup();
   render(<WaitlistForm source={props.source ?? "hero"} label={props.label} />);
   const form = screen.getByRole("form");
+  const answer = props.answer === undefined ? ADULT : props.answer;
+  if (answer) chooseBirth(form, answer.month, answer.year);
   return {
     user,
     form,
@@ -25,11 +38,17 @@ function renderForm(props: { label?: string; source?: WaitlistSource } = {}) {
   };
 }
 
+/** Chooses a birth month and year in a form's age question (values as the selects hold them). */
+function chooseBirth(form: HTMLElement, month: number | "", year: number | "") {
+  fireEvent.change(within(form).getByRole("combobox", { name: "Month" }), { target: { value: String(month) } });
+  fireEvent.change(within(form).getByRole("combobox", { name: "Year" }), { target: { value: String(year) } });
+}
+
 const joined = () => jsonResponse(201, { email: "ada@example.com", joined_at: "2025-10-26T10:00:00.000Z" });
 
 describe("WaitlistForm", () => {
   it("starts idle: the e-mail field, 'Join the Inner Circle' and the note, no message", () => {
-    const { form, input, status, alert } = renderForm();
+    const { form, input, status, alert } = renderForm({ answer: null });
 
     expect(form.getAttribute("aria-label")).toBe("Join the Inner Circle");
     expect(within(form).getByRole("button").textContent).toBe("Join the Inner Circle");
@@ -66,7 +85,7 @@ describe("WaitlistForm", () => {
     expect(fetchSpy.mock.calls[0]?.[1]?.method).toBe("POST");
     // The server's rule (worker/shared/waitlist.ts) trims and lower-cases; the source names the
     // placement; the honeypot is empty; no page without a Turnstile site key sends a token.
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "cta", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", ...ADULT_FIELDS, source: "cta", website: "" });
 
     answer.resolve(joined());
 
@@ -282,7 +301,18 @@ describe("WaitlistForm", () => {
       // Nothing waits for the app: the button works from the first paint.
       expect((within(form).getByRole("button", { name: "Get Early Access" }) as HTMLButtonElement).disabled).toBe(false);
       const fields = [...new FormData(form as HTMLFormElement).keys()];
-      expect(fields).toEqual(["email", "source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "ref", "website"]);
+      expect(fields).toEqual([
+        "birth_month",
+        "birth_year",
+        "email",
+        "source",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "referrer_host",
+        "ref",
+        "website",
+      ]);
     });
 
     it("sends what the field holds, even a value that got there without any input event (typed before the app ran)", async () => {
@@ -293,7 +323,7 @@ describe("WaitlistForm", () => {
       await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
 
       await within(status()).findByText("Success! You're on the list.");
-      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "" });
+      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", ...ADULT_FIELDS, source: "hero", website: "" });
     });
   });
 
@@ -322,7 +352,7 @@ describe("WaitlistForm", () => {
       await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
 
       await within(status()).findByText("Success! You're on the list.");
-      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", website: "https://spam.example" });
+      expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", ...ADULT_FIELDS, source: "hero", website: "https://spam.example" });
     });
   });
 
@@ -409,6 +439,7 @@ describe("WaitlistForm attribution (issue 10)", () => {
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
     expect(sentBody(fetchSpy)).toEqual({
       email: "ada@example.com",
+      ...ADULT_FIELDS,
       source: "hero",
       utm_source: "newsletter",
       referrer_host: "news.example",
@@ -425,7 +456,7 @@ describe("WaitlistForm attribution (issue 10)", () => {
     await user.type(input(), "ada@example.com");
     await user.click(within(form).getByRole("button"));
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
-    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", source: "hero", ref: "K7M2Q9XA", website: "" });
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", ...ADULT_FIELDS, source: "hero", ref: "K7M2Q9XA", website: "" });
   });
 
   it("keeps the landing page's values for a form rendered later (after a visit to another page of the site)", async () => {
@@ -438,11 +469,236 @@ describe("WaitlistForm attribution (issue 10)", () => {
     const user = userEvent.setup();
     render(<Fresh source="cta" label="Get Early Access" />);
     const form = screen.getByRole("form", { name: "Get Early Access" });
+    chooseBirth(form, ADULT.month, ADULT.year);
 
     await user.type(within(form).getByRole("textbox"), "ada@example.com");
     await user.click(within(form).getByRole("button"));
 
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
     expect(sentBody(fetchSpy)).toMatchObject({ source: "cta", utm_campaign: "spring" });
+  });
+});
+
+describe("WaitlistForm: the age question (issue 23)", () => {
+  const question = (form: HTMLElement) => within(form).getByRole("group", { name: AGE_MESSAGES.question });
+  const month = (form: HTMLElement) => within(form).getByRole("combobox", { name: "Month" }) as HTMLSelectElement;
+  const year = (form: HTMLElement) => within(form).getByRole("combobox", { name: "Year" }) as HTMLSelectElement;
+  const errorOf = (select: HTMLElement) =>
+    (select.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id)?.textContent ?? "")
+      .join(" ");
+
+  it("asks neutrally: the month and year selects with nothing chosen, every year of the full range, no words about age limits or parents", () => {
+    const { form } = renderForm({ answer: null });
+
+    const fieldset = question(form);
+    expect(fieldset.tagName).toBe("FIELDSET");
+    expect(within(fieldset).getByText(AGE_MESSAGES.why)).toBeTruthy();
+    expect(month(form).name).toBe("birth_month");
+    expect(year(form).name).toBe("birth_year");
+    expect(month(form).value).toBe("");
+    expect(year(form).value).toBe("");
+    expect([...month(form).options].map((option) => [option.value, option.text])).toEqual([
+      ["", "Month"],
+      ...["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"].map(
+        (name, index) => [String(index + 1), name],
+      ),
+    ]);
+    const years = [...year(form).options].map((option) => option.value);
+    expect(years).toEqual(["", ...birthYearsOffered(new Date()).map(String)]);
+    expect(years).toHaveLength(1 + AGE_QUESTION_YEARS + 1);
+    // Nothing that hints at a right answer before the answer: no age, no parent, no "must".
+    const words = form.textContent ?? "";
+    for (const hint of [/\b13\b/, /parent|guardian/i, /must|old enough|years old/i])
+      expect(words.replace(AGE_MESSAGES.forParents, "")).not.toMatch(hint);
+    expect(within(form).queryByRole("textbox", { name: AGE_MESSAGES.parentEmailLabel })).toBeNull();
+  });
+
+  it.each([
+    ["no month", "", 1990, "birth_month"],
+    ["no year", 5, "", "birth_year"],
+    ["neither", "", "", "birth_month"],
+  ] as const)("says a missing answer (%s) at its select, focused, and sends nothing", async (_case, m, y, field) => {
+    const fetchSpy = mockFetch(async () => joined());
+    const { user, form, input, alert } = renderForm({ answer: null });
+    chooseBirth(form, m, y);
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    const select = field === "birth_month" ? month(form) : year(form);
+    const other = field === "birth_month" ? year(form) : month(form);
+    expect(select.getAttribute("aria-invalid")).toBe("true");
+    expect(other.getAttribute("aria-invalid")).toBeNull();
+    expect(errorOf(select)).toContain(AGE_MESSAGES.birthMissing);
+    expect(within(question(form)).getByText(AGE_MESSAGES.birthMissing)).toBeTruthy();
+    expect(document.activeElement).toBe(select);
+    // The e-mail is not what is wrong.
+    expect(alert().textContent).toBe("");
+    expect(input().getAttribute("aria-invalid")).toBeNull();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("says an impossible answer (a month still to come) at the year, and sends nothing", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-06-15T12:00:00Z"));
+    try {
+      const fetchSpy = mockFetch(async () => joined());
+      const { user, form, input } = renderForm({ answer: { month: 11, year: 2026 } });
+
+      await user.type(input(), "ada@example.com");
+      await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+      expect(year(form).getAttribute("aria-invalid")).toBe("true");
+      expect(errorOf(year(form))).toContain(AGE_MESSAGES.birthImpossible);
+      expect(document.activeElement).toBe(year(form));
+      expect(fetchSpy).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("clears the answer's error once the answer is complete and sent", async () => {
+    const fetchSpy = mockFetch(async () => joined());
+    const { user, form, input, status } = renderForm({ answer: null });
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+    expect(month(form).getAttribute("aria-invalid")).toBe("true");
+
+    await user.selectOptions(month(form), "March");
+    await user.selectOptions(year(form), "2001");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    await within(status()).findByText("Success! You're on the list.");
+    expect(sentBody(fetchSpy)).toEqual({ email: "ada@example.com", birth_month: "3", birth_year: "2001", source: "hero", website: "" });
+  });
+
+  it.each(["birth_month", "birth_year"] as const)("shows the server's 400 for %s at that select", async (field) => {
+    const message = "Please check the month and year you were born";
+    mockFetch(async () => jsonResponse(400, { error: { code: "validation_failed", message, field, fields: { [field]: message } } }));
+    const { user, form, input, alert } = renderForm();
+
+    await user.type(input(), "ada@example.com");
+    await user.click(within(form).getByRole("button", { name: "Join the Inner Circle" }));
+
+    const select = field === "birth_month" ? month(form) : year(form);
+    await waitFor(() => expect(select.getAttribute("aria-invalid")).toBe("true"));
+    expect(errorOf(select)).toContain(message);
+    await waitFor(() => expect(document.activeElement).toBe(select));
+    expect(alert().textContent).toBe("");
+    expect(input().getAttribute("aria-invalid")).toBeNull();
+  });
+
+  it("has a neutral 'For parents' link next to the form, to the privacy policy's part for parents", () => {
+    const { form } = renderForm({ answer: null });
+    const link = within(form).getByRole("link", { name: AGE_MESSAGES.forParents });
+    expect(link.getAttribute("href")).toBe(FOR_PARENTS_PATH);
+  });
+});
+
+describe("WaitlistForm: the parent step (issue 23)", () => {
+  const parentNeeded = () =>
+    jsonResponse(400, {
+      error: {
+        code: "parent_needed",
+        message: AGE_MESSAGES.parentNeeded,
+        field: "parent_email",
+        fields: { parent_email: AGE_MESSAGES.parentNeeded },
+      },
+    });
+  const parentAsked = () => jsonResponse(202, { status: "parent_asked", message: AGE_MESSAGES.parentSentTitle });
+  const parentField = (form: HTMLElement) => within(form).getByRole("textbox", { name: AGE_MESSAGES.parentEmailLabel }) as HTMLInputElement;
+
+  /** A child's join: the answer of a 12-year-old, the API's parent_needed. */
+  async function toParentStep(after: () => Promise<Response> = async () => parentAsked()) {
+    let call = 0;
+    const fetchSpy = mockFetch(async () => (call++ === 0 ? parentNeeded() : after()));
+    const rendered = renderForm({ answer: { month: 1, year: new Date().getUTCFullYear() - 12 } });
+    await rendered.user.type(rendered.input(), "kid@example.com");
+    await rendered.user.click(within(rendered.form).getByRole("button", { name: "Join the Inner Circle" }));
+    await within(rendered.form).findByText(AGE_MESSAGES.parentNeeded);
+    return { ...rendered, fetchSpy };
+  }
+
+  it("after parent_needed: says so in plain words, forgets the child's address and asks for a parent's, focus on the message", async () => {
+    const { form } = await toParentStep();
+
+    const message = within(form).getByText(AGE_MESSAGES.parentNeeded).closest<HTMLElement>(".waitlist__parent")!;
+    expect(within(message).getByText(AGE_MESSAGES.parentExplain)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(message));
+    // The child's address is gone from the page: no field, no value anywhere in the form.
+    expect(within(form).queryByRole("textbox", { name: "Email address" })).toBeNull();
+    expect(form.querySelector('[name="email"]')).toBeNull();
+    expect(form.innerHTML).not.toContain("kid@example.com");
+    // The question was answered: it is not asked again.
+    expect(within(form).queryByRole("group", { name: AGE_MESSAGES.question })).toBeNull();
+    const field = parentField(form);
+    expect(field.name).toBe("parent_email");
+    expect(field.type).toBe("email");
+    expect(field.value).toBe("");
+    expect(field.getAttribute("aria-describedby")).toContain(message.id);
+    expect(within(form).getByRole("button", { name: AGE_MESSAGES.parentSubmit })).toBeTruthy();
+    expect(within(form).getByRole("alert").textContent).toBe("");
+  });
+
+  it("sends the parent's address, never the child's again, and says the parent was e-mailed (202 parent_asked)", async () => {
+    const { user, form, status, fetchSpy } = await toParentStep();
+
+    await user.type(parentField(form), " Parent@Example.com ");
+    await user.click(within(form).getByRole("button", { name: AGE_MESSAGES.parentSubmit }));
+
+    await within(status()).findByText(AGE_MESSAGES.parentSentTitle);
+    expect(within(status()).getByText(AGE_MESSAGES.parentSentDetail)).toBeTruthy();
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+    const body = sentBody(fetchSpy, 1) as Record<string, unknown>;
+    expect(body).toEqual({
+      parent_email: "parent@example.com",
+      birth_month: "1",
+      birth_year: String(new Date().getUTCFullYear() - 12),
+      source: "hero",
+      website: "",
+    });
+    expect(JSON.stringify(body)).not.toContain("kid@example.com");
+    expect(within(form).queryByRole("textbox")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(status()).getByText(AGE_MESSAGES.parentSentTitle)));
+  });
+
+  it.each([
+    ["nothing", "", AGE_MESSAGES.parentEmailRequired],
+    ["an address that is not one", "mum@home", AGE_MESSAGES.parentEmailInvalid],
+  ])("says %s at the parent's field, focused, and sends nothing", async (_case, typed, shown) => {
+    const { user, form, alert, fetchSpy } = await toParentStep();
+
+    if (typed) await user.type(parentField(form), typed);
+    await user.click(within(form).getByRole("button", { name: AGE_MESSAGES.parentSubmit }));
+
+    expect(alert().textContent).toBe(shown);
+    expect(parentField(form).getAttribute("aria-invalid")).toBe("true");
+    expect(parentField(form).getAttribute("aria-describedby")).toContain(alert().id);
+    expect(document.activeElement).toBe(parentField(form));
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the server's 400 for parent_email at the parent's field", async () => {
+    const message = "Please use a permanent email address, not a disposable one.";
+    const { user, form, alert } = await toParentStep(async () =>
+      jsonResponse(400, { error: { code: "validation_failed", message, field: "parent_email", fields: { parent_email: message } } }),
+    );
+
+    await user.type(parentField(form), "parent@example.com");
+    await user.click(within(form).getByRole("button", { name: AGE_MESSAGES.parentSubmit }));
+
+    await within(alert()).findByText(message);
+    expect(parentField(form).getAttribute("aria-invalid")).toBe("true");
+    await waitFor(() => expect(document.activeElement).toBe(parentField(form)));
+  });
+});
+
+describe("Footer (issue 23)", () => {
+  it("has a 'For parents' link to the privacy policy's part for parents", () => {
+    render(<Footer />);
+    const link = within(screen.getByRole("contentinfo")).getByRole("link", { name: AGE_MESSAGES.forParents });
+    expect(link.getAttribute("href")).toBe(FOR_PARENTS_PATH);
   });
 });

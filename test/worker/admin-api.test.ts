@@ -20,6 +20,7 @@ import {
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 const OPERATOR = "operator@example.com";
 const ADMIN_KEY = "test-admin-key-0123456789abcdef-0123456789";
@@ -77,7 +78,7 @@ const ROUTES: { method: string; path: string; body?: unknown }[] = [
 ];
 
 async function join(email: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const response = await postJson("/api/waitlist", { email, source: "hero", ...extra });
+  const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero", ...extra });
   expect(response.status, await response.clone().text()).toBe(201);
 }
 
@@ -805,7 +806,7 @@ describe("the joiner's journey for the operator (issue 16)", () => {
       {
         method: "POST",
         headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip },
-        body: JSON.stringify({ email, source: "hero", ...(ref ? { ref } : {}) }),
+        body: JSON.stringify({ ...ADULT_ANSWER, email, source: "hero", ...(ref ? { ref } : {}) }),
       },
       overrides,
     );

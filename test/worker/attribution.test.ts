@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ATTRIBUTION_MAX_LENGTH, campaignValue, hostValue, landingAttribution, storedCampaignValue } from "../../worker/shared/waitlist";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER, ADULT_FORM } from "../support/age";
 
 const repo = testRepository();
 
@@ -101,6 +102,7 @@ describe("the landing page's attribution", () => {
     // The form posted without JavaScript sends what the browser read; that is what is stored.
     const email = uniqueEmail("entities");
     const body = new URLSearchParams({
+      ...ADULT_FORM,
       email,
       source: "hero",
       website: "",
@@ -139,6 +141,7 @@ describe("a join with attribution", () => {
   it("stores what the JSON join sends, cleaned and cut, with the entry", async () => {
     const email = uniqueEmail("attributed");
     const response = await postJson("/api/waitlist", {
+      ...ADULT_ANSWER,
       email,
       source: "hero",
       utm_source: "  newsletter ",
@@ -158,6 +161,7 @@ describe("a join with attribution", () => {
   it("stores campaign values lower-cased (issue 15: one campaign, whatever case its links were typed in)", async () => {
     const email = uniqueEmail("attributed-case");
     const response = await postJson("/api/waitlist", {
+      ...ADULT_ANSWER,
       email,
       utm_source: "TikTok",
       utm_medium: "Social",
@@ -181,6 +185,7 @@ describe("a join with attribution", () => {
   it("stores what a form posted without JavaScript sends", async () => {
     const email = uniqueEmail("attributed-form");
     const body = new URLSearchParams({
+      ...ADULT_FORM,
       email,
       source: "cta",
       website: "",
@@ -207,7 +212,7 @@ describe("a join with attribution", () => {
   it("refuses a referrer_host that is no host name, and attribution that is not text, with 400 and nothing stored", async () => {
     for (const extra of [{ referrer_host: "https://evil.example/path" }, { utm_source: 42 }, { utm_campaign: ["a"] }]) {
       const email = uniqueEmail("bad-attribution");
-      const response = await postJson("/api/waitlist", { email, ...extra });
+      const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, ...extra });
       expect(response.status, JSON.stringify(extra)).toBe(400);
       const body = (await response.json()) as { error: { fields: Record<string, string> } };
       expect(Object.keys(body.error.fields)).toEqual(Object.keys(extra));
@@ -218,7 +223,7 @@ describe("a join with attribution", () => {
   it("keeps the first visit's attribution when an undelivered entry joins again without any", async () => {
     const email = uniqueEmail("rejoin");
     await repo.waitlist.join({ email, source: "hero", utm_source: "first" }, { now: new Date(), lockMs: 0 });
-    expect((await postJson("/api/waitlist", { email, source: "cta" })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "cta" })).status).toBe(201);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "hero", utmSource: "first" });
   });
 });

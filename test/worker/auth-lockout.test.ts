@@ -10,6 +10,7 @@ import { createDeps } from "../../worker/deps";
 import { deviceCookieOptions, deviceToken, provenDevice } from "../../worker/features/sign-in/device";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
+import { ADULT_ANSWER } from "../support/age";
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;
@@ -157,7 +158,7 @@ describe("a waitlist entry's own address and a signed-in device are never locked
     const local = uniqueLocal("joann");
     const waitlisted = `${local.slice(0, 2)}.${local.slice(2)}@gmail.com`;
     vi.setSystemTime(start);
-    const joined = await postJson("/api/waitlist", { email: waitlisted, source: "hero" });
+    const joined = await postJson("/api/waitlist", { ...ADULT_ANSWER, email: waitlisted, source: "hero" });
     expect(joined.status, await joined.clone().text()).toBe(201);
     const entry = (await testRepository().waitlist.entryByEmail(waitlisted))!;
     const token = await confirmationToken(

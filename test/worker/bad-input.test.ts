@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, countRows, postJson, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /** Bad input gets a clear 4xx in the API's error shape, and nothing is stored. */
 const ROUTES = ["/api/waitlist", "/api/forms/contact"] as const;
@@ -49,7 +50,8 @@ describe.each(ROUTES)("bad input to %s", (path) => {
   });
 
   it("accepts a charset parameter on the JSON Content-Type", async () => {
-    const body = path === "/api/waitlist" ? { email: uniqueEmail() } : { name: "Ada", email: uniqueEmail(), message: "Hello" };
+    const body =
+      path === "/api/waitlist" ? { ...ADULT_ANSWER, email: uniqueEmail() } : { name: "Ada", email: uniqueEmail(), message: "Hello" };
     const res = await post(path, JSON.stringify(body), "application/json; charset=utf-8");
     expect(res.status).toBe(201);
   });

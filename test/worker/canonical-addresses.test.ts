@@ -9,6 +9,7 @@ import { normalizeEmail } from "../../worker/shared/text";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
 import { authCall, expectAuthError, latestCode, verify } from "../support/auth";
 import { call, postJson, testRepository } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
 const stamp = () => `${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 6)}`;
@@ -69,10 +70,10 @@ describe("every form stores the canonical address and refuses what cannot be mad
   it("the waitlist: two spellings of one address are one entry", async () => {
     const local = `wide${stamp()}`;
     const wide = [...local].map((char) => String.fromCodePoint(char.codePointAt(0)! + 0xfee0)).join("");
-    expect((await postJson("/api/waitlist", { email: `${wide}@ｅxample.org` })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `${wide}@ｅxample.org` })).status).toBe(201);
     const entry = await repo.findWaitlistEntry(`${local}@example.org`);
     expect(entry).toBeDefined();
-    const again = await postJson("/api/waitlist", { email: `${local}@example.org` });
+    const again = await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `${local}@example.org` });
     expect([201, 409]).toContain(again.status);
     const rows = await env.DB.prepare("select email from hwh_waitlist where email like ?").bind(`%${local}%`).all<{ email: string }>();
     expect(rows.results).toEqual([{ email: `${local}@example.org` }]);
@@ -80,7 +81,7 @@ describe("every form stores the canonical address and refuses what cannot be mad
 
   it("the waitlist and the contact form refuse an address that cannot be made canonical, in the spec's words", async () => {
     for (const email of ["a＠b@example.com", "jane@gmail.com。", "jane@ex%61mple.com"]) {
-      const join = await postJson("/api/waitlist", { email });
+      const join = await postJson("/api/waitlist", { ...ADULT_ANSWER, email });
       expect(join.status, email).toBe(400);
       expect(((await join.json()) as { error: { message: string } }).error.message).toBe(WAITLIST_MESSAGES.emailInvalid);
       const form = await postJson("/api/forms/contact", { name: "Ada", email, message: "Hello" });
@@ -144,7 +145,8 @@ describe("the attacks of issue 22, with Unicode spellings of one inbox", () => {
   it("6 joins with 6 spellings get no more than the day's cap of confirmation e-mails (3)", async () => {
     const local = `kid${stamp()}`;
     const spellings = ["example.org", "ｅxample.org", "ｅｘａｍｐｌｅ.org", "example。org", "EXAMPLE.ORG", "𝐞xample.org"];
-    for (const domain of spellings) expect([201, 409]).toContain((await postJson("/api/waitlist", { email: `${local}@${domain}` })).status);
+    for (const domain of spellings)
+      expect([201, 409]).toContain((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `${local}@${domain}` })).status);
     const mails = await env.DB.prepare("select receivers from hwh_dev_mailbox where receivers like ? and title like 'Confirm your place%'")
       .bind(`%${local}%`)
       .all<{ receivers: string }>();
@@ -152,7 +154,7 @@ describe("the attacks of issue 22, with Unicode spellings of one inbox", () => {
   });
 
   it("x1@ｍａｉｌｉｎａｔｏｒ.com is refused as a disposable address", async () => {
-    const response = await postJson("/api/waitlist", { email: `x1${stamp()}@ｍａｉｌｉｎａｔｏｒ.com` });
+    const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `x1${stamp()}@ｍａｉｌｉｎａｔｏｒ.com` });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(WAITLIST_MESSAGES.emailDisposable);
   });
@@ -161,12 +163,16 @@ describe("the attacks of issue 22, with Unicode spellings of one inbox", () => {
     vi.useRealTimers();
     const local = `alice${stamp()}`;
     const atOnce = { WAITLIST_DOUBLE_OPT_IN: "false" };
-    expect((await postJson("/api/waitlist", { email: `${local}@example.org` }, atOnce)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `${local}@example.org` }, atOnce)).status).toBe(201);
     const alice = (await repo.findWaitlistEntry(`${local}@example.org`))!;
     for (const email of [`${local}@ｅxample.org`, `${local}+2@ｅｘａｍｐｌｅ.org`, `ａ${local.slice(1)}+3@example.org`]) {
       const response = await call(
         "/api/waitlist",
-        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, ref: alice.referralCode }) },
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ ...ADULT_ANSWER, email, ref: alice.referralCode }),
+        },
         atOnce,
       );
       expect([201, 409]).toContain(response.status);

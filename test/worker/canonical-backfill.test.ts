@@ -13,6 +13,7 @@ import { formerMailboxKey, mailboxKey } from "../../worker/features/waitlist";
 import { auditLog, authCodes, authSessions, authUsers, formSubmissions, joinerMail, waitlist } from "../../worker/platform/db/schema";
 import { authCall, latestCode, recordingDatabase, verify } from "../support/auth";
 import { postJson, testRepository } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
 const secret = env.AUTH_JWT_SECRET;
@@ -80,7 +81,7 @@ describe("the backfill of addresses stored before they were canonical", () => {
     expect(person.submissions.map((submission) => submission.formData)).toEqual([{ name: "Jane", email: canonical, message: "Hi" }]);
 
     // A join with the canonical spelling finds the entry: no second row.
-    expect([201, 409]).toContain((await postJson("/api/waitlist", { email: canonical })).status);
+    expect([201, 409]).toContain((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: canonical })).status);
     expect(await emails(local)).toEqual([[id, canonical]]);
 
     // Typed either way, the address signs in as the same user.

@@ -9,6 +9,7 @@ import { cspHash } from "../../worker/shared/hash";
 import { CONFIRM_LINK_PROBLEMS, JOURNEY_TEXT, placeLine, referralRule, shareLinks } from "../../worker/shared/journey-text";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 16 §1-2: the confirmation link's page. Opening it (GET) never confirms; its button (a
@@ -37,7 +38,7 @@ const rowOf = (id: number) =>
 /** A new waitlist entry (the spec's join), and its id. */
 async function joined(tag = "confirm"): Promise<{ email: string; id: number }> {
   const email = uniqueEmail(tag);
-  const response = await postJson("/api/waitlist", { email, source: "hero" });
+  const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero" });
   expect(response.status, await response.clone().text()).toBe(201);
   return { email, id: (await repo.findWaitlistEntry(email))!.id };
 }

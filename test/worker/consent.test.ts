@@ -9,6 +9,7 @@ import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, latestCode, requestCode, signIn } from "../support/auth";
 import { call, type EnvOverrides, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 17 §3: the suppression list as the person sees and changes it. /api/me shows whether
@@ -38,7 +39,7 @@ async function json<T>(response: Response, status = 200): Promise<T> {
 }
 
 async function join(email: string, status = 201, overrides: EnvOverrides = {}): Promise<void> {
-  const response = await postJson("/api/waitlist", { email, source: "hero" }, overrides);
+  const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero" }, overrides);
   expect(response.status, await response.clone().text()).toBe(status);
 }
 
@@ -162,7 +163,7 @@ describe("consent comes back only from the mailbox's owner (anyone can type an a
     const email = uniqueEmail("rejoin-me");
     const { access_token: token } = await signIn(email);
     await suppress(email);
-    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
     expect(answer).toMatchObject({ status: "confirmed", subscription: { subscribed: true, unsubscribed_at: null, reason: null } });
     expect(await eventsOf(email)).toEqual([
       { event: "unsubscribed", source: "one-click" },

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../worker/platform/db/client";
 import { call } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 describe("database selection", () => {
   it("uses D1 by default", () => {
@@ -59,7 +60,11 @@ describe("a LIBSQL_URL the worker cannot use", () => {
       // A route that does answers its own failure, in its own format.
       const join = await call(
         "/api/waitlist",
-        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "a@example.com" }) },
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ ...ADULT_ANSWER, email: "a@example.com" }),
+        },
         overrides,
       );
       expect(join.status).toBe(500);

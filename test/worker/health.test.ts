@@ -3,6 +3,7 @@ import { readConfig } from "../../worker/platform/config/config";
 import { isPlaceholder, isWeakSecret, missingProductionSettings } from "../../worker/platform/config/production";
 import { brokenDatabase, call, postJson } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+import { ADULT_ANSWER } from "../support/age";
 
 /** GET /api/health, and the fail-closed configuration it reports (issue 8 §3). */
 
@@ -138,7 +139,7 @@ describe("GET /api/health", () => {
 
   it("reports the undelivered notifications and the age of the oldest", async () => {
     fakeProvider("http-500");
-    await postJson("/api/waitlist", { email: `undelivered-${Date.now()}@example.com` }, PROVIDER_ENV);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `undelivered-${Date.now()}@example.com` }, PROVIDER_ENV);
     const body = await (await call("/api/health")).json<Health>();
     expect(body.notifications.undelivered).toBeGreaterThan(0);
     expect(Date.parse(body.notifications.oldestUndeliveredAt ?? "")).not.toBeNaN();

@@ -69,8 +69,10 @@ describe.each([
   {
     name: "the waitlist",
     path: "/api/waitlist",
-    json: (name: string, raw: number[]) => bytes(`{"email":"${name}`, raw, `@example.com","source":"hero"}`),
-    form: (name: string, raw: number[] | string) => bytes(`email=${name}`, raw, "%40example.com&source=hero&website="),
+    json: (name: string, raw: number[]) =>
+      bytes(`{"birth_month":1,"birth_year":1990,"email":"${name}`, raw, `@example.com","source":"hero"}`),
+    form: (name: string, raw: number[] | string) =>
+      bytes(`birth_month=1&birth_year=1990&email=${name}`, raw, "%40example.com&source=hero&website="),
   },
   {
     name: "the contact form",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signIn } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER, ADULT_JOIN_INIT } from "../support/age";
 
 /**
  * Issue 16's referral and address rules as someone abusing them would try them (found by an
@@ -17,7 +18,7 @@ const AT_ONCE = { WAITLIST_DOUBLE_OPT_IN: "false" };
 
 async function confirmedReferrer(tag: string): Promise<{ email: string; code: string }> {
   const email = uniqueEmail(tag);
-  expect((await postJson("/api/waitlist", { email }, AT_ONCE)).status).toBe(201);
+  expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, AT_ONCE)).status).toBe(201);
   return { email, code: (await repo.findWaitlistEntry(email))!.referralCode! };
 }
 
@@ -28,7 +29,7 @@ describe("referrals that must not count twice (issue 16: 'nor twice for one pers
     const referrer = await confirmedReferrer("loop-referrer");
     const friend = `loop.friend.${Date.now().toString(36)}@example.com`;
     for (let round = 0; round < 3; round++) {
-      expect((await postJson("/api/waitlist", { email: friend, ref: referrer.code }, AT_ONCE)).status).toBe(201);
+      expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: friend, ref: referrer.code }, AT_ONCE)).status).toBe(201);
       expect(await repo.waitlist.leave(friend)).toBe(true);
     }
     expect(await referralsOf(referrer.email)).toBe(1);
@@ -38,13 +39,16 @@ describe("referrals that must not count twice (issue 16: 'nor twice for one pers
     const referrer = await confirmedReferrer("tag-referrer");
     const stamp = Date.now().toString(36);
     for (const tag of ["", "+1", "+2", "+school"]) {
-      expect((await postJson("/api/waitlist", { email: `tagfriend${stamp}${tag}@example.com`, ref: referrer.code }, AT_ONCE)).status).toBe(
-        201,
-      );
+      expect(
+        (await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `tagfriend${stamp}${tag}@example.com`, ref: referrer.code }, AT_ONCE))
+          .status,
+      ).toBe(201);
     }
     expect(await referralsOf(referrer.email)).toBe(1);
     // A different person still counts.
-    expect((await postJson("/api/waitlist", { email: uniqueEmail("other-friend"), ref: referrer.code }, AT_ONCE)).status).toBe(201);
+    expect(
+      (await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("other-friend"), ref: referrer.code }, AT_ONCE)).status,
+    ).toBe(201);
     expect(await referralsOf(referrer.email)).toBe(2);
   });
 
@@ -53,13 +57,13 @@ describe("referrals that must not count twice (issue 16: 'nor twice for one pers
     const victim = uniqueEmail("attach-victim");
     // The team's notification fails, so the entry stays open to re-joins (no 409).
     fakeProvider("http-500");
-    expect((await postJson("/api/waitlist", { email: victim }, PROVIDER_ENV)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: victim }, PROVIDER_ENV)).status).toBe(201);
     const again = await call(
       "/api/waitlist",
       {
         method: "POST",
         headers: { "Content-Type": "application/json", "CF-Connecting-IP": "203.0.113.201" },
-        body: JSON.stringify({ email: victim, ref: attacker.code }),
+        body: JSON.stringify({ ...ADULT_ANSWER, email: victim, ref: attacker.code }),
       },
       PROVIDER_ENV,
     );
@@ -72,7 +76,7 @@ describe("addresses that only look new", () => {
   it.each(["student@gmail.com.", "student@gmail..com", "student@.gmail.com", "d@mailinator.com."])(
     "%s is not a valid address, on the waitlist and at sign-in",
     async (email) => {
-      const join = await postJson("/api/waitlist", { email });
+      const join = await postJson("/api/waitlist", { ...ADULT_ANSWER, email });
       expect(join.status).toBe(400);
       expect(((await join.json()) as { error: { message: string } }).error.message).toBe("Please enter a valid email address");
       const otp = await postJson("/auth/v1/otp", { email, create_user: true });
@@ -83,7 +87,11 @@ describe("addresses that only look new", () => {
   it("the one-click join of /#/me refuses a disposable domain, as the public join does", async () => {
     const email = `kept${Date.now().toString(36)}@mailinator.com`;
     const { access_token } = await signIn(email);
-    const response = await call("/api/me/waitlist", { method: "POST", headers: { Authorization: `Bearer ${access_token}` } });
+    const response = await call("/api/me/waitlist", {
+      method: "POST",
+      headers: { ...ADULT_JOIN_INIT.headers, Authorization: `Bearer ${access_token}` },
+      body: ADULT_JOIN_INIT.body,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: { code: "validation_failed", message: "Please use a permanent email address, not a disposable one.", field: "email" },

@@ -6,13 +6,14 @@ import { confirmEntry } from "../../worker/features/waitlist/confirm";
 import { ConfirmTokenError, confirmationToken, readConfirmationToken } from "../../worker/features/waitlist/tokens";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
 const deps = () => createDeps(env);
 
 /** Joins through the API and returns the entry with a fresh confirmation token. */
 async function joined(email: string, ref?: string) {
-  expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
+  expect((await postJson("/api/waitlist", ref ? { ...ADULT_ANSWER, email, ref } : { ...ADULT_ANSWER, email })).status).toBe(201);
   const entry = (await repo.findWaitlistEntry(email.toLowerCase()))!;
   // As the e-mail's link is made: carrying the join whose referral it may count.
   return { entry, token: await confirmationToken(deps(), entry.id, entry.referralJoin) };
@@ -134,7 +135,7 @@ describe("confirming (issue 16)", () => {
   it("the cron sends a joiner e-mail whose first try failed, after its backoff", async () => {
     const provider = fakeProvider("http-500");
     const email = uniqueEmail("cron");
-    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV)).status).toBe(201);
     expect(provider.joinerCalls).toHaveLength(1);
     provider.setMode("success");
     const soon = createDeps({ ...env, ...PROVIDER_ENV } as Env);

@@ -7,6 +7,7 @@ import { ME_DATA_FILENAME, ME_ERRORS, ME_ROUTES, type MeAnswer, type MeData, typ
 import { mailboxKey } from "../../worker/features/waitlist/keys";
 import { ADMIN_KEY, JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 16 §3: the signed-in joiner's own API behind "My place" (/#/me). Every route needs the
@@ -37,7 +38,7 @@ async function signedIn(tag: string): Promise<{ email: string; token: string }> 
 }
 
 async function joinWaitlist(email: string): Promise<void> {
-  const response = await postJson("/api/waitlist", { email, source: "hero" });
+  const response = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero" });
   expect(response.status, await response.clone().text()).toBe(201);
 }
 
@@ -91,6 +92,8 @@ describe("GET /api/me and the waitlist actions", () => {
       confirmed_at: null,
       share: { text: JOURNEY_TEXT.shareText },
       referral_boost: 5,
+      age_band: null,
+      on_behalf_of_child: false,
       invited_at: null,
       invited_by: null,
       subscription: { subscribed: true, unsubscribed_at: null, reason: null },
@@ -114,7 +117,7 @@ describe("GET /api/me and the waitlist actions", () => {
 
   it("POST /api/me/waitlist joins with one click, confirmed at once, with a place and a referral link; again changes nothing", async () => {
     const { email, token } = await signedIn("one-click");
-    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
     const entry = (await entryOf(email))!;
     expect(entry.confirmedAt).not.toBeNull();
     expect(answer).toMatchObject({
@@ -128,14 +131,14 @@ describe("GET /api/me and the waitlist actions", () => {
     expect(answer.position).toBeGreaterThanOrEqual(1);
     expect(await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).toEqual(answer);
     // Pressed twice: the same entry, the same place.
-    expect(await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token))).toEqual(answer);
+    expect(await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER))).toEqual(answer);
     expect((await entryOf(email))!.confirmSeq).toBe(entry.confirmSeq);
   });
 
   it("POST /api/me/waitlist confirms an address that joined and waits for its e-mail (signing in proved it)", async () => {
     const { email, token } = await signedIn("confirm-by-sign-in");
     await joinWaitlist(email);
-    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    const answer = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
     expect(answer.status).toBe("confirmed");
     expect(answer.joined_at).toBe((await entryOf(email))!.createdAt);
   });
@@ -180,7 +183,7 @@ describe("GET /api/me for an entry an invite wave drew (issue 17)", () => {
 
   it("says when it was invited, and the wave's e-mail (subject, sent_at) once it was sent to this address", async () => {
     const { token } = await signedIn("invited-sent");
-    const joined = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    const joined = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
     expect(joined).toMatchObject({ invited_at: null, invited_by: null });
     const { email } = joined;
     const { invitedAt, sentAt } = await invite(email, "sent", "You're in: Homework Helper is open");
@@ -194,7 +197,7 @@ describe("GET /api/me for an entry an invite wave drew (issue 17)", () => {
   it("invited but its e-mail not sent (still queued, or skipped): invited_at only, no e-mail to look for", async () => {
     for (const status of ["queued", "skipped"] as const) {
       const { token } = await signedIn(`invited-${status}`);
-      const { email } = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+      const { email } = await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
       const { invitedAt } = await invite(email, status, "Not this one");
       expect(await json<MeAnswer>(await me("GET", ME_ROUTES.me, token))).toMatchObject({ invited_at: invitedAt, invited_by: null });
     }
@@ -234,7 +237,7 @@ describe("POST /api/me/confirmation: the confirmation e-mail again", () => {
   it("answers 409 not_pending when there is nothing to confirm (not on the list, or confirmed)", async () => {
     const { token } = await signedIn("not-pending");
     expect((await json<ErrorBody>(await me("POST", ME_ROUTES.confirmation, token), 409)).error.code).toBe(ME_ERRORS.notPending);
-    await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token));
+    await json<MeAnswer>(await me("POST", ME_ROUTES.waitlist, token, ADULT_ANSWER));
     expect((await json<ErrorBody>(await me("POST", ME_ROUTES.confirmation, token), 409)).error.code).toBe(ME_ERRORS.notPending);
   });
 });

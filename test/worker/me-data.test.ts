@@ -6,6 +6,7 @@ import { ME_DATA_FILENAME, ME_ROUTES } from "../../worker/shared/me";
 import type { MyData } from "../../worker/shared/my-data";
 import { ADMIN_KEY, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER, ADULT_JOIN_INIT } from "../support/age";
 
 /**
  * Issue 22: "Download my data" was one minified line of internal names (notify_attempts,
@@ -44,7 +45,7 @@ describe("GET /api/me/data: a file a student can read", () => {
   it("is indented JSON with plain names, explained at its top, ending with what an erasure keeps", async () => {
     const email = uniqueEmail("readable");
     const { access_token: token } = await signIn(email);
-    expect((await postJson("/api/waitlist", { email, source: "hero" })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero" })).status).toBe(201);
     expect((await postJson("/api/forms/contact", { name: "Ada", email, message: "Hello" })).status).toBe(201);
 
     const { text, data, response } = await download(token);
@@ -102,7 +103,11 @@ describe("GET /api/me/data: a file a student can read", () => {
   it("names the launch e-mails meant for the person and what became of each; a confirmed entry's place and code", async () => {
     const email = uniqueEmail("readable-launch");
     const { access_token: token } = await signIn(email);
-    const joined = await call(ME_ROUTES.waitlist, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    const joined = await call(ME_ROUTES.waitlist, {
+      method: "POST",
+      headers: { ...ADULT_JOIN_INIT.headers, Authorization: `Bearer ${token}` },
+      body: ADULT_JOIN_INIT.body,
+    });
     expect(joined.status).toBe(200);
     const entry = (await testRepository().findWaitlistEntry(email))!;
     const repo = testRepository();

@@ -8,6 +8,7 @@ import { ME_ROUTES } from "../../worker/shared/me";
 import type { AdminListedEntry, AdminPage } from "../../worker/shared/admin";
 import { ADMIN_KEY, JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 22, "what delete everything leaves": after DELETE /api/me no row of any table holds the
@@ -20,7 +21,7 @@ const deps = () => createDeps(env);
 
 /** Joins through the API (with `ref`) and confirms through that join's own link. */
 async function joinedAndConfirmed(email: string, ref?: string) {
-  expect((await postJson("/api/waitlist", ref ? { email, ref } : { email })).status).toBe(201);
+  expect((await postJson("/api/waitlist", ref ? { ...ADULT_ANSWER, email, ref } : { ...ADULT_ANSWER, email })).status).toBe(201);
   const entry = (await repo.findWaitlistEntry(email))!;
   await confirmEntry(deps(), await confirmationToken(deps(), entry.id, entry.referralJoin), "198.51.100.22");
   return (await repo.waitlist.entryById(entry.id))!;
@@ -62,7 +63,9 @@ describe("DELETE /api/me: what is left", () => {
     const { access_token: token } = await signIn(email);
     const person = await joinedAndConfirmed(email, referrer.referralCode!);
     const friend = await joinedAndConfirmed(uniqueEmail("erase-friend"), person.referralCode!);
-    expect((await postJson("/api/waitlist", { email: uniqueEmail("erase-waiting"), ref: person.referralCode })).status).toBe(201);
+    expect(
+      (await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("erase-waiting"), ref: person.referralCode })).status,
+    ).toBe(201);
     expect((await repo.waitlist.entryById(referrer.id))!.referralsConfirmed).toBe(1);
     expect((await postJson("/api/forms/contact", { name: "Ada", email, message: "Hello" })).status).toBe(201);
     expect((await me("POST", ME_ROUTES.subscription, token, { subscribed: false })).status).toBe(200);

@@ -4,6 +4,7 @@ import { subjectHash } from "../../worker/features/operator/audit";
 import { ME_ROUTES } from "../../worker/shared/me";
 import { JWT_SECRET, signIn } from "../support/auth";
 import { call, type EnvOverrides, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 22: /api/me had no limit. Twenty leave-and-rejoin rounds sent 20 welcome e-mails in
@@ -68,7 +69,10 @@ describe("/api/me's limits (issue 22)", () => {
     const { email, token } = await signedIn("rounds");
     const statuses: number[] = [];
     for (let round = 0; round < 20; round++) {
-      statuses.push((await me("DELETE", ME_ROUTES.waitlist, token)).status, (await me("POST", ME_ROUTES.waitlist, token)).status);
+      statuses.push(
+        (await me("DELETE", ME_ROUTES.waitlist, token)).status,
+        (await me("POST", ME_ROUTES.waitlist, token, { body: ADULT_ANSWER })).status,
+      );
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(20);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);

@@ -18,6 +18,7 @@ import {
   uniqueEmail,
   type EnvOverrides,
 } from "../support/worker";
+import { ADULT_ANSWER, ADULT_FORM } from "../support/age";
 
 /**
  * Issue 9 §1: the waitlist and contact forms work without JavaScript. The browser posts the
@@ -48,7 +49,13 @@ const contact = (tag: string, extra: Record<string, string> = {}) => ({
   website: "",
   ...extra,
 });
-const waitlist = (tag: string, extra: Record<string, string> = {}) => ({ email: uniqueEmail(tag), source: "hero", website: "", ...extra });
+const waitlist = (tag: string, extra: Record<string, string> = {}) => ({
+  ...ADULT_FORM,
+  email: uniqueEmail(tag),
+  source: "hero",
+  website: "",
+  ...extra,
+});
 
 const mailsWith = async (text: string) => (await repo.devMail.list(500)).filter((mail) => mail.bodyHtml.includes(text));
 const submissionWith = async (email: string) => {
@@ -131,7 +138,7 @@ const CONTACT_SUCCESS = { ...CONTACT, status: 201, kind: "success", lines: [FORM
 describe("the waitlist form without JavaScript", () => {
   it("says, apart from the spec's two lines, to look for the joiner's e-mail (issue 16)", async () => {
     const html = await expectPage(
-      await postForm("/api/waitlist", { email: uniqueEmail("inbox"), source: "hero", website: "" }),
+      await postForm("/api/waitlist", { ...ADULT_FORM, email: uniqueEmail("inbox"), source: "hero", website: "" }),
       WAITLIST_SUCCESS,
     );
     expect(html).toContain(`</p>\n<p>${escapeHtml(WAITLIST_MESSAGES.checkInbox)}</p>`);
@@ -139,7 +146,7 @@ describe("the waitlist form without JavaScript", () => {
 
   it("says what happens next as the e-mail it sent says it: confirm with its button first, no place until then (issue 22)", async () => {
     const email = uniqueEmail("next-step");
-    const html = await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), WAITLIST_SUCCESS);
+    const html = await expectPage(await postForm("/api/waitlist", { ...ADULT_FORM, email, source: "hero", website: "" }), WAITLIST_SUCCESS);
     const note = WAITLIST_MESSAGES.checkInbox;
     expect(html).toContain(`<p>${escapeHtml(note)}</p>`);
     // The joiner's one e-mail is the confirmation; the note names its one button, as the button says it.
@@ -155,11 +162,11 @@ describe("the waitlist form without JavaScript", () => {
   it("joins: 201 page with the spec's success words, stored and notified exactly as a JSON join", async () => {
     const viaForm = uniqueEmail("NoJs");
     await expectPage(
-      await postForm("/api/waitlist", { email: `  ${viaForm.toUpperCase()} `, source: "cta", website: "" }),
+      await postForm("/api/waitlist", { ...ADULT_FORM, email: `  ${viaForm.toUpperCase()} `, source: "cta", website: "" }),
       WAITLIST_SUCCESS,
     );
     const viaJson = uniqueEmail("nojs");
-    expect((await postJson("/api/waitlist", { email: viaJson, source: "cta", website: "" })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: viaJson, source: "cta", website: "" })).status).toBe(201);
 
     const [formEntry, jsonEntry] = [await repo.findWaitlistEntry(viaForm.toLowerCase()), await repo.findWaitlistEntry(viaJson)];
     expect(formEntry).toMatchObject({
@@ -180,15 +187,15 @@ describe("the waitlist form without JavaScript", () => {
 
   it("accepts a charset parameter on the Content-Type, and a placement-less post", async () => {
     const email = uniqueEmail();
-    const response = await postForm("/api/waitlist", { email }, { "Content-Type": `${FORM_MEDIA_TYPE}; charset=UTF-8` });
+    const response = await postForm("/api/waitlist", { ...ADULT_FORM, email }, { "Content-Type": `${FORM_MEDIA_TYPE}; charset=UTF-8` });
     await expectPage(response, WAITLIST_SUCCESS);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: null });
   });
 
   it("already on the list: 409 page with the spec's words, as news (the status style, as the app shows it), not an error", async () => {
     const email = uniqueEmail();
-    await expectPage(await postForm("/api/waitlist", { email, source: "hero" }), WAITLIST_SUCCESS);
-    const html = await expectPage(await postForm("/api/waitlist", { email, source: "cta" }), {
+    await expectPage(await postForm("/api/waitlist", { ...ADULT_FORM, email, source: "hero" }), WAITLIST_SUCCESS);
+    const html = await expectPage(await postForm("/api/waitlist", { ...ADULT_FORM, email, source: "cta" }), {
       ...WAITLIST,
       status: 409,
       kind: "info",
@@ -206,7 +213,7 @@ describe("the waitlist form without JavaScript", () => {
     ["not-an-address", WAITLIST_MESSAGES.emailInvalid],
   ])("e-mail %j: 400 page with the field's message, nothing stored", async (email, message) => {
     const before = await countRows("hwh_waitlist");
-    await expectPage(await postForm("/api/waitlist", { email, source: "hero", website: "" }), {
+    await expectPage(await postForm("/api/waitlist", { ...ADULT_FORM, email, source: "hero", website: "" }), {
       ...WAITLIST,
       status: 400,
       kind: "error",
@@ -527,6 +534,7 @@ describe("a refused form post gets its form back, with what was typed (issue 15)
 
   it("the waitlist: the address, the placement and the attribution come back (escaped); the honeypot comes back empty", async () => {
     const fields = {
+      ...ADULT_FORM,
       email: `ada@school${hostile}`,
       source: "cta",
       utm_source: `news"letter`,
@@ -559,7 +567,13 @@ describe("a refused form post gets its form back, with what was typed (issue 15)
   });
 
   it.each([
-    ["the waitlist", "/api/waitlist", WAITLIST, "WAITLIST_RATE_LIMIT", { email: "ada@example.com", source: "hero", website: "" }],
+    [
+      "the waitlist",
+      "/api/waitlist",
+      WAITLIST,
+      "WAITLIST_RATE_LIMIT",
+      { ...ADULT_FORM, email: "ada@example.com", source: "hero", website: "" },
+    ],
     [
       "the contact form",
       "/api/forms/contact",

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 8 §1: at most NOTIFY_HOURLY_CAP single notification e-mails per hour; the rest of the
@@ -53,7 +54,8 @@ describe("hourly cap and digest", () => {
     const provider = fakeProvider("success");
     const tag = `capped${start}`;
     const emails = Array.from({ length: 6 }, () => uniqueEmail(tag));
-    for (const email of emails) expect((await postJson("/api/waitlist", { email, source: "hero" }, CAPPED)).status).toBe(201);
+    for (const email of emails)
+      expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "hero" }, CAPPED)).status).toBe(201);
     const message = "Line one <b>bold?</b>\nLine two";
     expect((await postJson("/api/forms/contact", { name: "Eve & Co", email: uniqueEmail(tag), message }, CAPPED)).status).toBe(201);
 
@@ -96,7 +98,9 @@ describe("hourly cap and digest", () => {
     const tag = `spike${start}`;
     const emails = Array.from({ length: 150 }, () => uniqueEmail(tag));
     for (let n = 0; n < emails.length; n += 25) {
-      const answers = await Promise.all(emails.slice(n, n + 25).map((email) => postJson("/api/waitlist", { email }, settings)));
+      const answers = await Promise.all(
+        emails.slice(n, n + 25).map((email) => postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings)),
+      );
       expect(answers.every((answer) => answer.status === 201)).toBe(true);
     }
     expect(provider.calls).toHaveLength(10);
@@ -115,7 +119,7 @@ describe("hourly cap and digest", () => {
     const provider = fakeProvider("success");
     const settings = { ...PROVIDER_ENV, NOTIFY_HOURLY_CAP: "1" };
     const emails = Array.from({ length: 3 }, () => uniqueEmail("digestfail"));
-    for (const email of emails) await postJson("/api/waitlist", { email }, settings);
+    for (const email of emails) await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings);
     expect(provider.calls).toHaveLength(1);
 
     provider.setMode("http-500");
@@ -142,11 +146,11 @@ describe("hourly cap and digest", () => {
     const start = freshHour();
     const provider = fakeProvider("success");
     const settings = { ...PROVIDER_ENV, NOTIFY_HOURLY_CAP: "1" };
-    await postJson("/api/waitlist", { email: uniqueEmail("hour") }, settings);
-    await postJson("/api/waitlist", { email: uniqueEmail("hour") }, settings);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("hour") }, settings);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("hour") }, settings);
     expect(provider.calls).toHaveLength(1);
     vi.setSystemTime(start + HOUR + 1000);
-    await postJson("/api/waitlist", { email: uniqueEmail("hour") }, settings);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("hour") }, settings);
     expect(provider.calls).toHaveLength(2);
     expect(provider.calls[1]!.body.inputs.title).toBe("New Waitlist Submission");
   });
@@ -156,7 +160,7 @@ describe("hourly cap and digest", () => {
     const provider = fakeProvider("success");
     const settings = { ...PROVIDER_ENV, NOTIFY_HOURLY_CAP: "0" };
     const email = uniqueEmail("digestonly");
-    await postJson("/api/waitlist", { email }, settings);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings);
     expect(provider.calls).toHaveLength(0);
     vi.setSystemTime(start + 5 * 60_000);
     await runCron(settings);

@@ -8,6 +8,7 @@ import { runOutbox } from "../../worker/features/notifications/outbox";
 import { nextAttemptAt } from "../../worker/platform/mail/outbox";
 import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
 
@@ -43,7 +44,7 @@ describe("provider transport contract", () => {
   it("POSTs {model, inputs:{receivers, title, body_html, project_id}} with the bearer token; success marks the entry sent", async () => {
     const provider = fakeProvider("success");
     const email = uniqueEmail();
-    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV)).status).toBe(201);
 
     expect(provider.calls).toHaveLength(1);
     const [sent] = provider.calls;
@@ -73,7 +74,7 @@ describe("provider transport contract", () => {
   ] as const)("treats %s as a failure: logged, visitor unaffected, entry kept undelivered", async (_name, mode, error) => {
     fakeProvider(mode);
     const email = uniqueEmail();
-    const res = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV);
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ email });
 
@@ -118,7 +119,7 @@ describe("provider transport contract", () => {
 
   it("sends the configured template id when one is set", async () => {
     const provider = fakeProvider("success");
-    await postJson("/api/waitlist", { email: uniqueEmail() }, { ...PROVIDER_ENV, MAIL_TEMPLATE_WAITLIST: "tpl-waitlist" });
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail() }, { ...PROVIDER_ENV, MAIL_TEMPLATE_WAITLIST: "tpl-waitlist" });
     expect(provider.calls[0]!.body.inputs.template_id).toBe("tpl-waitlist");
   });
 });
@@ -128,7 +129,7 @@ describe("scheduled retry", () => {
     const provider = fakeProvider("http-500");
     const email = uniqueEmail("retry");
     const name = `Retry ${email}`;
-    await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV);
     await postJson("/api/forms/contact", { name, email, message: "Hello" }, PROVIDER_ENV);
     expect((await repo.findWaitlistEntry(email))!.emailSent).toBe(false);
 
@@ -161,7 +162,7 @@ describe("scheduled retry", () => {
     const provider = fakeProvider("http-500");
     const email = uniqueEmail("cap");
     const settings = { ...PROVIDER_ENV, NOTIFY_MAX_ATTEMPTS: "3", NOTIFY_RETRY_MAX_SECONDS: "3600" };
-    await postJson("/api/waitlist", { email }, settings);
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings);
 
     let clock = new Date();
     const deps = () => createDeps({ ...env, ...settings } as Env, () => clock);
@@ -203,7 +204,7 @@ describe("scheduled retry", () => {
 
   it("in production without a token, fails loudly and keeps the entry for retry", async () => {
     const email = uniqueEmail("prod");
-    const res = await postJson("/api/waitlist", { email }, { ENVIRONMENT: "production" });
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, { ENVIRONMENT: "production" });
     expect(res.status).toBe(201);
     const entry = await repo.findWaitlistEntry(email);
     expect(entry).toMatchObject({ emailSent: false, notifyAttempts: 1 });
@@ -216,11 +217,12 @@ describe("a re-join while the notification is undelivered", () => {
   it("keeps the first join's attribution: a stranger's re-join only fills in what was empty", async () => {
     const provider = fakeProvider("http-500");
     const email = uniqueEmail("rejoin");
-    const firstJoin = { email, source: "hero", utm_source: "newsletter", utm_campaign: "launch" };
+    const firstJoin = { ...ADULT_ANSWER, email, source: "hero", utm_source: "newsletter", utm_campaign: "launch" };
     expect((await postJson("/api/waitlist", firstJoin, PROVIDER_ENV)).status).toBe(201);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: false, notifyLastError: expect.stringContaining("HTTP 500") });
 
     const rewrite = {
+      ...ADULT_ANSWER,
       email,
       source: "cta",
       utm_source: "attacker",
@@ -247,7 +249,7 @@ describe("without COMPANY_EMAIL", () => {
     const provider = fakeProvider("success");
     const email = uniqueEmail("no-company");
     const unset = { ...PROVIDER_ENV, COMPANY_EMAIL: "" };
-    expect((await postJson("/api/waitlist", { email }, unset)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, unset)).status).toBe(201);
     expect(provider.calls).toHaveLength(0);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({
       emailSent: false,
@@ -275,8 +277,8 @@ describe("dev mailbox", () => {
   it("shows every e-mail newest first, as a page and as JSON", async () => {
     const older = uniqueEmail("older");
     const newer = uniqueEmail("newer");
-    await postJson("/api/waitlist", { email: older });
-    await postJson("/api/waitlist", { email: newer });
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: older });
+    await postJson("/api/waitlist", { ...ADULT_ANSWER, email: newer });
 
     const json = await call("/dev/mailbox?format=json");
     expect(json.status).toBe(200);
@@ -312,7 +314,7 @@ describe("dev mailbox", () => {
       expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
       // Nor does its transport: a join stores the entry, and the e-mail is not kept anywhere.
       const email = uniqueEmail("closed");
-      expect((await postJson("/api/waitlist", { email }, { ENVIRONMENT: environment })).status).toBe(201);
+      expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, { ENVIRONMENT: environment })).status).toBe(201);
       expect(await repo.findWaitlistEntry(email)).toMatchObject({
         emailSent: false,
         notifyLastError: expect.stringMatching(/MAIL_PROVIDER_TOKEN/),

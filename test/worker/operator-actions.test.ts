@@ -7,6 +7,7 @@ import { startCampaign } from "../../worker/features/campaigns/actions";
 import { signIn } from "../support/auth";
 import { depsOf, draft, drain, engineEnv, recordingQueue, rowsOf, seedConfirmed, uniqueTag } from "../support/campaign-engine";
 import { call, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * The operator on launch day (issue 22) through the operator API: an invite wave's first entries
@@ -51,7 +52,7 @@ async function joinFrom(ip: string, email: string, extra: Record<string, unknown
     {
       method: "POST",
       headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip },
-      body: JSON.stringify({ email, source: "hero", ...extra }),
+      body: JSON.stringify({ ...ADULT_ANSWER, email, source: "hero", ...extra }),
     },
     OPT_IN_OFF,
   );

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/platform/http/client";
 import { isBot, retryAfterSeconds, tooManyAttempts } from "../../worker/shared/public-forms";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 8 §1: the public forms cannot be used to flood the company. Per-client limits (the
@@ -39,13 +40,13 @@ describe("per-client limits", () => {
     // One student every 15 s: 40 in ten minutes, all in one window (the worst case).
     for (let n = 0; n < 40; n += 1) {
       vi.setSystemTime(start + n * 15_000);
-      statuses.push((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status);
+      statuses.push((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status);
     }
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 201));
     // Still a limit: the window's 61st join from that address is refused.
     for (let n = 40; n < 60; n += 1)
-      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
-    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(429);
+      expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
+    expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(429);
   });
 
   it("a flood (a limit of 10 here): the 11th is a 429 saying the real wait, with Retry-After; stores and sends nothing", async () => {
@@ -54,10 +55,12 @@ describe("per-client limits", () => {
     const settings = { WAITLIST_RATE_LIMIT: "10" };
     atWindowStart(41);
     for (let n = 0; n < 10; n += 1) {
-      expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+      expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)).status).toBe(
+        201,
+      );
     }
     const before = await countRows("hwh_waitlist");
-    const refused = await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings);
+    const refused = await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings);
     expect(refused.status).toBe(429);
     // 41 s into the window: 559 s to its end, said in the nearest whole minutes.
     expect(refused.headers.get("Retry-After")).toBe("559");
@@ -67,7 +70,10 @@ describe("per-client limits", () => {
     expect(await countRows("hwh_waitlist")).toBe(before);
     expect(await mailsTo(tag)).toBe(10);
     // Another client is not affected.
-    expect((await post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() }, settings)).status).toBe(201);
+    expect(
+      (await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() }, settings))
+        .status,
+    ).toBe(201);
   });
 
   it("the contact form's 429 near the window's end says the wait in seconds", async () => {
@@ -127,7 +133,9 @@ describe("per-client limits", () => {
     const settings = { WAITLIST_RATE_LIMIT: "10" };
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => post("/api/forms/contact", contact(tag), { "CF-Connecting-IP": ip })).concat(
-        Array.from({ length: 20 }, () => post("/api/waitlist", { email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)),
+        Array.from({ length: 20 }, () =>
+          post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings),
+        ),
       ),
     );
     const created = responses.filter((response) => response.status === 201).length;
@@ -141,7 +149,7 @@ describe("per-client limits", () => {
     const settings = { WAITLIST_RATE_LIMIT: "2", PUBLIC_RATE_LIMIT_WINDOW_SECONDS: "60" };
     const statuses = [];
     for (let n = 0; n < 3; n += 1)
-      statuses.push((await post("/api/waitlist", { email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
+      statuses.push((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
     expect(statuses).toEqual([201, 201, 429]);
   });
 
@@ -191,7 +199,7 @@ describe("per-client limits", () => {
       },
     });
     const email = uniqueEmail("failclosed");
-    const res = await post("/api/waitlist", { email }, {}, { DB: countersGone });
+    const res = await post("/api/waitlist", { ...ADULT_ANSWER, email }, {}, { DB: countersGone });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: { code: "internal_error", message: "Something went wrong. Please try again." } });
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
@@ -212,7 +220,7 @@ describe("per-client limits", () => {
 
 describe("honeypot", () => {
   it.each([
-    ["the waitlist", "/api/waitlist", () => ({ email: uniqueEmail("bot") })],
+    ["the waitlist", "/api/waitlist", () => ({ ...ADULT_ANSWER, email: uniqueEmail("bot") })],
     ["the contact form", "/api/forms/contact", () => contact("bot")],
   ])("%s: a filled honeypot gets the normal success answer; nothing is stored or sent", async (_name, path, body) => {
     const payload = body();
@@ -233,12 +241,12 @@ describe("honeypot", () => {
   });
 
   it("an empty honeypot is a person", async () => {
-    expect((await post("/api/waitlist", { email: uniqueEmail(), website: "" }, {})).status).toBe(201);
+    expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(), website: "" }, {})).status).toBe(201);
   });
 
   // Some autofill and password managers type a space into every field: that is still a person.
   it.each([
-    ["the waitlist", "/api/waitlist", () => ({ email: uniqueEmail("spaces") })],
+    ["the waitlist", "/api/waitlist", () => ({ ...ADULT_ANSWER, email: uniqueEmail("spaces") })],
     ["the contact form", "/api/forms/contact", () => contact("spaces")],
   ])("%s: a honeypot of only spaces is a person: stored and notified", async (_name, path, body) => {
     const payload = body();
@@ -289,7 +297,12 @@ describe("Turnstile (when both keys are set)", () => {
     const calls = fakeSiteverify();
     const ip = uniqueClientIp();
     const email = uniqueEmail("human");
-    const res = await post("/api/waitlist", { email, "cf-turnstile-response": "good" }, { "CF-Connecting-IP": ip }, TURNSTILE);
+    const res = await post(
+      "/api/waitlist",
+      { ...ADULT_ANSWER, email, "cf-turnstile-response": "good" },
+      { "CF-Connecting-IP": ip },
+      TURNSTILE,
+    );
     expect(res.status).toBe(201);
     expect(calls).toHaveLength(1);
     expect(Object.fromEntries(calls[0]!)).toEqual({ secret: "test-turnstile-secret", response: "good", remoteip: ip });
@@ -317,7 +330,7 @@ describe("Turnstile (when both keys are set)", () => {
     fakeSiteverify("down");
     vi.spyOn(console, "error").mockImplementation(() => {});
     const email = uniqueEmail("unverified");
-    const res = await post("/api/waitlist", { email, "cf-turnstile-response": "good" }, {}, TURNSTILE);
+    const res = await post("/api/waitlist", { ...ADULT_ANSWER, email, "cf-turnstile-response": "good" }, {}, TURNSTILE);
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: { code: "verification_unavailable" } });
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
@@ -325,7 +338,9 @@ describe("Turnstile (when both keys are set)", () => {
 
   it("is off without both keys: no outbound call", async () => {
     const calls = fakeSiteverify();
-    expect((await post("/api/waitlist", { email: uniqueEmail() }, {}, { ...TURNSTILE, TURNSTILE_SECRET_KEY: "" })).status).toBe(201);
+    expect(
+      (await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail() }, {}, { ...TURNSTILE, TURNSTILE_SECRET_KEY: "" })).status,
+    ).toBe(201);
     expect(calls).toHaveLength(0);
   });
 

@@ -5,6 +5,7 @@ import { confirmEntry } from "../../worker/features/waitlist/confirm";
 import { signConfirmation } from "../../worker/features/waitlist/keys";
 import { JWT_SECRET, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER, ADULT_JOIN_INIT } from "../support/age";
 
 /**
  * Issue 22: referral credit planted in advance. A join with someone's `ref` for an address the
@@ -29,7 +30,7 @@ async function confirmedReferrer(tag: string) {
 
 /** A public join (201, or the spec's 409 for an address already notified: its confirmation is still re-sent). */
 async function join(email: string, ref?: string) {
-  const response = await postJson("/api/waitlist", ref ? { email, ref } : { email });
+  const response = await postJson("/api/waitlist", ref ? { ...ADULT_ANSWER, email, ref } : { ...ADULT_ANSWER, email });
   expect([201, 409]).toContain(response.status);
 }
 
@@ -81,7 +82,11 @@ describe("a referral planted by someone else's join (issue 22)", () => {
     const victim = uniqueEmail("plant-click-victim");
     await join(victim, attacker.referralCode!);
     const { access_token } = await signIn(victim);
-    const response = await call("/api/me/waitlist", { method: "POST", headers: { Authorization: `Bearer ${access_token}` } });
+    const response = await call("/api/me/waitlist", {
+      method: "POST",
+      headers: { ...ADULT_JOIN_INIT.headers, Authorization: `Bearer ${access_token}` },
+      body: ADULT_JOIN_INIT.body,
+    });
     expect(response.status).toBe(200);
     expect((await repo.findWaitlistEntry(victim))!).toMatchObject({ referredBy: null });
     expect((await repo.findWaitlistEntry(victim))!.confirmedAt).not.toBeNull();

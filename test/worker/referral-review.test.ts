@@ -3,6 +3,7 @@ import type { AdminStats, ReferralClusters } from "../../worker/shared/admin";
 import { inboxStem, clustersOf, voidedOf } from "../../worker/features/operator/queries/referral-clusters";
 import { sql } from "../support/campaign-engine";
 import { call, testRepository, uniqueClientIp } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * The referral review (issue 22): per flagged referrer, how its referrals cluster by network, by
@@ -14,7 +15,7 @@ const ADMIN_KEY = "test-admin-key-0123456789abcdef-0123456789";
 const OPT_IN_OFF = { WAITLIST_DOUBLE_OPT_IN: "false" };
 
 async function join(ip: string, email: string, ref?: string): Promise<void> {
-  const body = JSON.stringify({ email, source: "hero", ...(ref ? { ref } : {}) });
+  const body = JSON.stringify({ ...ADULT_ANSWER, email, source: "hero", ...(ref ? { ref } : {}) });
   const response = await call(
     "/api/waitlist",
     { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip }, body },

@@ -4,6 +4,7 @@ import { securityHeaders } from "../../worker/platform/http/security-headers";
 import { cspHash } from "../../worker/shared/hash";
 import { SECURITY_HEADERS, SITE_CSP, sitePolicy, staticHeadersFile } from "../../worker/shared/security-headers";
 import { call, postJson } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 function expectSecurityHeaders(response: Response, csp = SITE_CSP) {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
@@ -14,7 +15,7 @@ function expectSecurityHeaders(response: Response, csp = SITE_CSP) {
 describe("security headers on the worker's answers", () => {
   it.each([
     ["the health check", () => call("/api/health")],
-    ["an API error", () => postJson("/api/waitlist", { email: "" })],
+    ["an API error", () => postJson("/api/waitlist", { ...ADULT_ANSWER, email: "" })],
     ["an unknown API route", () => call("/api/nothing")],
     ["sign-in", () => call("/auth/v1/settings")],
     ["a sign-in error", () => call("/auth/v1/user")],

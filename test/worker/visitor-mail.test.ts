@@ -6,6 +6,7 @@ import type { AdminStats } from "../../worker/shared/admin";
 import { ADMIN_KEY } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
 import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 22: e-mail to visitors had no budget, and only confirmations counted against an
@@ -52,7 +53,7 @@ describe("the per-address daily cap counts welcomes (issue 22)", () => {
   it("confirmations and welcomes share the cap: after a join and two resends, a one-click join confirms without a welcome", async () => {
     const deps = createDeps(env);
     const email = uniqueEmail("shared-cap");
-    expect((await postJson("/api/waitlist", { email })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email })).status).toBe(201);
     expect(await resendConfirmation(deps, email)).toEqual({ sent: true });
     expect(await resendConfirmation(deps, email)).toEqual({ sent: true });
     expect(await joinConfirmed(deps, email)).toBe("joined");
@@ -68,7 +69,7 @@ describe("the daily budget of e-mail to visitors, VISITOR_EMAIL_DAILY_BUDGET (is
     fakeProvider("http-500");
     const settings = { ...PROVIDER_ENV, VISITOR_EMAIL_DAILY_BUDGET: "1000" };
     const before = await visitorMail(settings);
-    expect((await postJson("/api/waitlist", { email: uniqueEmail("budget-failed") }, settings)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail("budget-failed") }, settings)).status).toBe(201);
     expect(await visitorMail(settings)).toEqual({ budget: 1000, sentToday: before.sentToday, waiting: before.waiting + 1 });
   });
 
@@ -78,7 +79,7 @@ describe("the daily budget of e-mail to visitors, VISITOR_EMAIL_DAILY_BUDGET (is
     const budget = (n: number) => ({ VISITOR_EMAIL_DAILY_BUDGET: String(n) });
     const settings = budget(before.sentToday + 2);
     const emails = [1, 2, 3, 4, 5].map((n) => uniqueEmail(`budget-${n}`));
-    for (const email of emails) expect((await postJson("/api/waitlist", { email }, settings)).status).toBe(201);
+    for (const email of emails) expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings)).status).toBe(201);
     const sent = async () => (await Promise.all(emails.map(mailsTo))).map((mails) => mails.length);
     expect(await sent()).toEqual([1, 1, 0, 0, 0]);
     expect(await visitorMail(settings)).toEqual({

@@ -4,13 +4,14 @@ import { createDeps } from "../../worker/deps";
 import { runOutbox } from "../../worker/features/notifications/outbox";
 import { brokenDatabase, call, countRows, postJson, testRepository, uniqueEmail } from "../support/worker";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
+import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
 
 describe("POST /api/waitlist", () => {
   it("stores a new e-mail trimmed and lower-cased and answers 201", async () => {
     const email = uniqueEmail("New");
-    const res = await postJson("/api/waitlist", { email: `  ${email.toUpperCase()}  `, source: "hero" });
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email: `  ${email.toUpperCase()}  `, source: "hero" });
     expect(res.status).toBe(201);
     const body = await res.json<{ email: string; joined_at: string }>();
     expect(body.email).toBe(email.toLowerCase());
@@ -21,7 +22,7 @@ describe("POST /api/waitlist", () => {
 
   it("delivers the notification after the response and marks the entry sent (dev mailbox)", async () => {
     const email = uniqueEmail();
-    const res = await postJson("/api/waitlist", { email });
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email });
     expect(res.status).toBe(201);
     const entry = await repo.findWaitlistEntry(email);
     expect(entry!.emailSent).toBe(true);
@@ -42,7 +43,7 @@ describe("POST /api/waitlist", () => {
     const joinedAt = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(joinedAt);
-    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV)).status).toBe(201);
     const failed = (await repo.findWaitlistEntry(email))!;
     expect(failed).toMatchObject({
       emailSent: false,
@@ -86,11 +87,11 @@ describe("POST /api/waitlist", () => {
 
   it("answers 409 with the spec's message when the existing entry's e-mail was sent", async () => {
     const email = uniqueEmail();
-    expect((await postJson("/api/waitlist", { email })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email })).status).toBe(201);
     expect((await repo.findWaitlistEntry(email))!.emailSent).toBe(true);
     const before = await repo.findWaitlistEntry(email);
 
-    const res = await postJson("/api/waitlist", { email: email.toUpperCase() });
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email: email.toUpperCase() });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({
       error: { code: "already_joined", message: "You're already on our waitlist! We'll be in touch soon." },
@@ -101,14 +102,14 @@ describe("POST /api/waitlist", () => {
   it("joins again, without a duplicate error, when the existing entry's e-mail was not sent, and retries it", async () => {
     const email = uniqueEmail();
     const provider = fakeProvider("http-500");
-    expect((await postJson("/api/waitlist", { email }, PROVIDER_ENV)).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV)).status).toBe(201);
     const failed = await repo.findWaitlistEntry(email);
     expect(failed).toMatchObject({ emailSent: false, emailSentAt: null, notifyAttempts: 1 });
     expect(failed!.notifyNextAttemptAt).not.toBeNull();
 
     provider.setMode("success");
     await new Promise((resolve) => setTimeout(resolve, 5)); // so updated_at visibly moves
-    const res = await postJson("/api/waitlist", { email, source: "cta" }, PROVIDER_ENV);
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "cta" }, PROVIDER_ENV);
     expect(res.status).toBe(201);
     const joined = await repo.findWaitlistEntry(email);
     expect(joined!.id).toBe(failed!.id);
@@ -128,11 +129,11 @@ describe("POST /api/waitlist", () => {
     const later = first + 3 * 60 * 60 * 1000;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(first);
-    const joined = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    const joined = await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV);
     expect(await joined.json()).toEqual({ email, joined_at: new Date(first).toISOString() });
 
     vi.setSystemTime(later);
-    const again = await postJson("/api/waitlist", { email }, PROVIDER_ENV);
+    const again = await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV);
     expect(again.status).toBe(201);
     expect(await again.json()).toEqual({ email, joined_at: new Date(later).toISOString() });
     // The entry itself keeps when it joined; only the answer does not tell.
@@ -142,7 +143,9 @@ describe("POST /api/waitlist", () => {
   it("50 concurrent joins of one e-mail produce exactly one row and one notification", async () => {
     const email = uniqueEmail("race");
     const provider = fakeProvider("success");
-    const responses = await Promise.all(Array.from({ length: 50 }, () => postJson("/api/waitlist", { email }, PROVIDER_ENV)));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => postJson("/api/waitlist", { ...ADULT_ANSWER, email }, PROVIDER_ENV)),
+    );
     const statuses = responses.map((res) => res.status);
     // Every request either joined (201) or, once the notification was delivered, was a duplicate.
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
@@ -154,19 +157,19 @@ describe("POST /api/waitlist", () => {
 
   it("stores the placement name and rejects a malformed one", async () => {
     const email = uniqueEmail();
-    const bad = await postJson("/api/waitlist", { email, source: "<hero>" });
+    const bad = await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "<hero>" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "validation_failed", field: "source" } });
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
 
-    expect((await postJson("/api/waitlist", { email, source: "cta" })).status).toBe(201);
+    expect((await postJson("/api/waitlist", { ...ADULT_ANSWER, email, source: "cta" })).status).toBe(201);
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ source: "cta" });
   });
 
   it("answers 500 with the spec's message, and logs the cause without the visitor's data, when the database fails", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const email = uniqueEmail("logged");
-    const res = await postJson("/api/waitlist", { email }, { DB: brokenDatabase() });
+    const res = await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, { DB: brokenDatabase() });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({
       error: { code: "internal_error", message: "Something went wrong. Please try again." },

@@ -10,8 +10,26 @@ export function formEndpoint(form: Pick<FormDefinition, "slug">): string {
   return `/api/forms/${encodeURIComponent(form.slug)}`;
 }
 
-/** What a waitlist join came to: joined (or known already, which is good news too), or the message to show. */
-export type WaitlistOutcome = { ok: true; alreadyJoined: boolean } | { ok: false; message: string };
+/**
+ * What a waitlist join came to: joined, or known already (good news too); a parent must decide
+ * first (400 `parent_needed`: the form asks for their address instead), or was asked (202
+ * `parent_asked`); or the message to show, at `field` when the server named one the visitor can
+ * correct (the e-mail, the birth month or year, the parent's address).
+ */
+export type WaitlistOutcome =
+  | { kind: "joined" | "known" | "parentNeeded" | "parentAsked" }
+  | { kind: "error"; message: string; field?: WaitlistField };
+
+/** The fields of the waitlist form a 400 can name. */
+export type WaitlistField = "email" | "birth_month" | "birth_year" | "parent_email";
+const WAITLIST_FIELDS: readonly WaitlistField[] = ["birth_month", "birth_year", "parent_email", "email"];
+
+/**
+ * What the form sends besides the placement: the visitor's `email`, or, once a parent must
+ * decide, only `parent_email` (the child's address is never sent again); and the age question's
+ * answer (`birth_month`, `birth_year`).
+ */
+export type WaitlistJoin = Partial<Record<WaitlistField, string>>;
 
 /**
  * What a form submission came to: sent, or what to show. `fieldErrors` holds the server's
@@ -33,38 +51,46 @@ type RefusalMessages = { notVerified: string; verificationUnavailable: string };
  * The API's error shape {"error":{"code","message","field","fields","retry_after"}}, as far as it
  * is there; `fields` holds each refused field's message (docs/api.md "Public API").
  */
-type ApiErrorBody = { code?: string; message?: string; fields: Readonly<Record<string, string>>; retryAfter?: number };
+type ApiErrorBody = { code?: string; message?: string; field?: string; fields: Readonly<Record<string, string>>; retryAfter?: number };
 
 /**
  * POST /api/waitlist (docs/api.md "Public API"): 201 joined; 409 is the duplicate of spec §5, which means the
- * address is on the list: good news, not a failure; 400 carries the server's message for the
- * e-mail; a refusal (too many attempts, Turnstile) gets its own words; anything else, or no
+ * address is on the list: good news, not a failure; 202 `parent_asked` and 400 `parent_needed`
+ * are the parent path (issue 23); another 400 carries the server's message for the field it
+ * names; a refusal (too many attempts, Turnstile) gets its own words; anything else, or no
  * answer at all, is the generic failure of spec §8, logged for whoever looks at the console.
  */
 export async function joinWaitlist(
-  email: string,
+  join: WaitlistJoin,
   source: string,
   extras: PublicFormExtras,
   attribution: Readonly<Record<string, string>> = {},
 ): Promise<WaitlistOutcome> {
   const messages = waitlistForm.messages;
+  const failure: WaitlistOutcome = { kind: "error", message: messages.failure };
   let response: Response;
   try {
-    response = await postJson(WAITLIST_ENDPOINT, { email, source, ...attribution, ...extraFields(extras) });
+    response = await postJson(WAITLIST_ENDPOINT, { ...join, source, ...attribution, ...extraFields(extras) });
   } catch (error) {
     console.error("Joining the waitlist failed: no answer from the server.", error);
-    return { ok: false, message: messages.failure };
+    return failure;
   }
-  if (response.ok) return { ok: true, alreadyJoined: false };
-  if (response.status === 409) return { ok: true, alreadyJoined: true };
+  if (response.status === 202) return { kind: "parentAsked" };
+  if (response.ok) return { kind: "joined" };
+  if (response.status === 409) return { kind: "known" };
   const error = await errorBody(response);
   const refusal = refusalMessage(response, error, messages);
-  if (refusal) return { ok: false, message: refusal };
-  const message = error.fields.email ?? error.message;
-  if (response.status === 400 && message) return { ok: false, message };
+  if (refusal) return { kind: "error", message: refusal };
+  if (response.status === 400 && error.code === PARENT_NEEDED) return { kind: "parentNeeded" };
+  const field = WAITLIST_FIELDS.find((name) => error.fields[name]) ?? WAITLIST_FIELDS.find((name) => name === error.field);
+  const message = (field && error.fields[field]) ?? error.message;
+  if (response.status === 400 && message) return { kind: "error", message, ...(field ? { field } : {}) };
   console.error(`Joining the waitlist failed: HTTP ${response.status}.`, error.message);
-  return { ok: false, message: messages.failure };
+  return failure;
 }
+
+/** The API's code for a join below the consent age without a parent's address (docs/api.md). */
+const PARENT_NEEDED = "parent_needed";
 
 /**
  * POST /api/forms/:form with the form's values. A 400 that names fields of this form gives
@@ -132,10 +158,11 @@ async function errorBody(response: Response): Promise<ApiErrorBody> {
   try {
     const body: unknown = await response.json();
     if (!isRecord(body) || !isRecord(body.error)) return none;
-    const { code, message, fields, retry_after } = body.error;
+    const { code, message, field, fields, retry_after } = body.error;
     return {
       code: nonEmpty(code),
       message: nonEmpty(message),
+      field: nonEmpty(field),
       retryAfter: typeof retry_after === "number" && retry_after > 0 ? retry_after : undefined,
       fields: isRecord(fields)
         ? Object.fromEntries(

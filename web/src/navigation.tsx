@@ -128,8 +128,9 @@ export function SiteNavigationProvider({ children }: { children: ReactNode }) {
  * browser's own fragment scroll is instant too), and its heading takes focus; <main> (the skip
  * link's target) only takes focus.
  *
- * With focus "email" the section's e-mail field takes focus instead (the waitlist buttons: the
- * visitor came to type). The section's top is still the place to scroll to when the field is
+ * With focus "email" the section's waitlist form takes focus at its first field instead (the
+ * waitlist buttons: the visitor came to type): the age question's month (issue 23), which comes
+ * before the e-mail, or the e-mail field. The section's top is still the place to scroll to when the field is
  * then on screen; when it is not (a short screen, large text) the field is scrolled to instead,
  * so focus never lands where the visitor cannot see it.
  */
@@ -141,7 +142,7 @@ function revealAnchor(id: string, { focus, instant = false }: { focus: SectionFo
     return;
   }
   const behavior: ScrollBehavior = instant || prefersReducedMotion() ? "auto" : "smooth";
-  const field = focus === "email" ? target.querySelector<HTMLInputElement>('input[type="email"]:not([disabled])') : null;
+  const field = focus === "email" ? target.querySelector<HTMLElement>('select:not([disabled]), input[type="email"]:not([disabled])') : null;
   if (field && !fitsUnderHeader(target, field)) {
     field.scrollIntoView({ behavior, block: "center" });
   } else {

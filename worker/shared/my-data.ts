@@ -8,6 +8,8 @@
  * in UTC; null means "not (yet)".
  */
 
+import type { AgeBandStored } from "./age";
+
 /** The team's e-mail about a signup or a message (not an e-mail to the student). */
 export type MyDataTeamNotice = {
   sent: boolean;
@@ -34,6 +36,16 @@ export type MyDataWaitlist = {
     "campaign name (utm_campaign)": string | null;
     "website that linked to us": string | null;
   };
+  // Issue 23 (the API contract's age_band, country and consent {at, by}, in this file's plain words).
+  /** The age group the age question gave (never the birth month or year): "unknown" for entries of before it was asked. */
+  "your age group": AgeBandStored;
+  /** The country the join came from (two letters, as Cloudflare read it), if known. */
+  "the country you joined from": string | null;
+  /**
+   * A place a parent or guardian holds on behalf of a child: when they agreed, and the address
+   * that agreed (the entry's own); null for everyone else's place.
+   */
+  "a parent's or guardian's consent": { "agreed at": string; "agreed by": string } | null;
   "invited at": string | null;
   "invited by launch email number": number | null;
   "our team's notice of your signup": MyDataTeamNotice;

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { AGE_MESSAGES } from "./age";
 import { PUBLIC_FORM_EXTRAS } from "./public-forms";
 import { cleanText, emailField, hasForbiddenCharacters, strictFields } from "./text";
 
@@ -155,9 +156,34 @@ export function landingValues(pageUrl: URL, referer: string | null): Record<Land
   return { ...landingAttribution(pageUrl, referer), ref: referralCodeValue(pageUrl.searchParams.get("ref")) };
 }
 
-/** POST /api/waitlist's body: the e-mail, the optional placement, attribution and referral code, and the public-form extras. */
+/**
+ * The neutral age question's fields (issue 23; worker/shared/age.ts), as sent: numbers or numeric
+ * strings, read and judged by the worker (worker/features/age readBirthAnswer), which names the
+ * field of a missing or impossible answer. Optional here: a valid `hwh_age` cookie answers for them.
+ */
+export const birthFields = {
+  birth_month: v.optional(v.unknown()),
+  birth_year: v.optional(v.unknown()),
+};
+
+/** A parent's or guardian's address (the parent step of a child's join): text; empty is none (null). The worker checks it is an address. */
+const parentEmailField = v.optional(
+  v.pipe(
+    v.nullable(v.string(AGE_MESSAGES.parentEmailInvalid)),
+    v.transform((value) => (value === null || value.trim() === "" ? null : value.trim())),
+  ),
+  null,
+);
+
+/**
+ * POST /api/waitlist's body, as the web app checks it before sending: the e-mail, the optional
+ * placement, attribution and referral code, the age question's answer, a parent's address, and
+ * the public-form extras.
+ */
 export const waitlistSchema = strictFields({
   email: waitlistEmail,
+  ...birthFields,
+  parent_email: parentEmailField,
   source: v.optional(v.nullable(v.pipe(v.string(SOURCE_MESSAGE), v.regex(SOURCE_SHAPE, SOURCE_MESSAGE))), null),
   utm_source: campaignField("utm_source"),
   utm_medium: campaignField("utm_medium"),
@@ -167,4 +193,11 @@ export const waitlistSchema = strictFields({
   ...PUBLIC_FORM_EXTRAS,
 });
 
-export type WaitlistInput = v.InferOutput<typeof waitlistSchema>;
+/**
+ * POST /api/waitlist's body as the worker reads it: waitlistSchema, but the e-mail may be left out
+ * on the parent step (a page without JavaScript does not send the child's address again: a
+ * child's join never stores it); the worker answers its absence otherwise (emailRequired).
+ */
+export const waitlistPostSchema = strictFields({ ...waitlistSchema.entries, email: v.optional(waitlistEmail) });
+
+export type WaitlistInput = v.InferOutput<typeof waitlistPostSchema>;

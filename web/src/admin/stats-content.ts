@@ -36,6 +36,7 @@ export const overview = {
       unconfirmed_entries: { label: "Unconfirmed sign-ups", went: "deleted" },
       referral_networks: { label: "Referral network hashes", went: "cleared" },
       contact_messages: { label: "Contact messages", went: "deleted" },
+      parental_requests: { label: "Unanswered parental requests", went: "deleted" },
     } satisfies Record<RetentionKind, { label: string; went: string }>,
     line: ({ label, went }: { label: string; went: string }, days: number, today: number, lastDays: number) =>
       `${label}, kept ${plural(days, "day")}: ${countOrNone(today)} ${went} today, ${countOrNone(lastDays)} in the last ${STATS_DAYS} days.`,

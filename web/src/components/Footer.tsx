@@ -1,8 +1,9 @@
 import { Link } from "wouter";
+import { AGE_MESSAGES, FOR_PARENTS_PATH } from "@shared/age";
 import { brand, footer } from "../content";
 import { ROUTES } from "../routes";
 
-/** The footer of every page (spec §2): tagline, the two policy pages, the copyright line. */
+/** The footer of every page (spec §2): tagline, the two policy pages and the part for parents (issue 23), the copyright line. */
 export function Footer() {
   return (
     <footer className="site-footer">
@@ -18,6 +19,10 @@ export function Footer() {
             </li>
             <li>
               <Link href={ROUTES.termsOfService}>{footer.termsLink}</Link>
+            </li>
+            <li>
+              {/* The privacy policy's part for parents (a plain link: its address names the section). */}
+              <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
             </li>
           </ul>
         </nav>

@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps";
+import type { WaitlistEntry } from "../../platform/db/schema";
 import type { DeliveryStatus, PersonRecord } from "../../shared/admin";
 import { KEPT_AFTER_ERASURE } from "../../shared/erasure";
 import type { MeConsentTrail } from "../../shared/me";
@@ -13,14 +14,19 @@ import type { MyData, MyDataTeamNotice } from "../../shared/my-data";
  */
 
 /** The e-mails to the entry that the look-up read besides the operator's record. */
-type Mails = Pick<Awaited<ReturnType<Deps["repo"]["operator"]["person"]>>, "joinerMails" | "campaignMails">;
+type Mails = Pick<Awaited<ReturnType<Deps["repo"]["operator"]["person"]>>, "joinerMails" | "campaignMails"> & {
+  /** The stored entry as it is (its age band, country and consent record: issue 23). */
+  waitlist?: Pick<WaitlistEntry, "ageBand" | "country" | "onBehalfOfChild" | "parentalConsentAt" | "email"> | null;
+};
 
 /** What each part of the file holds, in the order the file gives them. */
 const PARTS: Record<Exclude<keyof MyData, "about this file">, string> = {
   "your email address": "The address you signed in with. Everything below is stored under it.",
   "your place on the waitlist":
     "Your waitlist entry: when you joined and confirmed, your place in line, your referral code and the one you " +
-    "joined with, how you found us, and our team's notice of your signup (an email to our team, not to you). " +
+    "joined with, how you found us, your age group (from the birth month and year you gave, which we do not keep), " +
+    "the country you joined from, the consent record of a place a parent or guardian holds for a child (when, and the address that agreed), " +
+    "and our team's notice of your signup (an email to our team, not to you). " +
     "Empty if you are not on the waitlist.",
   "emails we sent you":
     "The confirmation or welcome emails of your waitlist entry, and the launch emails (news, invitations) meant for you, " +
@@ -105,6 +111,12 @@ export function readableData(record: PersonRecord, mails: Mails, consent: MeCons
         "campaign name (utm_campaign)": entry.utm_campaign,
         "website that linked to us": entry.referrer_host,
       },
+      "your age group": mails.waitlist?.ageBand ?? "unknown",
+      "the country you joined from": mails.waitlist?.country ?? null,
+      "a parent's or guardian's consent":
+        mails.waitlist?.onBehalfOfChild && mails.waitlist.parentalConsentAt
+          ? { "agreed at": mails.waitlist.parentalConsentAt, "agreed by": mails.waitlist.email }
+          : null,
       "invited at": entry.invited_at,
       "invited by launch email number": entry.invited_campaign_id,
       "our team's notice of your signup": notice(entry),

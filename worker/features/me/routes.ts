@@ -1,8 +1,11 @@
 import { Hono, type Context } from "hono";
-import { jsonBody } from "../../platform/http/body";
+import { bodyFormatOf, jsonBody, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { clientAddress, clientKey } from "../../platform/http/client";
 import { ME_DATA_FILENAME, type MeConfirmationSent } from "../../shared/me";
+import { strictFields } from "../../shared/text";
+import { birthFields } from "../../shared/waitlist";
+import { ageHeaders, decideAge, parentNeeded } from "../age";
 import { forgetDevice } from "../sign-in";
 import { joinConfirmed, leaveWaitlist } from "../waitlist";
 import { eraseMe, myData } from "./account";
@@ -37,6 +40,18 @@ function wantsSubscribed(c: Context<MeEnv>): boolean {
   throw API_BODY_ERRORS.invalid({ subscribed: "Say true to get campaign e-mail, false to stop it." });
 }
 
+/**
+ * POST /api/me/waitlist's body: the age question's answer (issue 23), as JSON; none at all (no
+ * Content-Type, no body) when the `hwh_age` cookie answers for it. Any other field is a 400.
+ */
+async function birthAnswer(c: Context<MeEnv>): Promise<{ birthMonth: unknown; birthYear: unknown }> {
+  if (!c.req.header("content-type")) return { birthMonth: undefined, birthYear: undefined };
+  if (bodyFormatOf(c.req.header("content-type")) !== "json") throw API_BODY_ERRORS.unsupportedMediaType(UNSUPPORTED_MEDIA_TYPE.json);
+  const body = validBody(ME_JOIN_SCHEMA, await readBodyObject(c, "json", API_BODY_ERRORS), API_BODY_ERRORS);
+  return { birthMonth: body.birth_month, birthYear: body.birth_year };
+}
+const ME_JOIN_SCHEMA = strictFields(birthFields);
+
 export const meRoutes = new Hono<MeEnv>()
   .use("*", signedInOnly)
 
@@ -44,7 +59,12 @@ export const meRoutes = new Hono<MeEnv>()
 
   /** Join with one click: signing in proved the address, so the entry is confirmed at once. */
   .post("/waitlist", meWriteLimit, async (c) => {
-    await joinConfirmed(c.get("deps"), c.get("user").email, request(c));
+    const deps = c.get("deps");
+    const age = await decideAge(deps, { ...(await birthAnswer(c)), request: c.req.raw });
+    for (const [name, value] of Object.entries(ageHeaders(age))) c.header(name, value);
+    // Below the consent age, a parent decides: nothing is stored (the public join's parent step asks them).
+    if (age.parentNeeded) throw parentNeeded(age);
+    await joinConfirmed(deps, c.get("user").email, { ...request(c), age });
     return answer(c);
   })
 

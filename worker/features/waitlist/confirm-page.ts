@@ -65,7 +65,8 @@ export function linkProblemPage(problem: ConfirmLinkProblem): SitePage {
 const backLink = (kind: "button--link" | "button--primary") => homeButton(JOURNEY_TEXT.backLink, kind);
 
 /**
- * The share box: the rule, the link in a read-only field (selectable without JavaScript; a
+ * The share box: the rule (none when referrals move nobody: a minor's entry without
+ * MINOR_REFERRAL_REWARDS, issue 23), the link in a read-only field (selectable without JavaScript; a
  * text area, so the whole link wraps and can be read on a phone) with
  * its Copy button, the Web Share button, the share links, and the friends counted. The two
  * buttons are hidden until the script shows them, where they work.
@@ -79,8 +80,7 @@ function shareBox(link: string, data: ShareBoxData): string {
   ).join("\n");
   return `<section class="share" data-share-box aria-labelledby="share-heading">
 <h2 id="share-heading">${e(JOURNEY_TEXT.shareHeading)}</h2>
-<p>${e(referralRule(data.referral_boost))}</p>
-<label class="share__label" for="referral-link">${e(JOURNEY_TEXT.linkLabel)}</label>
+${data.referral_boost > 0 ? `<p>${e(referralRule(data.referral_boost))}</p>\n` : ""}<label class="share__label" for="referral-link">${e(JOURNEY_TEXT.linkLabel)}</label>
 <div class="waitlist__row">
 <textarea id="referral-link" class="input waitlist__input share__link" rows="2" readonly spellcheck="false" data-share-link>${e(link)}</textarea>
 <button class="button button--primary waitlist__submit" type="button" hidden data-share-copy>${e(JOURNEY_TEXT.copy)}</button>

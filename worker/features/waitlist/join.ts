@@ -1,7 +1,10 @@
 import type { Deps } from "../../deps";
-import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
+import { API_BODY_ERRORS, ApiError, withHeaders } from "../../platform/http/errors";
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
 import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
+import { type AgeDecision, ageHeaders, decideAge, parentNeeded } from "../age";
+import { askParent } from "../parents";
 import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
@@ -84,33 +87,106 @@ function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
  * it is the 409 duplicate. The 201's time is the join's own (never when the address first joined).
  */
 export async function join(deps: Deps, input: WaitlistInput, request: SubmissionRequest): Promise<Stored> {
-  if (isDisposableAddress(input.email)) throw disposable();
-  const claim = firstClaim(deps);
-  // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
-  const result = await joinWithJourney(deps, input, claim, { origin: request.origin, network: request.network });
-  const after = afterJoin(deps, result);
-  if (result.outcome === "duplicate") return { refused: new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate), after };
-  return { at: claim.now, after };
+  const { email, parent_email: parentEmail, birth_month: birthMonth, birth_year: birthYear, ...rest } = input;
+  if (email === undefined && parentEmail === null) throw emailRequired();
+  // The age question first (400 at its field when unanswered, nothing stored): it decides whether
+  // the child's address may be kept at all. Every answer sets the cookie, whatever comes next.
+  const age = await decideAge(deps, { birthMonth, birthYear, request: request.raw });
+  const headers = ageHeaders(age);
+  try {
+    if (age.parentNeeded) return { ...(await askForParent(deps, age, parentEmail, request)), headers };
+    if (email === undefined) throw emailRequired();
+    if (isDisposableAddress(email)) throw disposable();
+    const claim = firstClaim(deps);
+    // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
+    const entry = { ...rest, email, ageBand: age.band, country: age.country };
+    const result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+    const after = afterJoin(deps, result);
+    if (result.outcome === "duplicate") return { refused: new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate), after, headers };
+    return { at: claim.now, after, headers };
+  } catch (error) {
+    throw error instanceof ApiError ? withHeaders(error, headers) : error;
+  }
 }
+
+/**
+ * A join below the consent age (issue 23 §2): the child's address is never stored, mailed or
+ * logged. Without a parent's address, the 400 parent_needed at its field; with one, the parents'
+ * feature stores the request and its e-mail (worker/features/parents askParent), and the child
+ * gets the 202 parent_asked.
+ */
+async function askForParent(deps: Deps, age: AgeDecision, parentEmail: string | null, request: SubmissionRequest): Promise<Stored> {
+  if (parentEmail === null) throw parentNeeded(age);
+  const asked = await askParent(deps, { parentEmail, band: age.band, country: age.country, origin: request.origin });
+  const accepted = {
+    json: { status: PARENT_ASKED, message: AGE_MESSAGES.parentSentTitle },
+    lines: [AGE_MESSAGES.parentSentTitle, AGE_MESSAGES.parentSentDetail],
+  };
+  return { accepted, ...(asked.after ? { after: asked.after } : {}) };
+}
+
+/** The 202's status of a child's join that asked a parent. */
+export const PARENT_ASKED = "parent_asked";
+
+/** The public join's 400 for a missing address (the schema lets it be left out only on the parent step). */
+const emailRequired = () => API_BODY_ERRORS.invalid({ email: WAITLIST_MESSAGES.emailRequired });
 
 /**
  * Joins a signed-in address with one click, confirmed at once (signing in proved the address),
  * or confirms its pending entry: the company is notified as for any join, the joiner gets the
  * welcome. "already": it was confirmed before. The same disposable rule as the public join:
- * signing in proves an address works, not that it lasts.
+ * signing in proves an address works, not that it lasts. `age`: the age question's band and
+ * country (the route decided them: worker/features/me/routes.ts), stored with a new entry.
  */
 export async function joinConfirmed(
   deps: Deps,
   email: string,
-  options: { origin?: string; defer?: Defer; network?: string | null } = {},
+  options: { origin?: string; defer?: Defer; network?: string | null; age?: Pick<AgeDecision, "band" | "country"> } = {},
 ): Promise<"joined" | "already"> {
   if (isDisposableAddress(email)) throw disposable();
-  const result = await joinWithJourney(deps, { email, source: "me" }, firstClaim(deps), {
+  const age = options.age ? { ageBand: options.age.band, country: options.age.country } : {};
+  const result = await joinWithJourney(deps, { email, source: "me", ...age }, firstClaim(deps), {
     origin: options.origin ?? "",
     signedIn: true,
     network: options.network ?? null,
   });
   await run(afterJoin(deps, result)(), options.defer);
+  // An entry of before the age question takes its owner's answer (signing in proved the address;
+  // a stranger's public join never gets here).
+  if (options.age && result.current?.ageBand === "unknown") {
+    await deps.repo.waitlist.fillAge(email, { ageBand: options.age.band, country: options.age.country });
+  }
   // Whether the welcome fit the mailbox's daily cap or not, the join confirmed it.
   return result.confirmedHere ? "joined" : "already";
 }
+
+/**
+ * A parent's or guardian's agreement to a child's join (issue 23; worker/features/parents calls
+ * this when the parent presses "agree"): the parent's own address joins, confirmed at once (the
+ * e-mailed link the parent followed proved the address), on behalf of the child, with the child's
+ * band, the country and when the parent agreed; it never gets a referral code, never counts a
+ * referral, and its welcome has no referral link. An address already on the list keeps its entry
+ * as it is and nothing else is recorded ("already").
+ */
+export async function joinOnBehalfOfChild(
+  deps: Deps,
+  parentEmail: string,
+  options: { band: AgeBandStored; country: string | null; consentAt: Date; origin: string; defer?: Defer },
+): Promise<"joined" | "already"> {
+  if (await deps.repo.waitlist.entryByEmail(parentEmail)) return "already";
+  const input = {
+    email: parentEmail,
+    source: ON_BEHALF_SOURCE,
+    ageBand: options.band,
+    country: options.country,
+    onBehalfOfChild: true,
+    parentalConsentAt: options.consentAt,
+  };
+  // "signedIn": confirmed at once without counting any referral (it carries none).
+  const result = await joinWithJourney(deps, input, firstClaim(deps), { origin: options.origin, signedIn: true });
+  await run(afterJoin(deps, result)(), options.defer);
+  return result.confirmedHere && result.current?.onBehalfOfChild ? "joined" : "already";
+}
+
+/** The source of an entry a parent made on behalf of a child (the console's breakdowns show it). */
+export const ON_BEHALF_SOURCE = "parent";

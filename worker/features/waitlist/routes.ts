@@ -1,7 +1,8 @@
 import type { Deps } from "../../deps";
 import { type PublicSubmission, submissionRoute } from "../../platform/http/submission";
 import { FORM_PAGE_TEXT } from "../../shared/public-forms";
-import { ATTRIBUTION_FIELDS, WAITLIST_MESSAGES, waitlistSchema } from "../../shared/waitlist";
+import { ATTRIBUTION_FIELDS, WAITLIST_MESSAGES, waitlistPostSchema } from "../../shared/waitlist";
+import { PARENT_NEEDED } from "../age";
 import { ALREADY_JOINED, join } from "./join";
 
 /**
@@ -10,10 +11,10 @@ import { ALREADY_JOINED, join } from "./join";
  * submission pipeline (worker/platform/http/submission.ts). Per client at most WAITLIST_RATE_LIMIT
  * joins per window. What a join stores, refuses and sends is join.ts'.
  */
-const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema, Deps> = {
+const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistPostSchema, Deps> = {
   counter: "waitlist",
   limit: (config) => config.publicLimits.waitlist,
-  schema: waitlistSchema,
+  schema: waitlistPostSchema,
   page: {
     heading: FORM_PAGE_TEXT.waitlistHeading,
     // Both placements sit on the home page.
@@ -28,7 +29,8 @@ const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistSchema, Deps> = {
       hidden: ["source", ...ATTRIBUTION_FIELDS, "ref"],
     },
     // Spec §5's duplicate means the address is on the list: news, as the app says it.
-    informational: [ALREADY_JOINED],
+    // A visitor below the consent age is asked for a parent's address: the next step, not a failure.
+    informational: [ALREADY_JOINED, PARENT_NEEDED],
   },
   failure: WAITLIST_MESSAGES.failure,
   // joined_at is this request's time, for a re-join too: an answer must never tell a stranger

@@ -36,6 +36,11 @@ export function created<E extends FormPostEnv>(c: Context<E>, json: Record<strin
   return answer(c, 201, json, async (page) => ({ kind: "success", lines: page.success }));
 }
 
+/** 202 for a submission taken in another way than asked (a child's join that asked a parent): the JSON body, or the page with `lines`. */
+export function accepted<E extends FormPostEnv>(c: Context<E>, json: Record<string, unknown>, lines: readonly string[]) {
+  return answer(c, 202, json, async () => ({ kind: "success", lines, note: false }));
+}
+
 /** An API error as the client's answer: {"error":{"code","message",...details}} or the form's page, with its headers. */
 export function errorResponse<E extends FormPostEnv>(c: Context<E>, error: ApiError): Response | Promise<Response> {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);

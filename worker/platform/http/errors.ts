@@ -60,3 +60,10 @@ export const API_BODY_ERRORS: BodyErrors = {
     return new ApiError(400, "validation_failed", message, { field, fields: fieldErrors });
   },
 };
+
+/** The same error answered with `headers` too (a cookie that goes with whatever the answer). */
+export function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
+  if (Object.keys(headers).length === 0) return error;
+  const status = error.status as ContentfulStatusCode;
+  return new ApiError(status, error.code, error.message, error.details, { ...error.headers, ...headers }, { cause: error.cause });
+}

@@ -31,9 +31,10 @@ export type FormPage = {
 
 /**
  * What happened, in the words the JSON answer has: a success's lines, each problem, or news
- * ("info": the status style, as the app shows it); `refill`: the form to give back with it.
+ * ("info": the status style, as the app shows it); `refill`: the form to give back with it;
+ * `note: false`: a success without the page's successNote (a 202's lines say what comes next).
  */
-export type Outcome = { kind: "success" | "error" | "info"; lines: readonly string[]; refill?: Refill };
+export type Outcome = { kind: "success" | "error" | "info"; lines: readonly string[]; refill?: Refill; note?: boolean };
 
 /** The form's page for `outcome`, with `status` (answer.ts decides when a page is the answer). */
 export function formPageResponse<E extends PlatformEnv>(
@@ -43,7 +44,7 @@ export function formPageResponse<E extends PlatformEnv>(
   status: ContentfulStatusCode,
 ): Promise<Response> {
   // The form goes back to the address the refused post went to.
-  const form = outcome.refill ? `${refilledForm(page.form, c.req.path, outcome.refill)}\n` : "";
+  const form = outcome.refill ? `${refilledForm(page.form, c.req.path, outcome.refill, c.get("deps").now())}\n` : "";
   return sitePageResponse(c, { title: page.heading, main: renderCard(page, outcome, form) }, status);
 }
 
@@ -58,7 +59,7 @@ function renderCard(page: FormPage, outcome: Outcome, form: string): string {
 <h1>${escapeHtml(page.heading)}</h1>
 ${outcomeMessage(outcome)}
 ${
-  outcome.kind === "success" && page.successNote
+  outcome.kind === "success" && outcome.note !== false && page.successNote
     ? `<p>${escapeHtml(page.successNote)}</p>
 `
     : ""

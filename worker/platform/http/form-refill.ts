@@ -1,6 +1,7 @@
 import { escapeHtml } from "../html";
 import { DEFAULT_MAX_LENGTH, type FieldDefinition, fieldLabel, fieldPlaceholder } from "../../shared/forms";
 import { FORM_PAGE_TEXT, HONEYPOT_FIELD } from "../../shared/public-forms";
+import { AGE_MESSAGES, birthYearsOffered } from "../../shared/age";
 
 /**
  * The form a refused post without JavaScript gets back on its page (form-page.ts): the same
@@ -47,13 +48,103 @@ const invalid = (name: string, error: string | undefined) => ({
 });
 
 /** The form, refilled, posting to `action` (the address the refused post went to). */
-export function refilledForm(form: RefillForm, action: string, { values, fieldErrors }: Refill): string {
+export function refilledForm(form: RefillForm, action: string, { values, fieldErrors }: Refill, now: Date = new Date()): string {
   const open = `<form${attributes({ class: form.kind === "waitlist" ? "waitlist" : "contact-form", action, method: "post", "aria-label": form.label, novalidate: form.kind === "waitlist" })}>`;
-  const body = form.kind === "waitlist" ? waitlistBody(form, values, fieldErrors) : fieldsBody(form, values, fieldErrors);
+  const body =
+    form.kind === "fields"
+      ? fieldsBody(form, values, fieldErrors)
+      : parentStep(values, fieldErrors)
+        ? parentBody(form, values, fieldErrors)
+        : waitlistBody(form, values, fieldErrors, now);
   return `${open}\n${body}\n${honeypot()}\n</form>`;
 }
 
-function waitlistBody(form: Extract<RefillForm, { kind: "waitlist" }>, values: Refill["values"], errors: Refill["fieldErrors"]): string {
+// The age question (issue 23) as the app's form asks it (web/src/components/AgeQuestion.tsx): a
+// fieldset before the e-mail, two selects with the answer typed kept, the neutral why, and a
+// refused answer's message under them.
+
+const MONTHS = "January February March April May June July August September October November December".split(" ");
+
+function ageQuestion(values: Refill["values"], errors: Refill["fieldErrors"], now: Date): string {
+  const error = errors.birth_month ?? errors.birth_year;
+  const field = errors.birth_month ? "birth_month" : "birth_year";
+  const describedBy = (name: string) => (error && name === field ? `refill-age-error refill-age-why` : "refill-age-why");
+  const select = (name: string, label: string, placeholder: string, options: { value: string; text: string }[]) => {
+    const chosen = values[name] ?? "";
+    const items = options.map(
+      (option) => `<option${attributes({ value: option.value, selected: option.value === chosen })}>${escapeHtml(option.text)}</option>`,
+    );
+    return [
+      `<label for="${controlId(name)}" class="visually-hidden">${escapeHtml(label)}</label>`,
+      `<select${attributes({ id: controlId(name), name, class: "input", "aria-invalid": error && name === field ? "true" : undefined, "aria-describedby": describedBy(name) })}><option value="">${escapeHtml(placeholder)}</option>${items.join("")}</select>`,
+    ].join("\n");
+  };
+  const months = MONTHS.map((text, index) => ({ value: String(index + 1), text }));
+  const years = birthYearsOffered(now).map((year) => ({ value: String(year), text: String(year) }));
+  return [
+    `<fieldset class="age">`,
+    `<legend class="age__legend">${escapeHtml(AGE_MESSAGES.question)}</legend>`,
+    `<div class="age__row">`,
+    select("birth_month", AGE_MESSAGES.month, AGE_MESSAGES.monthPlaceholder, months),
+    select("birth_year", AGE_MESSAGES.year, AGE_MESSAGES.yearPlaceholder, years),
+    `</div>`,
+    `<p class="waitlist__note" id="refill-age-why">${escapeHtml(AGE_MESSAGES.why)}</p>`,
+    error ? `<p class="field__error" id="refill-age-error">${escapeHtml(error)}</p>` : "",
+    `</fieldset>`,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** Whether the page gives back the parent step: a parent's address was asked for (parent_needed) or sent. */
+const parentStep = (values: Refill["values"], errors: Refill["fieldErrors"]) =>
+  errors.parent_email !== undefined || (values.parent_email ?? "").trim() !== "";
+
+/**
+ * The parent step (a visitor below the consent age): what the app says there, the parent's
+ * address, and the answer carried along in hidden fields (the `hwh_age` cookie holds it too,
+ * unless the browser keeps no cookies). The child's address is not given back: it is never kept.
+ */
+function parentBody(form: Extract<RefillForm, { kind: "waitlist" }>, values: Refill["values"], errors: Refill["fieldErrors"]): string {
+  const error = errors.parent_email;
+  const parent = `<input${attributes({
+    id: controlId("parent_email"),
+    class: "input waitlist__input",
+    name: "parent_email",
+    type: "email",
+    autocomplete: "off",
+    inputmode: "email",
+    value: values.parent_email ?? "",
+    "aria-invalid": error && error !== AGE_MESSAGES.parentNeeded ? "true" : undefined,
+    "aria-describedby":
+      error && error !== AGE_MESSAGES.parentNeeded ? `${controlId("parent_email")}-error refill-parent-text` : "refill-parent-text",
+  })}>`;
+  const hidden = [...form.hidden, "birth_month", "birth_year"].map(
+    (name) => `<input${attributes({ type: "hidden", name, value: values[name] ?? "" })}>`,
+  );
+  return [
+    `<div class="waitlist__parent" id="refill-parent-text">`,
+    // The page's message says it already when that is why the step is shown.
+    error === AGE_MESSAGES.parentNeeded ? "" : `<p><strong>${escapeHtml(AGE_MESSAGES.parentNeeded)}</strong></p>`,
+    `<p>${escapeHtml(AGE_MESSAGES.parentExplain)}</p>`,
+    `</div>`,
+    `<label for="${controlId("parent_email")}" class="age__legend">${escapeHtml(AGE_MESSAGES.parentEmailLabel)}</label>`,
+    `<div class="waitlist__row">`,
+    parent,
+    `<button type="submit" class="button button--primary waitlist__submit">${escapeHtml(AGE_MESSAGES.parentSubmit)}</button>`,
+    `</div>${error && error !== AGE_MESSAGES.parentNeeded ? fieldError("parent_email", error) : ""}`,
+    ...hidden,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+function waitlistBody(
+  form: Extract<RefillForm, { kind: "waitlist" }>,
+  values: Refill["values"],
+  errors: Refill["fieldErrors"],
+  now: Date,
+): string {
   const email = `<input${attributes({
     id: controlId("email"),
     class: "input waitlist__input",
@@ -67,6 +158,7 @@ function waitlistBody(form: Extract<RefillForm, { kind: "waitlist" }>, values: R
   })}>`;
   const hidden = form.hidden.map((name) => `<input${attributes({ type: "hidden", name, value: values[name] ?? "" })}>`);
   return [
+    ageQuestion(values, errors, now),
     `<div class="waitlist__row">`,
     `<label for="${controlId("email")}" class="visually-hidden">${escapeHtml(FORM_PAGE_TEXT.waitlistEmailLabel)}</label>`,
     email,

@@ -2,9 +2,9 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type * as v from "valibot";
 import type { AppConfig, RequestLimit } from "../config/config";
 import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../../shared/public-forms";
-import { created, type FormPostEnv, textFields } from "./answer";
+import { accepted, created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
-import { API_BODY_ERRORS, ApiError, publicFormLimitErrors } from "./errors";
+import { API_BODY_ERRORS, ApiError, publicFormLimitErrors, withHeaders } from "./errors";
 import type { PlatformDeps } from "./env";
 import type { FormPage } from "./form-page";
 import { clientAddress, clientKey } from "./client";
@@ -20,19 +20,29 @@ import { screenSubmission } from "./turnstile";
  * declaration's `store` (worker/features/waitlist/join.ts, worker/features/contact/submit.ts).
  */
 
-/** What a store may need of its request: the site's origin (links in e-mails) and the client's network. */
+/** What a store may need of its request: the site's origin (links in e-mails), the client's network, and the request itself. */
 export type SubmissionRequest = {
   origin: string;
   /** The client's network (clientKey: IPv4 address, or IPv6 /64), for the referral flag of a join confirmed at once. */
   network: string;
+  /** The request as it came (its cookies and Cloudflare's reading of its country: the age question's, worker/features/age). */
+  raw: Request;
 };
 
 /**
  * What a store did: the time it took the submission (the 201's), or, after a write, the refusal
- * to answer with instead (the waitlist's 409); and the work it queued, run after the response
- * (the e-mails), so the visitor never waits for them.
+ * to answer with instead (the waitlist's 409), or a 202 with its own JSON and page lines (a
+ * child's join that asked a parent instead: worker/features/waitlist/join.ts); the headers to
+ * answer with whatever the answer (the age question's cookie); and the work it queued, run after
+ * the response (the e-mails), so the visitor never waits for them.
  */
-export type Stored = ({ at: Date } | { refused: ApiError }) & { after?: () => Promise<unknown> };
+export type Stored = ({ at: Date } | { refused: ApiError } | { accepted: Accepted }) & {
+  after?: () => Promise<unknown>;
+  headers?: Record<string, string>;
+};
+
+/** A 202's JSON, and the lines its page says (the first is the headline). */
+export type Accepted = { json: Record<string, unknown>; lines: readonly string[] };
 
 /** What every public submission's schema yields besides its own fields: the honeypot and the Turnstile token. */
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
@@ -95,14 +105,19 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
 
     let stored: Stored;
     try {
-      const request = { origin: new URL(c.req.url).origin, network: clientKey(clientAddress(c.req.raw.headers)) };
+      const request = { origin: new URL(c.req.url).origin, network: clientKey(clientAddress(c.req.raw.headers)), raw: c.req.raw };
       stored = await declared.store(deps, submission, request);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(500, "internal_error", declared.failure, {}, {}, { cause: error });
     }
     if (stored.after) c.executionCtx.waitUntil(stored.after());
-    if ("refused" in stored) throw stored.refused;
+    const headers = stored.headers ?? {};
+    if ("refused" in stored) {
+      throw withHeaders(stored.refused, headers);
+    }
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if ("accepted" in stored) return accepted(c, stored.accepted.json, stored.accepted.lines);
     return created(c, declared.answer(submission, stored.at.toISOString()));
   });
 }

@@ -53,7 +53,8 @@ export function ShareBox({ link, text, boost, pending, confirmed, heading, rule 
   return (
     <section className="share" aria-labelledby={`${ids}heading`}>
       <h3 id={`${ids}heading`}>{heading ?? JOURNEY_TEXT.shareHeading}</h3>
-      <p>{rule ?? referralRule(boost)}</p>
+      {/* No "move up N places" without a boost (a minor's entry: issue 23). */}
+      {(rule || boost > 0) && <p>{rule ?? referralRule(boost)}</p>}
       <label htmlFor={`${ids}link`} className="share__label">
         {JOURNEY_TEXT.linkLabel}
       </label>

@@ -1,6 +1,10 @@
+import { AGE_MESSAGES, FOR_PARENTS_PATH } from "@shared/age";
 import { longDateTime } from "@shared/dates";
 import { placeLine } from "@shared/journey-text";
 import type { MeAnswer } from "@shared/me";
+import { Link } from "wouter";
+import { AgeQuestion } from "../../components/AgeQuestion";
+import { ROUTES } from "../../routes";
 import { ME_TEXT } from "./content";
 import { Fact, Said, Time } from "./parts";
 import { ShareBox } from "./ShareBox";
@@ -49,14 +53,8 @@ export function StatusSection({ me, place, headingId }: { me: MeAnswer; place: M
       ) : (
         me.status === "confirmed" && me.position !== null && <p className="me__place">{placeLine(me.position)}</p>
       )}
-      {me.status === "none" && (
-        <>
-          <p>{ME_TEXT.none.text(me.email)}</p>
-          <button type="button" className="button button--primary" onClick={actions.join} disabled={busy !== null}>
-            {busy === "join" ? ME_TEXT.none.joining : ME_TEXT.none.join}
-          </button>
-        </>
-      )}
+      {me.status === "none" && <Join me={me} place={place} />}
+      {onBehalf(me) && <p>{ME_TEXT.onBehalf}</p>}
       {me.status === "pending" && (
         <>
           <p>{ME_TEXT.pending.text(me.email)}</p>
@@ -68,24 +66,66 @@ export function StatusSection({ me, place, headingId }: { me: MeAnswer; place: M
 
       <Said success={place.successIn("waitlist")} error={place.errorIn("waitlist")} />
 
-      {me.status === "confirmed" && me.referral_link && (
+      {/* No share box for an entry a parent made for their child (its link is null); no reward pitch without a boost. */}
+      {me.status === "confirmed" && me.referral_link && !onBehalf(me) && (
         <ShareBox
           link={me.referral_link}
           text={me.share.text}
           boost={me.referral_boost}
           pending={me.referrals_pending}
           confirmed={me.referrals_confirmed}
-          {...(invited ? { heading: ME_TEXT.invited.shareHeading, rule: ME_TEXT.invited.shareRule } : {})}
+          {...(invited
+            ? { heading: ME_TEXT.invited.shareHeading, rule: ME_TEXT.invited.shareRule }
+            : me.referral_boost > 0
+              ? {}
+              : { heading: ME_TEXT.noBoost.shareHeading, rule: ME_TEXT.noBoost.shareRule })}
         />
       )}
 
-      {me.status !== "none" && <Leave place={place} />}
+      {me.status !== "none" && <Leave place={place} noBoost={me.referral_boost <= 0 || onBehalf(me)} />}
     </section>
   );
 }
 
+/** GET /api/me's issue-23 fields (worker/shared/me.ts), read where the answer may come without them. */
+type AgeFields = { on_behalf_of_child?: boolean | null };
+
+/** Whether a parent or guardian made the entry for their child. */
+const onBehalf = (me: MeAnswer) => (me as MeAnswer & AgeFields).on_behalf_of_child === true;
+
+/**
+ * Joining with one click, after the neutral age question (issue 23): nothing is sent until it is
+ * answered. Below the consent age a parent or guardian decides first, on the home page's form.
+ */
+function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
+  const { busy, refs, joinProblem } = place;
+  const birthError = joinProblem?.kind === "birth" ? joinProblem : null;
+  return (
+    <form className="me__join" onSubmit={place.actions.join} noValidate>
+      <p>{ME_TEXT.none.text(me.email)}</p>
+      <AgeQuestion error={birthError} disabled={busy !== null} monthRef={refs.birthMonth} yearRef={refs.birthYear} />
+      {joinProblem?.kind === "parentNeeded" ? (
+        <div ref={refs.parentNeeded} tabIndex={-1} className="waitlist__parent" role="alert">
+          <p>
+            <strong>{AGE_MESSAGES.parentNeeded}</strong>
+          </p>
+          <p>{ME_TEXT.none.parentPath}</p>
+          <Link href={ROUTES.home}>{ME_TEXT.none.homeLink}</Link>
+        </div>
+      ) : (
+        <button type="submit" className="button button--primary" disabled={busy !== null}>
+          {busy === "join" ? ME_TEXT.none.joining : ME_TEXT.none.join}
+        </button>
+      )}
+      <p className="waitlist__note">
+        <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
+      </p>
+    </form>
+  );
+}
+
 /** "Leave the waitlist", then the question with its two answers (focus moves to the question, and back). */
-function Leave({ place }: { place: MyPlace }) {
+function Leave({ place, noBoost }: { place: MyPlace; noBoost: boolean }) {
   const { busy, refs, leaving, focusAfterRender } = place;
   if (!leaving.open) {
     return (
@@ -108,7 +148,7 @@ function Leave({ place }: { place: MyPlace }) {
     <div className="me__confirm">
       {/* Focused when asked, so the question is read before its buttons. */}
       <p ref={refs.leaveQuestion} tabIndex={-1}>
-        {ME_TEXT.leave.question}
+        {noBoost ? ME_TEXT.leave.questionNoBoost : ME_TEXT.leave.question}
       </p>
       <div className="me__buttons">
         <button type="button" className="button button--danger" onClick={place.actions.leave} disabled={busy !== null}>

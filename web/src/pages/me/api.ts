@@ -7,8 +7,10 @@ import {
   type MeErasureRequest,
   type MeSubscriptionRequest,
 } from "@shared/me";
+import type { BirthAnswer } from "@shared/age";
 import { retryAfterSeconds, tooManyAttempts } from "@shared/public-forms";
 import type { TokenSource } from "../../admin/api";
+import type { BirthField } from "../../components/AgeQuestion";
 import { ME_TEXT } from "./content";
 
 /**
@@ -24,6 +26,10 @@ export type MeFailure =
   | { kind: "notPending" }
   /** DELETE /api/me: the address typed is not the signed-in one. */
   | { kind: "mismatch" }
+  /** POST /api/me/waitlist: the age question's answer refused (400 naming birth_month or birth_year), said at its select. */
+  | { kind: "birth"; field: BirthField; message: string }
+  /** POST /api/me/waitlist below the consent age (400 `parent_needed`): a parent or guardian decides first. */
+  | { kind: "parentNeeded" }
   | { kind: "error"; message: string };
 
 export class MeApiError extends Error {
@@ -87,7 +93,8 @@ export function createMeApi(tokens: TokenSource) {
 
   return {
     me: () => answer(ME_ROUTES.me),
-    join: () => answer(ME_ROUTES.waitlist, "POST"),
+    /** The one-click join, with the age question's answer (issue 23). */
+    join: (birth: BirthAnswer) => answer(ME_ROUTES.waitlist, "POST", { birth_month: birth.month, birth_year: birth.year }),
     leave: () => answer(ME_ROUTES.waitlist, "DELETE"),
     /** Campaign e-mail on (subscribe again) or off (unsubscribe). */
     setSubscribed: (subscribed: boolean) => answer(ME_ROUTES.subscription, "POST", { subscribed } satisfies MeSubscriptionRequest),
@@ -107,14 +114,18 @@ export function createMeApi(tokens: TokenSource) {
   };
 }
 
-/** The API's error shape {"error":{"code","message","retry_after"}}, turned into what the page does. */
+/** The API's error shape {"error":{"code","message","field","retry_after"}}, turned into what the page does. */
 async function failureOf(response: Response, call: string): Promise<MeApiError> {
   let code: string | undefined;
   let retryAfter: number | undefined;
+  let field: unknown;
+  let message: unknown;
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; retry_after?: unknown } };
+    const body = (await response.json()) as { error?: { code?: unknown; retry_after?: unknown; field?: unknown; message?: unknown } };
     if (typeof body.error?.code === "string") code = body.error.code;
     if (typeof body.error?.retry_after === "number") retryAfter = body.error.retry_after;
+    field = body.error?.field;
+    message = body.error?.message;
   } catch {
     // No JSON (a proxy's page, say): the status alone decides.
   }
@@ -122,6 +133,9 @@ async function failureOf(response: Response, call: string): Promise<MeApiError> 
   if (status === 401 || code === ME_ERRORS.notSignedIn) return new MeApiError({ kind: "signedOut" });
   if (code === ME_ERRORS.notPending) return new MeApiError({ kind: "notPending" });
   if (code === ME_ERRORS.confirmMismatch) return new MeApiError({ kind: "mismatch" });
+  if (status === 400 && code === "parent_needed") return new MeApiError({ kind: "parentNeeded" });
+  if (status === 400 && (field === "birth_month" || field === "birth_year") && typeof message === "string" && message !== "")
+    return new MeApiError({ kind: "birth", field, message });
   if (status === 429) {
     const wait = retryAfter ?? retryAfterSeconds(response.headers.get("Retry-After"), new Date());
     return new MeApiError({ kind: "error", message: tooManyAttempts(wait) });

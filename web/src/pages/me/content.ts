@@ -27,6 +27,16 @@ export const ME_TEXT = {
     join: "Join the waitlist",
     joining: "Joining…",
     joined: "You're on the waitlist, and your place is confirmed.",
+    /** Below the consent age (after AGE_MESSAGES.parentNeeded): where a parent or guardian is asked. */
+    parentPath: "Use the waitlist form on the home page: it asks for your parent's or guardian's email address instead of yours.",
+    homeLink: "Go to the waitlist form",
+  },
+  /** An entry a parent or guardian made for their child (issue 23): no referral link, no share box. */
+  onBehalf: "You joined this waitlist on behalf of your child.",
+  /** The share box without a reward (REFERRAL_BOOST 0, or a minor's entry): sharing, no line to move up in. */
+  noBoost: {
+    shareHeading: "Bring your friends",
+    shareRule: "Friends who join with your link get their own place on the waitlist.",
   },
   pending: {
     text: (email: string) =>
@@ -59,6 +69,8 @@ export const ME_TEXT = {
   leave: {
     button: "Leave the waitlist",
     question: "Leave the waitlist? You lose your place in line, and friends who join with your link no longer move you up.",
+    /** The same question without a reward for friends (no boost). */
+    questionNoBoost: "Leave the waitlist? You lose your place in line.",
     confirm: "Yes, leave the waitlist",
     cancel: "Cancel",
     leaving: "Leaving…",

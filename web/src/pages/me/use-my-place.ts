@@ -1,7 +1,9 @@
+import { birthProblemMessage, isBirthProblem, readBirthAnswer } from "@shared/age";
 import type { MeAnswer } from "@shared/me";
 import { type FormEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { saveFile } from "../../admin/download";
 import { signOut } from "../../admin/session";
+import type { BirthField } from "../../components/AgeQuestion";
 import { useMounted } from "../../hooks/mounted";
 import { type MeApi, MeApiError } from "./api";
 import { ME_TEXT } from "./content";
@@ -16,6 +18,9 @@ export type View =
 
 /** A request in flight, by what it does (its button says so; the others wait). */
 export type Busy = null | "join" | "resend" | "leave" | "subscription" | "data" | "erase";
+
+/** Why the one-click join did not happen: the answer refused at a select, or a parent must decide first. */
+export type JoinProblem = { kind: "birth"; field: BirthField; message: string } | { kind: "parentNeeded" };
 
 /** Where a message goes: under the waitlist's actions, the e-mail subscription, the data download, the deletion form. */
 type Area = "waitlist" | "subscription" | "data" | "erase";
@@ -35,6 +40,7 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
   const [erasing, setErasing] = useState(false);
   const [typed, setTyped] = useState("");
   const [mismatch, setMismatch] = useState(false);
+  const [joinProblem, setJoinProblem] = useState<JoinProblem | null>(null);
   const isMounted = useMounted();
 
   const refs = {
@@ -45,6 +51,9 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
     eraseField: useRef<HTMLInputElement>(null),
     subscriptionButton: useRef<HTMLButtonElement>(null),
     subscriptionSaid: useRef<HTMLParagraphElement>(null),
+    birthMonth: useRef<HTMLSelectElement>(null),
+    birthYear: useRef<HTMLSelectElement>(null),
+    parentNeeded: useRef<HTMLDivElement>(null),
   };
   /** Where focus goes after the next render (an element that render brings). */
   const pendingFocus = useRef<RefObject<HTMLElement | null> | null>(null);
@@ -99,11 +108,34 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
     focusAfterRender(refs.statusHeading);
   }
 
-  const join = () =>
-    run("join", "waitlist", async () => {
-      const me = await api.join();
-      if (isMounted()) showAnswer(me, ME_TEXT.none.joined);
+  /**
+   * The one-click join asks the age question first (issue 23): nothing is sent until it is
+   * answered. A refused answer is said at its select (focus goes there); below the consent age the
+   * page says a parent or guardian decides first.
+   */
+  function join(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const birth = readBirthAnswer(data.get("birth_month") ?? "", data.get("birth_year") ?? "", new Date());
+    const refuse = (problem: JoinProblem) => {
+      setJoinProblem(problem);
+      focusAfterRender(problem.kind === "birth" ? (problem.field === "birth_month" ? refs.birthMonth : refs.birthYear) : refs.parentNeeded);
+    };
+    if (isBirthProblem(birth)) return refuse({ kind: "birth", field: birth.field, message: birthProblemMessage(birth) });
+    setJoinProblem(null);
+    void run("join", "waitlist", async () => {
+      try {
+        const me = await api.join(birth);
+        if (isMounted()) showAnswer(me, ME_TEXT.none.joined);
+      } catch (error) {
+        if (!(error instanceof MeApiError)) throw error;
+        const { failure } = error;
+        if (failure.kind === "birth") refuse({ kind: "birth", field: failure.field, message: failure.message });
+        else if (failure.kind === "parentNeeded") refuse({ kind: "parentNeeded" });
+        else throw error;
+      }
     });
+  }
 
   const resend = () =>
     run("resend", "waitlist", async () => {
@@ -192,6 +224,8 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
     errorIn: (area: Area) => noticeIn(area, "error"),
     clearNotice: () => setNotice(null),
     actions: { join, resend, leave, setSubscribed, download, erase },
+    /** What the join's age question came to: an answer refused at its select, or a parent must decide. */
+    joinProblem,
     leaving: { open: leaving, set: setLeaving },
     erasure: { open: erasing, set: setErasing, typed, setTyped, mismatch, setMismatch },
   };
