@@ -126,6 +126,16 @@ const STATS: AdminStats = {
     lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
     lastDeletionDay: null,
   },
+  ages: {
+    byBand: { under_13: 0, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 },
+    onBehalfOfChild: { total: 0, byBand: { under_13: 0, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 } },
+  },
+  parents: {
+    pending: 0,
+    oldestPendingAt: null,
+    today: { agreed: 0, declined: 0, expired: 0 },
+    lastDays: { agreed: 0, declined: 0, expired: 0 },
+  },
 };
 
 const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });
@@ -151,6 +161,9 @@ function waitlistEntry(id: number, email: string, invited: Partial<AdminWaitlist
     referrals_confirmed: 0,
     invited_at: null,
     invited_campaign_id: null,
+    age_band: "18_plus",
+    country: "US",
+    on_behalf_of_child: false,
     email_sent: true,
     email_sent_at: null,
     notify_attempts: 1,
@@ -257,6 +270,9 @@ describe("the waitlist's Invited column (issue 17)", () => {
       referrals_confirmed: 0,
       invited_at: null,
       invited_campaign_id: null,
+      age_band: "18_plus",
+      country: "US",
+      on_behalf_of_child: false,
       email_sent: true,
       email_sent_at: null,
       notify_attempts: 1,

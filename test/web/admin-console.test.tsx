@@ -96,6 +96,8 @@ function stats(
     referrals?: Partial<AdminStats["referrals"]>;
     visitorMail?: AdminStats["visitorMail"];
     retention?: AdminStats["retention"];
+    ages?: AdminStats["ages"];
+    parents?: AdminStats["parents"];
   } = {},
 ): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
@@ -153,6 +155,17 @@ function stats(
       lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
       lastDeletionDay: null,
     },
+    // 1,234: 1,100 joined themselves (by their band), 34 on behalf of a child.
+    ages: overrides.ages ?? {
+      byBand: { under_13: 0, "13_15": 120, "16_17": 180, "18_plus": 500, unknown: total - 834 },
+      onBehalfOfChild: { total: 34, byBand: { under_13: 30, "13_15": 4, "16_17": 0, "18_plus": 0, unknown: 0 } },
+    },
+    parents: overrides.parents ?? {
+      pending: 6,
+      oldestPendingAt: "2026-01-27T08:00:00.000Z",
+      today: { agreed: 2, declined: 1, expired: 0 },
+      lastDays: { agreed: 34, declined: 5, expired: 11 },
+    },
   };
 }
 
@@ -175,6 +188,9 @@ function entry(id: number, email: string, overrides: Partial<AdminListedEntry> =
     referrals_confirmed: 41,
     invited_at: null,
     invited_campaign_id: null,
+    age_band: "18_plus",
+    country: "US",
+    on_behalf_of_child: false,
     held_at: null,
     referral_credit: null,
     referrals_voided: 0,
@@ -1053,12 +1069,13 @@ describe("erasure", () => {
       ],
     },
     sign_in_code: null,
+    consent: { at: "2026-01-30T10:05:00.000Z", by: STORED, on_behalf_of_child: false },
   });
 
   it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
     let erased = false;
     routes["POST /api/admin/people/lookup"] = () =>
-      jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null } : record());
+      jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null } : record());
     routes["POST /api/admin/people/erase"] = () => {
       erased = true;
       return jsonResponse(200, { waitlist: 1, submissions: 1, users: 1 });
