@@ -1075,7 +1075,10 @@ describe("erasure", () => {
   it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
     let erased = false;
     routes["POST /api/admin/people/lookup"] = () =>
-      jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null } : record());
+      jsonResponse(
+        200,
+        erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null } : record(),
+      );
     routes["POST /api/admin/people/erase"] = () => {
       erased = true;
       return jsonResponse(200, { waitlist: 1, submissions: 1, users: 1 });

@@ -43,6 +43,11 @@ export const AUDIENCE_PARTS = {
  * rank_key so SQLite walks the partial rank indexes (the uninvited one for a wave) rather than
  * the table, and the inbox test searches hwh_waitlist_mailbox_rank_idx
  * (test/node/campaign-audience-plan.test.ts).
+ *
+ * Children (issue 23): audiences are waitlist entries only, so a child's request waiting for a
+ * parent's answer (hwh_parental_requests) is never drawn and its parent's address never mailed;
+ * an entry a parent agreed to on behalf of a child is the parent's address and is drawn like any
+ * other (test/worker/campaign-children.test.ts).
  */
 export function audienceWhere(audience: CampaignAudience): SQL {
   const utmSource = audience.utm_source ?? null;
