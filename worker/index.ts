@@ -8,6 +8,7 @@ import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
 import { confirmRoutes, runJoinerOutbox } from "./features/waitlist";
 import { runOutbox } from "./features/notifications";
+import { parentRoutes, runParentOutbox } from "./features/parents";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
 import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
@@ -16,7 +17,8 @@ import { unsubscribeRoutes } from "./features/campaigns/unsubscribe/routes";
 
 /**
  * The one worker: the API under /api, sign-in (GoTrue-compatible) under /auth/v1, the dev
- * mailbox under /dev, the confirmation and unsubscribe links' pages (/confirm, /unsubscribe), and
+ * mailbox under /dev, the confirmation, parent's and unsubscribe links' pages (/confirm, /parent,
+ * /unsubscribe), and
  * the built site (Workers static assets) for everything else. Each part answers errors in its own
  * format (its sub-app's error handler; /confirm and /unsubscribe answer pages).
  */
@@ -30,6 +32,8 @@ app.route("/auth/v1", authRoutes);
 app.route("/auth", authElsewhere);
 app.route("/dev", devRoutes);
 app.route("/confirm", confirmRoutes);
+// The parent's page: a child's request to join, answered (worker/features/parents).
+app.route("/parent", parentRoutes);
 // The console's framed preview of a campaign's e-mail (a signed address; its own CSP).
 app.route("/campaign-preview", campaignPreviewRoutes);
 app.route("/unsubscribe", unsubscribeRoutes);
@@ -52,7 +56,8 @@ export default {
     await consumeCampaignBatch(createDeps(env), batch);
   },
   /**
-   * Cron Trigger: sends due notifications (singles, then a digest) and joiner e-mails; clears old
+   * Cron Trigger: sends due notifications (singles, then a digest), joiner e-mails and the
+   * e-mails asking parents for their consent; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
    * moves a few hundred addresses stored before they were canonical to their canonical form;
    * deletes what the retention schedule says is kept no longer (worker/features/retention/).
@@ -61,6 +66,7 @@ export default {
     const deps = createDeps(env);
     job(ctx, runOutbox(deps), "notification.outbox_run_failed");
     job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
+    job(ctx, runParentOutbox(deps), "parent_mail.outbox_run_failed");
     job(ctx, runCampaignCron(deps), "campaign.cron_failed");
     job(ctx, pruneRecords(deps), "housekeeping.failed");
     job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");

@@ -9,6 +9,7 @@ import { createDevMailQueries } from "./features/dev-mailbox/queries";
 import { createHealthRepository } from "./features/health/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
+import { createParentalRepository } from "./features/parents/queries";
 import { createReferralRepository } from "./features/referrals/queries";
 import { createRetentionRepository } from "./features/retention/queries";
 import { createAuthRepository } from "./features/sign-in/queries";
@@ -37,6 +38,9 @@ export function createRepository(db: Database) {
 
     /** A referrer's friends still pending, and the network flag. */
     referrals: createReferralRepository(db),
+
+    /** A child's requests for a parent's consent (each its own e-mail's outbox), and how parents answered. */
+    parents: createParentalRepository(db),
 
     /** The generic forms' submissions (the contact form). */
     contact: createSubmissionRepository(db),

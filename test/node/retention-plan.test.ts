@@ -41,6 +41,7 @@ describe("the retention sweeps' plans", () => {
       "contact_messages",
       /^SEARCH hwh_form_submissions USING (?:COVERING )?INDEX hwh_form_submissions_form_created_idx \(form_name=\? AND created_at<\?\)$/,
     ],
+    ["parental_requests", /^SEARCH hwh_parental_requests USING (?:COVERING )?INDEX hwh_parental_requests_created_idx \(created_at<\?\)$/],
   ] as const)("%s: one search of its index, in order, no scan and no sort", async (kind, search) => {
     expect(await planOf(kind)).toEqual([expect.stringMatching(search)]);
   });

@@ -1,6 +1,6 @@
 // The retention schedule's storage (worker/features/retention/queries.ts), shared by the D1 and libSQL test files.
 import { describe, expect, it } from "vitest";
-import { auditLog, formSubmissions, joinerMail, retentionDeletions, waitlist } from "../../worker/platform/db/schema";
+import { auditLog, formSubmissions, joinerMail, parentalRequests, retentionDeletions, waitlist } from "../../worker/platform/db/schema";
 import type { TestRepository } from "./records";
 
 /**
@@ -97,6 +97,32 @@ export function retentionRepositorySuite(driver: string, fresh: () => Promise<Te
         ["Another Form", ago(400 * DAY)],
         ["Contact Form", ago(30 * DAY - 1000)],
       ]);
+    });
+
+    it("parental requests: one nobody answered past the cut-off goes, sent or not; a newer one stays; nothing else is touched", async () => {
+      const repo = await fresh();
+      const request = (email: string, createdMs: number, sent: boolean) => ({
+        parentEmail: email,
+        mailboxKey: `key-${email}`,
+        ageBand: "under_13" as const,
+        country: "US",
+        nonce: `nonce-${email}`.padEnd(22, "x").slice(0, 22),
+        createdAt: ago(createdMs),
+        sentAt: sent ? ago(createdMs - 1000) : null,
+        attempts: 1,
+      });
+      await repo.seed(parentalRequests, [
+        request("old-sent@example.org", 8 * DAY, true),
+        request("old-unsent@example.org", 9 * DAY, false),
+        request("inside@example.org", 7 * DAY - 1000, true),
+      ]);
+      await repo.seed(waitlist, [entry("unconfirmed@example.org", 8 * DAY)]);
+      const week = new Date(now.getTime() - 7 * DAY);
+      expect(await repo.retention.sweep("parental_requests", { before: week, limit: 100, day })).toBe(2);
+      expect(await repo.retention.sweep("parental_requests", { before: week, limit: 100, day })).toBe(0);
+      expect((await repo.rowsOf(parentalRequests)).map((row) => row.parentEmail)).toEqual(["inside@example.org"]);
+      expect(await emails(repo)).toEqual(["unconfirmed@example.org"]);
+      expect(await repo.rowsOf(retentionDeletions)).toEqual([{ day, kind: "parental_requests", count: 2 }]);
     });
 
     it("the counts: per kind over the days since a given day", async () => {

@@ -121,9 +121,9 @@ const STATS: AdminStats = {
   failedNotifications: { count: 0, nextAttemptAt: null },
   visitorMail: { budget: 5000, sentToday: 0, waiting: 0 },
   retention: {
-    schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
-    today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
-    lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+    schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
+    today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
+    lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
     lastDeletionDay: null,
   },
   ages: {

@@ -150,9 +150,9 @@ function stats(
     failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
     visitorMail: overrides.visitorMail ?? { budget: 5000, sentToday: 120, waiting: 0 },
     retention: overrides.retention ?? {
-      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
-      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
-      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
+      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
+      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
       lastDeletionDay: null,
     },
     // 1,234: 1,100 joined themselves (by their band), 34 on behalf of a child.
@@ -437,9 +437,9 @@ describe("the console", () => {
         200,
         stats({
           retention: {
-            schedule: { unconfirmed_entries: 30, referral_networks: 14, contact_messages: 365 },
-            today: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 1 },
-            lastDays: { unconfirmed_entries: 1204, referral_networks: 1, contact_messages: 1 },
+            schedule: { unconfirmed_entries: 30, referral_networks: 14, contact_messages: 365, parental_requests: 7 },
+            today: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 1, parental_requests: 0 },
+            lastDays: { unconfirmed_entries: 1204, referral_networks: 1, contact_messages: 1, parental_requests: 0 },
             lastDeletionDay: "2026-11-28",
           },
         }),
@@ -454,6 +454,7 @@ describe("the console", () => {
       "Unconfirmed sign-ups, kept 30 days: 3 deleted today, 1,204 in the last 30 days.",
       "Referral network hashes, kept 14 days: none cleared today, 1 in the last 30 days.",
       "Contact messages, kept 365 days: 1 deleted today, 1 in the last 30 days.",
+      "Unanswered parental requests, kept 7 days: none deleted today, none in the last 30 days.",
     ]);
     expect(within(section(admin.overview.title)).getByText("Last deletion: 2026-11-28 (UTC).")).toBeTruthy();
   });

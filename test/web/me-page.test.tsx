@@ -106,6 +106,8 @@ function answer(overrides: Partial<MeAnswer> = {}): MeAnswer {
     confirmed_at: null,
     share: { text: "I'm on the Homework Helper waitlist. Join with my link:" },
     referral_boost: 5,
+    age_band: null,
+    on_behalf_of_child: false,
     invited_at: null,
     invited_by: null,
     subscription: { subscribed: true, unsubscribed_at: null, reason: null },

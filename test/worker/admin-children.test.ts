@@ -141,6 +141,9 @@ describe("GET /api/admin/stats: ages and parents (issue 23)", () => {
     expect(change((s) => s.parents.lastDays.agreed)).toBe(5);
     expect(change((s) => s.parents.lastDays.declined)).toBe(5);
     expect(change((s) => s.parents.lastDays.expired)).toBe(7);
+    // The retention line counts the same deletions under its kind "parental_requests".
+    expect(change((s) => s.retention.today.parental_requests)).toBe(2);
+    expect(change((s) => s.retention.lastDays.parental_requests)).toBe(7);
   });
 });
 

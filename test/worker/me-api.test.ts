@@ -91,6 +91,8 @@ describe("GET /api/me and the waitlist actions", () => {
       confirmed_at: null,
       share: { text: JOURNEY_TEXT.shareText },
       referral_boost: 5,
+      age_band: null,
+      on_behalf_of_child: false,
       invited_at: null,
       invited_by: null,
       subscription: { subscribed: true, unsubscribed_at: null, reason: null },

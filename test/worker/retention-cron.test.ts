@@ -125,9 +125,9 @@ describe("the console's retention line (GET /api/admin/stats)", () => {
 
   it("gives the schedule in force, what went today and in the last 30 days per kind, and the last day anything went", async () => {
     expect(await stats()).toEqual({
-      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365 },
-      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
-      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0 },
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
+      today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
+      lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
       lastDeletionDay: null,
     });
     const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
@@ -139,9 +139,9 @@ describe("the console's retention line (GET /api/admin/stats)", () => {
     await repo.seed(waitlist, [{ email: uniqueEmail("old"), createdAt: ago(31 * DAY), updatedAt: ago(31 * DAY), emailSent: true }]);
     await runCron();
     expect(await stats({ RETENTION_CONTACT_DAYS: "90" })).toEqual({
-      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 90 },
-      today: { unconfirmed_entries: 1, referral_networks: 0, contact_messages: 0 },
-      lastDays: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 4 },
+      schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 90, parental_requests: 7 },
+      today: { unconfirmed_entries: 1, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
+      lastDays: { unconfirmed_entries: 3, referral_networks: 0, contact_messages: 4, parental_requests: 0 },
       lastDeletionDay: today(),
     });
   });

@@ -5,6 +5,7 @@
  * without a valid one it answers 401 in the API's error shape.
  */
 import type { ErasureCounts } from "./admin";
+import type { AgeBandStored } from "./age";
 import type { MyData } from "./my-data";
 
 /** Where the joiner's API lives. */
@@ -60,8 +61,16 @@ export type MeAnswer = {
   confirmed_at: string | null;
   /** What a share says besides the link. */
   share: { text: string };
-  /** How many places each confirmed referral moves its referrer up (REFERRAL_BOOST): for the rule's sentence (journey-text.ts referralRule). */
+  /**
+   * How many places each confirmed referral moves this entry up, for the rule's sentence
+   * (journey-text.ts referralRule): REFERRAL_BOOST, or 0 for a minor's entry (under 18) unless
+   * MINOR_REFERRAL_REWARDS, and for an entry on behalf of a child (issue 23).
+   */
   referral_boost: number;
+  /** The entry's age band from the neutral age question ("unknown": joined before it was asked); null when not on the list. */
+  age_band: AgeBandStored | null;
+  /** Whether a parent or guardian holds this place on behalf of a child (no referral code or link then). */
+  on_behalf_of_child: boolean;
   /** When an invite wave drew the entry (ISO); null: not invited (yet). An invited entry's place no longer matters. */
   invited_at: string | null;
   /** The wave's e-mail, once it was sent to this address: its subject and when; null otherwise (not yet, or skipped). */

@@ -10,6 +10,8 @@ export const RETENTION_KINDS = [
   "referral_networks",
   /** Contact form messages, past RETENTION_CONTACT_DAYS. */
   "contact_messages",
+  /** A child's requests for a parent's consent nobody answered, past RETENTION_PARENTAL_REQUEST_DAYS since they were made. */
+  "parental_requests",
 ] as const;
 
 export type RetentionKind = (typeof RETENTION_KINDS)[number];

@@ -45,13 +45,12 @@ export const overview = {
   /** The retention schedule (issue 23): per kind, its days and what went today and over the stats' days. */
   retention: {
     title: "Kept only as long as needed",
-    // Parental requests' line is ready for the kind (worker/shared/retention.ts RETENTION_KINDS) whether or not it is listed there yet.
     kinds: {
       unconfirmed_entries: { label: "Unconfirmed sign-ups", went: "deleted" },
       referral_networks: { label: "Referral network hashes", went: "cleared" },
       contact_messages: { label: "Contact messages", went: "deleted" },
-      parental_requests: { label: "Parental requests nobody answered", went: "deleted" },
-    } satisfies Record<RetentionKind, KindWords> & Partial<Record<"parental_requests", KindWords>>,
+      parental_requests: { label: "Unanswered parental requests", went: "deleted" },
+    } satisfies Record<RetentionKind, KindWords>,
     line: ({ label, went }: { label: string; went: string }, days: number, today: number, lastDays: number) =>
       `${label}, kept ${plural(days, "day")}: ${countOrNone(today)} ${went} today, ${countOrNone(lastDays)} in the last ${STATS_DAYS} days.`,
     last: (day: string | null) => (day ? `Last deletion: ${day} (UTC).` : "Nothing has been deleted yet."),

@@ -19,7 +19,7 @@ export type MeRequest = { origin: string; network: string; defer: Defer };
 export async function meAnswer(deps: Deps, email: string, origin: string): Promise<MeAnswer> {
   const [journey, subscription] = await Promise.all([journeyOf(deps, email, origin), subscriptionOf(deps, email)]);
   const share = { text: JOURNEY_TEXT.shareText };
-  return { email, ...journey, share, referral_boost: deps.config.waitlist.referralBoost, subscription };
+  return { email, ...journey, share, subscription };
 }
 
 /** Sends the confirmation e-mail again: only while pending (409 otherwise), within the address's daily cap (429 over it). */

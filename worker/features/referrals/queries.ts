@@ -1,5 +1,7 @@
 import { and, count, eq, gte, inArray, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import type { AnyColumn } from "drizzle-orm";
+import { AGE_BANDS, isMinorBand } from "../../shared/age";
 import type { Database } from "../../platform/db/database";
 import { referralCredits, waitlist } from "../../platform/db/schema";
 import type { WaitlistEntry } from "../../platform/db/schema";
@@ -14,10 +16,26 @@ import { iso } from "../../platform/db/sql";
 
 /**
  * What a confirmation that may count a referral writes: its winning claim, its time, the boost in
- * force, and the referral pair key of the confirming mailbox (keys.ts referralPairKey), which
+ * force (and whether minors get it, MINOR_REFERRAL_REWARDS; unset: they do not), and the referral pair key of the confirming mailbox (keys.ts referralPairKey), which
  * finds the pairs an erasure kept of that mailbox.
  */
-export type ReferralWrite = { claim: string; at: Date; boost: number; pairKey: string };
+export type ReferralWrite = { claim: string; at: Date; boost: number; pairKey: string; minorRewards?: boolean };
+
+/** The bands of minors (under 18), as stored (worker/shared/age.ts isMinorBand). */
+const MINOR_BANDS = AGE_BANDS.filter(isMinorBand);
+
+/**
+ * The places a referral moves the referrer (`referrer` names its row in SQL) up: the boost in
+ * force, or 0 for a minor's entry (under 18, not a parent's on behalf of a child) unless
+ * MINOR_REFERRAL_REWARDS (issue 23: a minor's referrals are counted, but do not move them).
+ */
+export function referrerBoost(referrer: { ageBand: SQL | AnyColumn; onBehalfOfChild: SQL | AnyColumn }, write: ReferralWrite): SQL {
+  if (write.minorRewards) return sql`${write.boost}`;
+  return sql`(case when ${referrer.ageBand} in (${sql.join(
+    MINOR_BANDS.map((band) => sql`${band}`),
+    sql`, `,
+  )}) and ${referrer.onBehalfOfChild} = 0 then 0 else ${write.boost} end)`;
+}
 
 /**
  * The place's order key (docs/api.md "The place in line"), in one home: rank_key = 2 x (confirm_seq -
@@ -31,8 +49,7 @@ export const RANK_KEY = {
   /** A new confirmation's key, for its confirm_seq `seq`: no referrals yet. */
   confirmed: (seq: SQL) => sql`2 * ${seq}`,
   /** The key after one more confirmed referral (SET sees the row as it was: referrals before this one). */
-  afterReferral: (boost: number) =>
-    sql`${waitlist.rankKey} - ${2 * boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
+  afterReferral: (boost: SQL) => sql`${waitlist.rankKey} - 2 * ${boost} - (case when ${waitlist.referralsConfirmed} = 0 then 1 else 0 end)`,
 };
 
 /**
@@ -41,15 +58,18 @@ export const RANK_KEY = {
  * for a confirmed referrer; and only when this friend's mailbox has not earned that referrer a
  * place before (hwh_referral_credits: leaving and joining again, or another +tag of the same
  * inbox, never counts twice; nor erasing everything and joining again, whose pair the erasure
- * kept under the pair key). The referrer moves up `boost` places. Runs before
- * referralCreditStatement, in the same batch.
+ * kept under the pair key). The referrer moves up `boost` places, a minor none (referrerBoost: the
+ * key stays as its confirmation made it). Runs before referralCreditStatement, in the same batch.
  */
 export function referralStatement(db: Database, email: string, write: ReferralWrite) {
   const referred = (column: string) =>
     sql`(select j.${sql.raw(column)} from ${waitlist} j where j.email = ${email} and j.confirm_claim = ${write.claim})`;
   return db
     .update(waitlist)
-    .set({ referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`, rankKey: RANK_KEY.afterReferral(write.boost) })
+    .set({
+      referralsConfirmed: sql`${waitlist.referralsConfirmed} + 1`,
+      rankKey: sql`case when ${referrerBoost(waitlist, write)} = 0 then ${waitlist.rankKey} else ${RANK_KEY.afterReferral(referrerBoost(waitlist, write))} end`,
+    })
     .where(
       sql`referral_code = ${referred("referred_by")} and confirmed_at is not null and mailbox_key <> ${referred("mailbox_key")}
         and not exists (select 1 from ${referralCredits} c where c.referral_code = ${referred("referred_by")}
@@ -59,7 +79,7 @@ export function referralStatement(db: Database, email: string, write: ReferralWr
 
 /**
  * Records the (referrer's code, friend's mailbox) pair of a referral the statement before counted,
- * with the boost it gave (so voiding it takes back exactly that): the same conditions, the pair
+ * with the boost it gave (so voiding it takes back exactly that; 0 for a minor's: referrerBoost): the same conditions, the pair
  * unique (a pair already there is left as it is, voided or not, and then the statement before
  * counted nothing), and none when an erasure kept the pair (the statement before counted nothing either).
  */
@@ -67,7 +87,9 @@ export function referralCreditStatement(db: Database, email: string, write: Refe
   return db
     .insert(referralCredits)
     .select(
-      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)}, ${write.boost}, null from ${waitlist} j
+      sql`select j.referred_by, j.mailbox_key, ${iso(write.at)},
+        ${referrerBoost({ ageBand: sql`(select r.age_band from ${waitlist} r where r.referral_code = j.referred_by)`, onBehalfOfChild: sql`(select r.on_behalf_of_child from ${waitlist} r where r.referral_code = j.referred_by)` }, write)},
+        null from ${waitlist} j
         where j.email = ${email} and j.confirm_claim = ${write.claim} and j.referred_by is not null
         and exists (select 1 from ${waitlist} r where r.referral_code = j.referred_by and r.confirmed_at is not null and r.mailbox_key <> j.mailbox_key)
         and not exists (select 1 from ${referralCredits} c where c.referral_code = j.referred_by and c.mailbox_key = ${write.pairKey})`,

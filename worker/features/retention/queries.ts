@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, max, sql, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../platform/db/database";
-import { formSubmissions, joinerMail, retentionDeletions, waitlist } from "../../platform/db/schema";
+import { formSubmissions, joinerMail, parentalRequests, retentionDeletions, waitlist } from "../../platform/db/schema";
 import { iso } from "../../platform/db/sql";
 import { CONTACT_FORM } from "../../shared/forms";
 import type { RetentionKind } from "../../shared/retention";
@@ -61,6 +61,18 @@ const DUE: Record<RetentionKind, (db: Database, options: SweepOptions) => Due> =
       .limit(limit),
     counted: (ids) => db.select({ n }).from(formSubmissions).where(inArray(formSubmissions.id, ids)),
     act: (ids) => [db.delete(formSubmissions).where(inArray(formSubmissions.id, ids))],
+  }),
+  // A child's request no parent answered (its link expired with it, worker/features/parents/token.ts):
+  // the parent's address, the band and the country go, sent or not (its e-mail is the row itself).
+  parental_requests: (db, { before, limit }) => ({
+    ids: db
+      .select({ id: parentalRequests.id })
+      .from(parentalRequests)
+      .where(lt(parentalRequests.createdAt, iso(before)))
+      .orderBy(asc(parentalRequests.createdAt), asc(parentalRequests.id))
+      .limit(limit),
+    counted: (ids) => db.select({ n }).from(parentalRequests).where(inArray(parentalRequests.id, ids)),
+    act: (ids) => [db.delete(parentalRequests).where(inArray(parentalRequests.id, ids))],
   }),
 };
 

@@ -20,6 +20,7 @@ const DAYS: Record<RetentionKind, keyof RetentionConfig> = {
   unconfirmed_entries: "unconfirmedDays",
   referral_networks: "referralNetworkDays",
   contact_messages: "contactDays",
+  parental_requests: "parentalRequestDays",
 };
 
 /** The UTC day a deletion is counted under (YYYY-MM-DD). */

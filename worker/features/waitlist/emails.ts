@@ -22,14 +22,18 @@ export function referralLink(origin: string, code: string): string {
 
 const FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif";
 
-function layout(parts: { heading: string; lines: string[]; button: { label: string; href: string }; after?: string[] }): string {
+function layout(parts: { heading: string; lines: string[]; button?: { label: string; href: string }; after?: string[] }): string {
   const paragraph = (text: string) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:#1f2937">${text}</p>`;
   return [
     `<div style="${FONT};max-width:560px;margin:0 auto;padding:24px 16px;background:#ffffff">`,
     `<p style="margin:0 0 24px;font-size:18px;font-weight:700;color:#4f46e5">${escapeHtml(BRAND_NAME)}</p>`,
     `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#111827">${escapeHtml(parts.heading)}</h1>`,
     ...parts.lines.map(paragraph),
-    `<p style="margin:24px 0"><a href="${escapeHtml(parts.button.href)}" style="display:inline-block;padding:14px 24px;border-radius:8px;background:#4f46e5;color:#ffffff;font-size:16px;font-weight:600;text-decoration:none">${escapeHtml(parts.button.label)}</a></p>`,
+    ...(parts.button
+      ? [
+          `<p style="margin:24px 0"><a href="${escapeHtml(parts.button.href)}" style="display:inline-block;padding:14px 24px;border-radius:8px;background:#4f46e5;color:#ffffff;font-size:16px;font-weight:600;text-decoration:none">${escapeHtml(parts.button.label)}</a></p>`,
+        ]
+      : []),
     ...(parts.after ?? []).map(paragraph),
     "</div>",
   ].join("\n");
@@ -57,7 +61,11 @@ export function confirmationEmail(input: { link: string; validDays: number }): J
 export function welcomeEmail(input: { place: number; link: string; boost: number }): JoinerContent {
   const title = `You're #${input.place} in line for ${BRAND_NAME}`;
   const why = `You get this e-mail because this address joined the ${BRAND_NAME} waitlist.`;
-  const rule = `Each friend who joins with your link and confirms moves you up ${input.boost} places.`;
+  // A minor's referrals move nobody (issue 23: MINOR_REFERRAL_REWARDS off): the link is still theirs to share.
+  const rule =
+    input.boost > 0
+      ? `Each friend who joins with your link and confirms moves you up ${input.boost} places.`
+      : "Share your link with friends who'd like a homework helper too.";
   return {
     title,
     bodyHtml: layout({
@@ -67,5 +75,22 @@ export function welcomeEmail(input: { place: number; link: string; boost: number
       after: [`<span style="font-size:14px;color:#4b5563;word-break:break-all">Your link: ${escapeHtml(input.link)}</span>`],
     }),
     bodyText: [BRAND_NAME, "", `You're #${input.place} in line`, "", why, rule, "", `Your link: ${input.link}`, ""].join("\n"),
+  };
+}
+
+/**
+ * The welcome of a parent's or guardian's entry on behalf of a child (issue 23): the place, held
+ * under the parent's address; no referral link (such an entry has none) and no button.
+ */
+export function onBehalfWelcomeEmail(input: { place: number }): JoinerContent {
+  const title = `You're #${input.place} in line for ${BRAND_NAME}`;
+  const why = `You get this e-mail because you agreed that your child may join the ${BRAND_NAME} waitlist.`;
+  const what =
+    "The place is held under your e-mail address, and we'll write to you when the product launches. We did not keep your child's e-mail address.";
+  const leave = "You can take the place off the list at any time from My place on our site (sign in with this address).";
+  return {
+    title,
+    bodyHtml: layout({ heading: `You're #${input.place} in line`, lines: [escapeHtml(why), escapeHtml(what), escapeHtml(leave)] }),
+    bodyText: [BRAND_NAME, "", `You're #${input.place} in line`, "", why, what, leave, ""].join("\n"),
   };
 }

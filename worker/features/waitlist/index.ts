@@ -2,12 +2,13 @@
  * The waitlist, as the worker's entry points and the other features use it: its routes (POST
  * /api/waitlist, the /confirm page), the cron's joiner-mail run, a signed-in joiner's own actions
  * (join confirmed at once, where they stand, leave, resend), the console's line on visitor
- * e-mail, the mailbox key every feature keys a person's consent by, and a stored entry's attribution.
+ * e-mail, a parent's join on behalf of a child (issue 23), the mailbox key every feature keys a person's consent by, and a stored entry's attribution.
  */
 export { waitlistRoutes } from "./routes";
 export { confirmRoutes } from "./confirm-routes";
 export { runJoinerOutbox, visitorMailOf } from "./joiner-mail";
-export { joinConfirmed } from "./join";
+export { joinConfirmed, joinOnBehalfOfChild } from "./join";
+export { referralBoostOf } from "./boost";
 export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";
 export { formerMailboxKey, mailboxKey, mailboxKeys } from "./keys";

@@ -2,6 +2,7 @@ import type { Deps } from "../../deps";
 import { API_BODY_ERRORS, ApiError } from "../../platform/http/errors";
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
 import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import type { AgeBandStored } from "../../shared/age";
 import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
@@ -114,3 +115,34 @@ export async function joinConfirmed(
   // Whether the welcome fit the mailbox's daily cap or not, the join confirmed it.
   return result.confirmedHere ? "joined" : "already";
 }
+
+/**
+ * A parent's or guardian's agreement to a child's join (issue 23; worker/features/parents calls
+ * this when the parent presses "agree"): the parent's own address joins, confirmed at once (the
+ * e-mailed link the parent followed proved the address), on behalf of the child, with the child's
+ * band, the country and when the parent agreed; it never gets a referral code, never counts a
+ * referral, and its welcome has no referral link. An address already on the list keeps its entry
+ * as it is and nothing else is recorded ("already").
+ */
+export async function joinOnBehalfOfChild(
+  deps: Deps,
+  parentEmail: string,
+  options: { band: AgeBandStored; country: string | null; consentAt: Date; origin: string; defer?: Defer },
+): Promise<"joined" | "already"> {
+  if (await deps.repo.waitlist.entryByEmail(parentEmail)) return "already";
+  const input = {
+    email: parentEmail,
+    source: ON_BEHALF_SOURCE,
+    ageBand: options.band,
+    country: options.country,
+    onBehalfOfChild: true,
+    parentalConsentAt: options.consentAt,
+  };
+  // "signedIn": confirmed at once without counting any referral (it carries none).
+  const result = await joinWithJourney(deps, input, firstClaim(deps), { origin: options.origin, signedIn: true });
+  await run(afterJoin(deps, result)(), options.defer);
+  return result.confirmedHere && result.current?.onBehalfOfChild ? "joined" : "already";
+}
+
+/** The source of an entry a parent made on behalf of a child (the console's breakdowns show it). */
+export const ON_BEHALF_SOURCE = "parent";

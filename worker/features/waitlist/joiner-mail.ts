@@ -2,7 +2,8 @@ import type { Deps } from "../../deps";
 import type { JoinerMail, WaitlistEntry } from "../../platform/db/schema";
 import { describeError, log } from "../../platform/log";
 import { confirmationToken } from "./tokens";
-import { confirmationEmail, confirmLink, referralLink, welcomeEmail } from "./emails";
+import { confirmationEmail, confirmLink, onBehalfWelcomeEmail, referralLink, welcomeEmail } from "./emails";
+import { referralBoostOf } from "./boost";
 import { nextAttemptAt, sendRecorded } from "../../platform/mail/outbox";
 import type { MailMessage } from "../../platform/mail/transport";
 import { windowOf } from "../../platform/limits";
@@ -28,9 +29,12 @@ async function messageFor(deps: Deps, mail: JoinerMail, entry: WaitlistEntry): P
     return { receivers: [entry.email], ...confirmationEmail({ link, validDays }) };
   }
   const place = await deps.repo.waitlist.placeOf(entry);
-  if (place === null || !entry.referralCode) return null;
+  if (place === null) return null;
+  // A parent's entry on behalf of a child has no referral code: its welcome has no link.
+  if (entry.onBehalfOfChild) return { receivers: [entry.email], ...onBehalfWelcomeEmail({ place }) };
+  if (!entry.referralCode) return null;
   const link = referralLink(origin, entry.referralCode);
-  return { receivers: [entry.email], ...welcomeEmail({ place, link, boost: deps.config.waitlist.referralBoost }) };
+  return { receivers: [entry.email], ...welcomeEmail({ place, link, boost: referralBoostOf(deps, entry) }) };
 }
 
 /** The UTC day the visitor e-mail budget counts in. */

@@ -3,6 +3,7 @@ import type { WaitlistEntry } from "../../platform/db/schema";
 import type { MeAnswer } from "../../shared/me";
 import type { ShareBoxData } from "./confirm-page";
 import { referralLink } from "./emails";
+import { referralBoostOf } from "./boost";
 import { ConfirmTokenError } from "./tokens";
 
 /**
@@ -13,7 +14,17 @@ import { ConfirmTokenError } from "./tokens";
 /** The journey part of GET /api/me's answer. */
 export type Journey = Pick<
   MeAnswer,
-  "status" | "position" | "referral_code" | "referral_link" | "referrals_pending" | "referrals_confirmed" | "joined_at" | "confirmed_at"
+  | "status"
+  | "position"
+  | "referral_code"
+  | "referral_link"
+  | "referrals_pending"
+  | "referrals_confirmed"
+  | "joined_at"
+  | "confirmed_at"
+  | "referral_boost"
+  | "age_band"
+  | "on_behalf_of_child"
 >;
 
 /** Where an address stands: status, place, referral code and link, friends pending and confirmed, times, and its invitation. */
@@ -31,13 +42,22 @@ export async function journeyOf(deps: Deps, email: string, origin = ""): Promise
 export async function shareBoxOf(deps: Deps, entryId: number, origin: string): Promise<ShareBoxData> {
   const entry = await deps.repo.waitlist.entryById(entryId);
   if (!entry) throw new ConfirmTokenError("unknown");
-  return { ...(await journeyOf(deps, entry.email, origin)), referral_boost: deps.config.waitlist.referralBoost };
+  return journeyOf(deps, entry.email, origin);
 }
 
 async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: string): Promise<Journey> {
   if (!entry) {
     const none = { referral_code: null, referral_link: null, referrals_pending: 0, referrals_confirmed: 0 };
-    return { status: "none", position: null, ...none, joined_at: null, confirmed_at: null };
+    const age = { age_band: null, on_behalf_of_child: false };
+    return {
+      status: "none",
+      position: null,
+      ...none,
+      joined_at: null,
+      confirmed_at: null,
+      referral_boost: referralBoostOf(deps, null),
+      ...age,
+    };
   }
   const [position, pending] = await Promise.all([deps.repo.waitlist.placeOf(entry), deps.repo.referrals.pending(entry)]);
   const code = entry.confirmedAt ? entry.referralCode : null;
@@ -50,5 +70,8 @@ async function journeyOfRecord(deps: Deps, entry: WaitlistEntry | null, origin: 
     referrals_confirmed: entry.referralsConfirmed,
     joined_at: entry.createdAt,
     confirmed_at: entry.confirmedAt,
+    referral_boost: referralBoostOf(deps, entry),
+    age_band: entry.ageBand,
+    on_behalf_of_child: entry.onBehalfOfChild,
   };
 }

@@ -15,7 +15,8 @@ export type Defer = (work: Promise<unknown>) => void;
 export const run = async (work: Promise<unknown>, defer?: Defer) => (defer ? defer(work) : await work);
 
 /**
- * A confirmation's write: a random claim (the winner's), a new code, the boost in force, the
+ * A confirmation's write: a random claim (the winner's), a new code, the boost in force (and
+ * whether minors get it: MINOR_REFERRAL_REWARDS), the
  * mailbox key with its referral pair key (keys.ts mailboxKeys), the network key, and which
  * referral it may count (ReferralProof).
  */
@@ -27,7 +28,18 @@ export function confirmWrite(
 ): ConfirmWrite {
   const [mailboxKey, pairKey] = keys;
   const boost = deps.config.waitlist.referralBoost;
-  return { claim: crypto.randomUUID(), at: deps.now(), referralCode: newReferralCode(), boost, mailboxKey, pairKey, network, referral };
+  const minorRewards = deps.config.waitlist.minorReferralRewards;
+  return {
+    claim: crypto.randomUUID(),
+    at: deps.now(),
+    referralCode: newReferralCode(),
+    boost,
+    minorRewards,
+    mailboxKey,
+    pairKey,
+    network,
+    referral,
+  };
 }
 
 /** A join's own random value (16 bytes, base64url: 22 characters), kept with the referral it carries and carried by its link. */

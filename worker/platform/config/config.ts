@@ -64,6 +64,8 @@ export type AppConfig = {
   /** Cloudflare Turnstile on the public forms: on only when both keys are set. */
   turnstile: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   auth: AuthConfig;
+  /** The neutral age question (worker/features/age): who needs a parent, and where the visitor is. */
+  age: { parentalConsentUnder: number; defaultCountry: string };
   /** The retention schedule the cron enforces (worker/features/retention/). */
   retention: RetentionConfig;
   /** Settings given a value out of range or not a number (with what is accepted): health says so. */
@@ -98,6 +100,7 @@ export function readConfig(env: Settings): AppConfig {
     campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),
     auth: authSettings(values),
+    age: { parentalConsentUnder: values.PARENTAL_CONSENT_UNDER, defaultCountry: values.DEFAULT_COUNTRY },
     retention: retentionSettings(values),
     invalidSettings: invalid,
   };

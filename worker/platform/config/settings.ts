@@ -87,6 +87,13 @@ const signInAddresses = v.pipe(
   v.transform((value): ReadonlySet<string> => new Set(value.split(",").map(normalizeEmail).filter(Boolean))),
 );
 
+/** A two-letter country code (ISO 3166-1 alpha-2, upper-cased), or nothing (""). */
+const countryOrNothing = v.pipe(
+  trimmed,
+  v.toUpperCase(),
+  v.check((value) => value === "" || /^[A-Z]{2}$/.test(value), "two letters such as US, or empty"),
+);
+
 /** Every setting, in the order a problem is reported (the order health names them in). */
 const SETTINGS = v.object({
   /** Not trimmed: only "development", exactly, is development (config.ts). */
@@ -157,6 +164,13 @@ const SETTINGS = v.object({
   RETENTION_PARENTAL_REQUEST_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_PARENTAL_REQUEST_DAYS, 1, 3650),
   RETENTION_REFERRAL_NETWORK_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_REFERRAL_NETWORK_DAYS, 1, 3650),
   RETENTION_CONTACT_DAYS: wholeNumber(PUBLISHED_RETENTION_DAYS.RETENTION_CONTACT_DAYS, 1, 3650),
+  // Students and their parents (issue 23; worker/features/age): the age below which a parent
+  // decides everywhere, at least (a country's own consent age applies when higher); the country
+  // assumed when Cloudflare names none (empty: unknown, the strictest consent age); and whether
+  // minors' referrals move them up the line.
+  PARENTAL_CONSENT_UNDER: wholeNumber(13, 13, 18),
+  DEFAULT_COUNTRY: countryOrNothing,
+  MINOR_REFERRAL_REWARDS: trueOrFalse(false),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */

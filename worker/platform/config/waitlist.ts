@@ -14,6 +14,8 @@ export type WaitlistConfig = {
   confirmDailyLimit: number;
   /** Confirmation and welcome e-mails to all visitors per UTC day; past it they wait in the outbox. */
   visitorMailDailyBudget: number;
+  /** MINOR_REFERRAL_REWARDS: whether a minor's (under 18) confirmed referrals move them up the line. */
+  minorReferralRewards: boolean;
 };
 
 export function waitlistSettings(values: SettingValues): WaitlistConfig {
@@ -24,5 +26,6 @@ export function waitlistSettings(values: SettingValues): WaitlistConfig {
     networkFlag: values.REFERRAL_NETWORK_FLAG,
     confirmDailyLimit: values.WAITLIST_CONFIRM_DAILY_LIMIT,
     visitorMailDailyBudget: values.VISITOR_EMAIL_DAILY_BUDGET,
+    minorReferralRewards: values.MINOR_REFERRAL_REWARDS,
   };
 }

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, isNotNull, isNull, sql } from "drizzle-orm";
 import { ATTRIBUTION_FIELDS, type Attribution } from "../../../shared/waitlist";
+import type { AgeBandStored } from "../../../shared/age";
 import { countOne } from "../../../platform/db/counters";
 import type { Database } from "../../../platform/db/database";
 import { type FirstClaim, newClaim } from "../../notifications/queries";
@@ -34,6 +35,13 @@ export type JoinResult =
   | ({ outcome: "joined"; entry: WaitlistEntry; claimed: boolean; budgetUsed: number | null } & Partial<JoinerSide>)
   | ({ outcome: "duplicate" } & Partial<JoinerSide>);
 
+/**
+ * What a join knows of the joiner's age (issue 23): the band the neutral question gave (never the
+ * birth month or year), the visitor's country, and, for a parent's entry on behalf of a child
+ * (worker/features/waitlist/join.ts joinOnBehalfOfChild), that flag and when the parent agreed.
+ */
+export type AgeOfEntry = { ageBand: AgeBandStored; country: string | null; onBehalfOfChild: boolean; parentalConsentAt: Date | null };
+
 type WaitlistColumns = ReturnType<typeof getTableColumns<typeof waitlist>>;
 
 /**
@@ -56,7 +64,7 @@ export function createWaitlistRepository(db: Database) {
      * cleared and, when nobody is sending it right now, its attempts start over with this one.
      */
     async join(
-      input: { email: string; source: string | null } & Partial<Attribution>,
+      input: { email: string; source: string | null } & Partial<Attribution> & Partial<AgeOfEntry>,
       claim: FirstClaim,
       journey?: JoinJourney,
     ): Promise<JoinResult> {
@@ -72,6 +80,10 @@ export function createWaitlistRepository(db: Database) {
           email: input.email,
           source: input.source,
           ...Object.fromEntries(ATTRIBUTION_COLUMNS.map(({ field, key }) => [key, input[field] ?? null])),
+          ageBand: input.ageBand ?? "unknown",
+          country: input.country ?? null,
+          onBehalfOfChild: input.onBehalfOfChild ?? false,
+          parentalConsentAt: input.parentalConsentAt ? iso(input.parentalConsentAt) : null,
           createdAt: at,
           updatedAt: at,
           notifyAttempts: 1,
@@ -97,6 +109,10 @@ export function createWaitlistRepository(db: Database) {
             // The referral is never set by a re-join: only the join that made the entry carries one,
             // so nobody can attach their code to a stranger's pending entry (and a re-join that
             // does not carry the same code drops it: keptReferral).
+            // A band and a country fill only what is unknown (an entry made before the question);
+            // the on-behalf flag and the consent time are never set by a re-join.
+            ageBand: sql`case when ${waitlist.ageBand} = 'unknown' then excluded.age_band else ${waitlist.ageBand} end`,
+            country: sql`coalesce(${waitlist.country}, excluded.country)`,
             mailboxKey: sql`case when excluded.mailbox_key <> '' then excluded.mailbox_key else ${waitlist.mailboxKey} end`,
             notifyNextAttemptAt: null,
             notifyAttempts: sql`case when ${free} then 1 else ${waitlist.notifyAttempts} end`,

@@ -42,8 +42,8 @@ function proves(referral: ReferralProof): SQL {
 
 /**
  * Confirms the entry `which` selects, unless it is confirmed already (then nothing changes):
- * the next confirm_seq (unique: a conflict is retried by the caller), its referral code, its
- * rank key, the mailbox key, and the claim that lets only this confirmation count its referral.
+ * the next confirm_seq (unique: a conflict is retried by the caller), its referral code (none
+ * for an entry on behalf of a child), its rank key, the mailbox key, and the claim that lets only this confirmation count its referral.
  * A referral its proof does not name is dropped here, so the statements after count nothing.
  */
 function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
@@ -54,12 +54,13 @@ function confirmStatement(db: Database, which: SQL, write: ConfirmWrite) {
       confirmedAt: iso(write.at),
       confirmSeq: nextSeq,
       rankKey: RANK_KEY.confirmed(nextSeq),
-      referralCode: write.referralCode,
+      // An entry a parent made on behalf of a child (issue 23) never gets a code, nor counts a referral.
+      referralCode: sql`case when ${waitlist.onBehalfOfChild} = 0 then ${write.referralCode} end`,
       mailboxKey: write.mailboxKey,
       confirmClaim: write.claim,
-      referredBy: sql`case when ${proved} then ${waitlist.referredBy} else null end`,
+      referredBy: sql`case when ${proved} and ${waitlist.onBehalfOfChild} = 0 then ${waitlist.referredBy} else null end`,
       referralJoin: null,
-      referralNetwork: sql`case when ${proved} and ${waitlist.referredBy} is not null then ${write.network} else null end`,
+      referralNetwork: sql`case when ${proved} and ${waitlist.onBehalfOfChild} = 0 and ${waitlist.referredBy} is not null then ${write.network} else null end`,
       updatedAt: iso(write.at),
     })
     .where(and(which, isNull(waitlist.confirmedAt)));
