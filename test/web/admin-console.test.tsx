@@ -1133,6 +1133,7 @@ describe("students and their parents in the console (issue 23)", () => {
         user: null,
         sign_in_code: null,
         consent: { at: "2026-12-02T08:30:00.000Z", by: parent, on_behalf_of_child: true },
+        parental_requests: [{ created_at: "2026-12-03T07:00:00.000Z", age_band: "under_13", country: "US", sent_at: null }],
       } satisfies PersonRecord);
     const user = await openConsole();
     const erasure = section(admin.erasure.title);
@@ -1146,6 +1147,13 @@ describe("students and their parents in the console (issue 23)", () => {
     expect(
       within(erasure).getByText(
         `${admin.erasure.fields.consent}: A parent or guardian agreed on 2 Dec 2026, 08:30 UTC, from parent@example.com.`,
+      ),
+    ).toBeTruthy();
+    // Another child's request waiting for the same parent: shown, so an erasure is known to delete it too.
+    expect(within(erasure).getByRole("heading", { name: admin.erasure.parentalRequests(1) })).toBeTruthy();
+    expect(
+      within(erasure).getByText(
+        "Made 3 Dec 2026, 07:00 UTC: a child aged under 13, in US; the e-mail has not gone yet. The child's address is not kept.",
       ),
     ).toBeTruthy();
     expect(admin.erasure.consent({ at: "3 Dec 2026, 09:00 UTC", by: "ada@example.com", on_behalf_of_child: false })).toBe(
@@ -1182,6 +1190,7 @@ describe("erasure", () => {
     },
     sign_in_code: null,
     consent: { at: "2026-01-30T10:05:00.000Z", by: STORED, on_behalf_of_child: false },
+    parental_requests: [],
   });
 
   it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
@@ -1189,7 +1198,9 @@ describe("erasure", () => {
     routes["POST /api/admin/people/lookup"] = () =>
       jsonResponse(
         200,
-        erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null } : record(),
+        erased
+          ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null, parental_requests: [] }
+          : record(),
       );
     routes["POST /api/admin/people/erase"] = () => {
       erased = true;

@@ -196,3 +196,32 @@ describe("the waitlist list, CSV and look-up: age band, country, on behalf of a 
     expect((await lookUp(uniqueEmail("nobody"))).consent).toBeNull();
   });
 });
+
+describe("a parent's address in the look-up and the erasure (issue 23)", () => {
+  const post = (path: string, email: string) =>
+    admin(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email }) });
+
+  it("the look-up lists children's requests waiting for the address (never a child's address); the erasure deletes them with the rest", async () => {
+    const parent = uniqueEmail("erased-parent");
+    const other = uniqueEmail("other-parent");
+    await storeEntry({ email: parent, band: "under_13", country: "US", onBehalf: true, consentAt: new Date().toISOString() });
+    await storeRequest(parent, "13_15", "2026-12-03T07:00:00.000Z");
+    await storeRequest(other);
+
+    const found = await json<PersonRecord>(await post("/people/lookup", parent));
+    expect(found.parental_requests).toEqual([{ created_at: "2026-12-03T07:00:00.000Z", age_band: "13_15", country: "US", sent_at: null }]);
+    expect(found.waitlist).toMatchObject({ on_behalf_of_child: true });
+
+    expect(await json(await post("/people/erase", parent))).toMatchObject({ waitlist: 1 });
+    const left = async (email: string) =>
+      (await env.DB.prepare("select count(*) as n from hwh_parental_requests where parent_email = ?").bind(email).first<{ n: number }>())!
+        .n;
+    expect(await left(parent)).toBe(0);
+    expect(await left(other)).toBe(1);
+    expect(await json<PersonRecord>(await post("/people/lookup", parent))).toMatchObject({
+      waitlist: null,
+      consent: null,
+      parental_requests: [],
+    });
+  });
+});

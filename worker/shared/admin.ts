@@ -285,6 +285,11 @@ export type PersonRecord = {
   sign_in_code: { sent_at: string; expires_at: string; usable: boolean } | null;
   /** The waitlist entry's consent record (null: no entry). */
   consent: ConsentRecord | null;
+  /**
+   * Children's requests waiting for this address's answer as their parent or guardian (issue 23),
+   * oldest first: only what they keep (never the child's address), and when the e-mail went.
+   */
+  parental_requests: { created_at: string; age_band: AgeBandStored; country: string | null; sent_at: string | null }[];
 };
 
 /** POST /api/admin/people/erase: how many records were erased. */

@@ -146,6 +146,10 @@ export const erasure = {
       ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).`
       : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
   submission: (when: string) => `Sent ${when}`,
+  /** Children's requests waiting for the address as their parent (issue 23): erasing deletes them too. */
+  parentalRequests: (n: number) => `Children's requests waiting for this address as their parent (${n})`,
+  parentalRequest: (when: string, band: string, country: string | null, sent: string | null) =>
+    `Made ${when}: a child aged ${band.toLowerCase()}${country ? `, in ${country}` : ""}; ${sent ? `the e-mail went ${sent}` : "the e-mail has not gone yet"}. The child's address is not kept.`,
   /** The entry's age band and whether a parent agreed on behalf of a child (issue 23). */
   onBehalf: (yes: boolean) => (yes ? "Yes: a parent's or guardian's entry for a child" : "No"),
   /** The consent record: who agreed (an address) and when, or that the address is not confirmed yet. */

@@ -108,5 +108,11 @@ export function personJson(email: string, found: PersonData, now: Date): PersonR
       ? { sent_at: code.sentAt, expires_at: code.expiresAt, usable: code.live && code.expiresAt > now.toISOString() }
       : null,
     consent: found.waitlist ? consentOf(found.waitlist) : null,
+    parental_requests: found.parentalRequests.map((request) => ({
+      created_at: request.createdAt,
+      age_band: request.ageBand,
+      country: request.country,
+      sent_at: request.sentAt,
+    })),
   };
 }

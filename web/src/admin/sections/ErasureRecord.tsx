@@ -70,6 +70,23 @@ export function ErasureRecord({ record }: { record: PersonRecord }) {
           <p className="muted">{text.noAccount}</p>
         )}
       </div>
+      {record.parental_requests.length > 0 && (
+        <div className="stored__part">
+          <h4>{text.parentalRequests(record.parental_requests.length)}</h4>
+          <ul className="stored__list">
+            {record.parental_requests.map((request) => (
+              <li key={request.created_at}>
+                {text.parentalRequest(
+                  formatTime(request.created_at),
+                  admin.waitlist.ageBands[request.age_band],
+                  request.country,
+                  time(request.sent_at),
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {record.sign_in_code && (
         <div className="stored__part">
           <h4>{text.otherRecords}</h4>
