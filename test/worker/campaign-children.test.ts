@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { startCampaign } from "../../worker/features/campaigns/actions";
-import type { CampaignAudience } from "../../worker/shared/campaigns";
+import type { AudienceSize, CampaignAudience } from "../../worker/shared/campaigns";
 import {
   depsOf,
   draft,
@@ -14,7 +14,7 @@ import {
   stubProvider,
   uniqueTag,
 } from "../support/campaign-engine";
-import { testRepository } from "../support/worker";
+import { call, testRepository } from "../support/worker";
 
 /**
  * Campaign audiences and children (issue 23 §2, §6): a child's request waiting for a parent's
@@ -31,6 +31,33 @@ async function pendingRequest(parentEmail: string): Promise<void> {
   )
     .bind(parentEmail, crypto.randomUUID(), crypto.randomUUID(), new Date().toISOString())
     .run();
+}
+
+/** A confirmed entry of `band` that joined after the age question, in line after every entry there is. */
+async function confirmedOfBand(email: string, tag: string, band: string): Promise<void> {
+  const at = new Date().toISOString();
+  await env.DB.prepare(
+    `insert into hwh_waitlist (email, utm_source, mailbox_key, confirmed_at, confirm_seq, rank_key, email_sent, created_at, updated_at, age_band, country)
+     select ?1, ?2, lower(hex(randomblob(32))), ?3, b + 1, 2 * (b + 1), 1, ?3, ?3, ?4, 'GB'
+     from (select coalesce(max(confirm_seq), 0) as b from hwh_waitlist)`,
+  )
+    .bind(email, tag, at, band)
+    .run();
+}
+
+/** POST /api/admin/campaigns/audience with the admin key. */
+async function audienceOf(audience: CampaignAudience): Promise<AudienceSize> {
+  const response = await call(
+    "/api/admin/campaigns/audience",
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer test-admin-key-0123456789abcdef-0123456789" },
+      body: JSON.stringify({ audience }),
+    },
+    { OPERATOR_EMAILS: "operator@example.com" },
+  );
+  expect(response.status).toBe(200);
+  return (await response.json()) as AudienceSize;
 }
 
 /** An entry a parent agreed to on behalf of a child: confirmed at the agreement, in line after every entry there is, no referral code. */
@@ -92,5 +119,17 @@ describe("campaign audiences and children (issue 23)", () => {
     expect(wave.receivers.filter((to) => to === parent)).toHaveLength(1);
     const entry = (await testRepository().waitlist.entryByEmail(parent))!;
     expect(entry).toMatchObject({ onBehalfOfChild: true, invitedCampaignId: wave.campaignId });
+  });
+
+  it("the audience's count says how many of it joined before the age question (age band unknown), for everyone and for a wave's first N", async () => {
+    const tag = uniqueTag("age-unknown");
+    await seedConfirmed(tag, 3); // before the question: the column's default, "unknown"
+    await confirmedOfBand(`${tag}-adult@example.com`, tag, "18_plus");
+    await onBehalfEntry(`${tag}-parent@example.com`, tag);
+    expect(await audienceOf({ kind: "all", utm_source: tag })).toMatchObject({ audience_size: 5, age_unknown: 3 });
+    expect(await audienceOf({ kind: "wave", size: 2, utm_source: tag })).toMatchObject({ audience_size: 2, age_unknown: 2 });
+    const later = uniqueTag("age-known");
+    await confirmedOfBand(`${later}-teen@example.com`, later, "16_17");
+    expect(await audienceOf({ kind: "wave", size: 10, utm_source: later })).toMatchObject({ audience_size: 1, age_unknown: 0 });
   });
 });

@@ -139,6 +139,29 @@ export function createCampaignRepository(db: Database) {
       return counted[0]?.n ?? 0;
     },
 
+    /**
+     * How many of the audience (for a wave, of its first `size`, as audienceSize counts it) joined
+     * before the age question: age band "unknown" (issue 23).
+     */
+    async audienceAgeUnknown(audience: CampaignAudience): Promise<number> {
+      if (audience.kind === "all") {
+        const [row] = await db
+          .select({ n: count() })
+          .from(waitlist)
+          .where(and(audienceWhere(audience), eq(waitlist.ageBand, "unknown")));
+        return row?.n ?? 0;
+      }
+      const wave = db
+        .select({ band: waitlist.ageBand })
+        .from(waitlist)
+        .where(audienceWhere(audience))
+        .orderBy(...AUDIENCE_ORDER)
+        .limit(audience.size)
+        .as("wave");
+      const counted = await db.select({ n: sql<number>`coalesce(sum(${wave.band} = 'unknown'), 0)` }).from(wave);
+      return Number(counted[0]?.n ?? 0);
+    },
+
     /** When `email` joined the waitlist (a test e-mail's footer names the date), or null. */
     async joinedAt(email: string): Promise<string | null> {
       const [entry] = await db.select({ createdAt: waitlist.createdAt }).from(waitlist).where(eq(waitlist.email, email));
