@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { confirmedJoin as join } from "./confirmed-join";
 import type { TestRepository } from "./records";
+import { parentalOutcomes, parentalRequests, retentionDeletions, waitlist } from "../../worker/platform/db/schema";
 
 /**
  * The operator's side of the joiner's journey (worker/features/operator/queries/journey.ts), run on D1 in workerd
@@ -186,6 +187,62 @@ export function adminJourneySuite(driver: string, fresh: () => Promise<TestRepos
       expect(due.map((mail) => mail.entryId)).not.toContain(erased.id);
       // The rest of the line closes up: b is first now.
       expect((await repo.operator.person("b@x.test")).waitlist?.place).toBe(1);
+    });
+
+    it("stats (issue 23): entries per age band with those on behalf of a child apart, parental requests pending, agreed, declined and expired today and over the stats' days", async () => {
+      const repo = await fresh();
+      const now = new Date("2026-03-31T12:00:00.000Z");
+      const entry = (email: string, ageBand: "13_15" | "16_17" | "18_plus" | "under_13" | "unknown", onBehalfOfChild = false) => ({
+        email,
+        ageBand,
+        onBehalfOfChild,
+        country: "DE",
+        createdAt: t0.toISOString(),
+        updatedAt: t0.toISOString(),
+      });
+      const { parents: before } = await repo.operator.stats(now, { networkFlag: 5 });
+      await repo.seed(waitlist, [
+        entry("t@x.test", "13_15"),
+        entry("s1@x.test", "16_17"),
+        entry("s2@x.test", "16_17"),
+        entry("a@x.test", "18_plus"),
+        entry("old@x.test", "unknown"),
+        entry("p@x.test", "under_13", true),
+      ]);
+      await repo.seed(parentalRequests, [
+        { parentEmail: "q@x.test", mailboxKey: "q", ageBand: "under_13", nonce: "n1", createdAt: "2026-03-30T08:00:00.000Z" },
+        { parentEmail: "r@x.test", mailboxKey: "r", ageBand: "13_15", nonce: "n2", createdAt: "2026-03-31T08:00:00.000Z" },
+      ]);
+      await repo.seed(parentalOutcomes, [
+        { day: "2026-03-31", outcome: "agreed", count: 2 },
+        { day: "2026-03-20", outcome: "agreed", count: 1 },
+        { day: "2026-03-31", outcome: "declined", count: 1 },
+        { day: "2026-01-10", outcome: "declined", count: 9 },
+      ]);
+      await repo.seed(retentionDeletions, [
+        { day: "2026-03-31", kind: "parental_requests", count: 4 },
+        { day: "2026-03-02", kind: "parental_requests", count: 1 },
+        { day: "2026-03-31", kind: "contact_messages", count: 7 },
+      ]);
+      const stats = await repo.operator.stats(now, { networkFlag: 5 });
+      expect(stats.ages).toEqual({
+        byBand: { under_13: 0, "13_15": 1, "16_17": 2, "18_plus": 1, unknown: 1 },
+        onBehalfOfChild: { total: 1, byBand: { under_13: 1, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 } },
+      });
+      // (D1's suites share the parental tables between cases: the figures are read as this case's change.)
+      const { parents } = stats;
+      const change = { pending: parents.pending - before.pending, today: {}, lastDays: {} } as Record<string, unknown>;
+      for (const span of ["today", "lastDays"] as const) {
+        change[span] = Object.fromEntries(
+          (["agreed", "declined", "expired"] as const).map((what) => [what, parents[span][what] - before[span][what]]),
+        );
+      }
+      expect(change).toEqual({
+        pending: 2,
+        today: { agreed: 2, declined: 1, expired: 4 },
+        lastDays: { agreed: 3, declined: 1, expired: 5 },
+      });
+      expect(parents.oldestPendingAt! <= "2026-03-30T08:00:00.000Z").toBe(true);
     });
   });
 

@@ -446,6 +446,7 @@ export function repositorySuite(driver: string, fresh: () => Promise<TestReposit
         signInCode: null,
         joinerMails: [],
         campaignMails: [],
+        parentalRequests: [],
       });
       expect((await repo.operator.person("kept@x.test")).submissions).toHaveLength(1);
       const [record] = await repo.operator.auditTrail(1);

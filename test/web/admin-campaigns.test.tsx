@@ -126,6 +126,16 @@ const STATS: AdminStats = {
     lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
     lastDeletionDay: null,
   },
+  ages: {
+    byBand: { under_13: 0, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 },
+    onBehalfOfChild: { total: 0, byBand: { under_13: 0, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 } },
+  },
+  parents: {
+    pending: 0,
+    oldestPendingAt: null,
+    today: { agreed: 0, declined: 0, expired: 0 },
+    lastDays: { agreed: 0, declined: 0, expired: 0 },
+  },
 };
 
 const empty = <T,>(): AdminPage<T> => ({ items: [], next_cursor: null, total: 0 });
@@ -151,6 +161,9 @@ function waitlistEntry(id: number, email: string, invited: Partial<AdminWaitlist
     referrals_confirmed: 0,
     invited_at: null,
     invited_campaign_id: null,
+    age_band: "18_plus",
+    country: "US",
+    on_behalf_of_child: false,
     email_sent: true,
     email_sent_at: null,
     notify_attempts: 1,
@@ -257,6 +270,9 @@ describe("the waitlist's Invited column (issue 17)", () => {
       referrals_confirmed: 0,
       invited_at: null,
       invited_campaign_id: null,
+      age_band: "18_plus",
+      country: "US",
+      on_behalf_of_child: false,
       email_sent: true,
       email_sent_at: null,
       notify_attempts: 1,
@@ -464,6 +480,35 @@ describe("composing a campaign", () => {
     expect(callsTo("POST", `${API}/audience`).some((call) => (call.body as { audience: CampaignAudience }).audience.kind === "wave")).toBe(
       false,
     );
+  });
+
+  it("says how many of the audience joined before the age question, whom the rule sends no campaign until they answered it (issue 23)", async () => {
+    routes[`POST ${API}/audience`] = (call) => {
+      const { audience } = call.body as { audience: CampaignAudience };
+      return jsonResponse(
+        200,
+        audience.kind === "wave"
+          ? { audience_size: 40, wave: null, age_unknown: 40 }
+          : { audience_size: 1234, wave: null, age_unknown: 12 },
+      );
+    };
+    const user = await newCampaign();
+    await within(region()).findByText(text.audience.size(1234));
+    expect(within(region()).getByText(text.audience.ageUnknown(12, 1234))).toBeTruthy();
+    expect(text.audience.ageUnknown(12, 1234)).toBe(
+      "12 of them joined before we asked for a birth month and year, so we don't know whether any of them is a child. Our rule: no campaign e-mail to them until they have answered (they answer by joining again with the same address). Wait, or erase those entries (Erase a person), before sending.",
+    );
+    await user.click(screen.getByRole("radio", { name: text.audience.wave }));
+    await user.type(screen.getByRole("textbox", { name: text.audience.waveSize }), "40");
+    await within(region()).findByText(text.audience.ageUnknown(40, 40));
+    expect(text.audience.ageUnknown(40, 40)).toMatch(/^All 40 joined before/);
+  });
+
+  it("says nothing about the age question when everyone in the audience answered it", async () => {
+    routes[`POST ${API}/audience`] = () => jsonResponse(200, { audience_size: 1234, wave: null, age_unknown: 0 });
+    await newCampaign();
+    await within(region()).findByText(text.audience.size(1234));
+    expect(region().querySelector(".audience__age-unknown")).toBeNull();
   });
 
   it("checks the fields before saving: the first wrong one takes focus and nothing is sent to the server", async () => {

@@ -96,6 +96,8 @@ function stats(
     referrals?: Partial<AdminStats["referrals"]>;
     visitorMail?: AdminStats["visitorMail"];
     retention?: AdminStats["retention"];
+    ages?: AdminStats["ages"];
+    parents?: AdminStats["parents"];
   } = {},
 ): AdminStats {
   const byDay = days(Array.from({ length: 30 }, (_, index) => (index === 20 ? 7 : index % 3)));
@@ -153,6 +155,17 @@ function stats(
       lastDays: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
       lastDeletionDay: null,
     },
+    // 1,234: 1,100 joined themselves (by their band), 34 on behalf of a child.
+    ages: overrides.ages ?? {
+      byBand: { under_13: 0, "13_15": 120, "16_17": 180, "18_plus": 500, unknown: total - 834 },
+      onBehalfOfChild: { total: 34, byBand: { under_13: 30, "13_15": 4, "16_17": 0, "18_plus": 0, unknown: 0 } },
+    },
+    parents: overrides.parents ?? {
+      pending: 6,
+      oldestPendingAt: "2026-01-27T08:00:00.000Z",
+      today: { agreed: 2, declined: 1, expired: 0 },
+      lastDays: { agreed: 34, declined: 5, expired: 11 },
+    },
   };
 }
 
@@ -175,6 +188,9 @@ function entry(id: number, email: string, overrides: Partial<AdminListedEntry> =
     referrals_confirmed: 41,
     invited_at: null,
     invited_campaign_id: null,
+    age_band: "18_plus",
+    country: "US",
+    on_behalf_of_child: false,
     held_at: null,
     referral_credit: null,
     referrals_voided: 0,
@@ -1027,6 +1043,125 @@ describe("the console", () => {
   });
 });
 
+describe("students and their parents in the console (issue 23)", () => {
+  const children = admin.overview.children;
+  const items = (name: string) =>
+    within(within(section(admin.overview.title)).getByRole("list", { name }))
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+
+  it("shows the waitlist by age band, entries on behalf of a child apart, and the parental requests pending, agreed, declined and expired", async () => {
+    await openConsole();
+    expect(items(children.bandsTitle)).toEqual([
+      "13 to 15: 120",
+      "16 or 17: 180",
+      "18 or over: 500",
+      "Not asked (joined before the age question): 400",
+      "On behalf of a child (the address is a parent's or guardian's): 34 (child under 13: 30, 13 to 15: 4)",
+    ]);
+    expect(items(children.requestsTitle)).toEqual([
+      "6 requests waiting for a parent's answer, the oldest since 27 Jan 2026, 08:00 UTC.",
+      "Today: 2 agreed, 1 said no, none expired without an answer.",
+      "In the last 30 days: 34 agreed, 5 said no, 11 expired without an answer.",
+    ]);
+    expect(within(section(admin.overview.title)).getByText(children.note)).toBeTruthy();
+  });
+
+  it("says when no request waits and nothing was answered, and flags an entry under 13 with its own address (which should not exist)", async () => {
+    const none = { agreed: 0, declined: 0, expired: 0 };
+    routes["GET /api/admin/stats"] = () =>
+      jsonResponse(
+        200,
+        stats({
+          total: 3,
+          ages: {
+            byBand: { under_13: 1, "13_15": 0, "16_17": 0, "18_plus": 2, unknown: 0 },
+            onBehalfOfChild: { total: 0, byBand: { under_13: 0, "13_15": 0, "16_17": 0, "18_plus": 0, unknown: 0 } },
+          },
+          parents: { pending: 0, oldestPendingAt: null, today: none, lastDays: none },
+        }),
+      );
+    await openConsole();
+    expect(items(children.bandsTitle)).toEqual([
+      "13 to 15: 0",
+      "16 or 17: 0",
+      "18 or over: 2",
+      "Not asked (joined before the age question): 0",
+      children.ownUnder13(1),
+      "On behalf of a child (the address is a parent's or guardian's): 0",
+    ]);
+    expect(items(children.requestsTitle)).toEqual([
+      "No request is waiting for a parent's answer.",
+      "Today: none agreed, none said no, none expired without an answer.",
+      "In the last 30 days: none agreed, none said no, none expired without an answer.",
+    ]);
+  });
+
+  it("the waitlist table shows each entry's age band, country and whether it is a parent's entry for a child", async () => {
+    routes["GET /api/admin/waitlist"] = () =>
+      jsonResponse(
+        200,
+        page([
+          entry(1, "ada@example.com", { age_band: "16_17", country: "DE" }),
+          entry(2, "parent@example.com", { age_band: "under_13", country: "US", on_behalf_of_child: true, referral_code: null }),
+          entry(3, "old@example.com", { age_band: "unknown", country: null }),
+        ]),
+      );
+    render(<AdminApp />);
+    const table = await screen.findByRole("table", { name: admin.waitlist.caption });
+    await within(table).findByRole("rowheader", { name: "parent@example.com" });
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((cell) => cell.textContent);
+    const columns = admin.waitlist.columns;
+    const cells = (email: string) => {
+      const row = within(table).getByRole("rowheader", { name: email }).closest("tr")!;
+      return [columns.ageBand, columns.country, columns.onBehalf].map((header) => row.children[headers.indexOf(header)]!.textContent);
+    };
+    expect(cells("ada@example.com")).toEqual(["16 or 17", "DE", `—${admin.none}`]);
+    expect(cells("parent@example.com")).toEqual(["Under 13", "US", `${admin.waitlist.onBehalf}${admin.waitlist.onBehalfNote}`]);
+    expect(cells("old@example.com")).toEqual(["Not asked (joined before the age question)", `—${admin.none}`, `—${admin.none}`]);
+  });
+
+  it("the look-up shows the entry's age band, country, on-behalf flag and the consent record: who agreed, and when", async () => {
+    const parent = "parent@example.com";
+    routes["POST /api/admin/people/lookup"] = () =>
+      jsonResponse(200, {
+        email: parent,
+        waitlist: entry(5, parent, { age_band: "13_15", country: "DE", on_behalf_of_child: true, referral_code: null }),
+        submissions: [],
+        user: null,
+        sign_in_code: null,
+        consent: { at: "2026-12-02T08:30:00.000Z", by: parent, on_behalf_of_child: true },
+        parental_requests: [{ created_at: "2026-12-03T07:00:00.000Z", age_band: "under_13", country: "US", sent_at: null }],
+      } satisfies PersonRecord);
+    const user = await openConsole();
+    const erasure = section(admin.erasure.title);
+    await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), parent);
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
+    await within(erasure).findByRole("heading", { name: admin.erasure.storedTitle(parent) });
+    const field = (label: string) => within(erasure).getByText(label, { selector: "dt" }).nextElementSibling!.textContent;
+    expect(field(admin.erasure.fields.age_band)).toBe("13 to 15");
+    expect(field(admin.erasure.fields.country)).toBe("DE");
+    expect(field(admin.erasure.fields.on_behalf_of_child)).toBe(admin.erasure.onBehalf(true));
+    expect(
+      within(erasure).getByText(
+        `${admin.erasure.fields.consent}: A parent or guardian agreed on 2 Dec 2026, 08:30 UTC, from parent@example.com.`,
+      ),
+    ).toBeTruthy();
+    // Another child's request waiting for the same parent: shown, so an erasure is known to delete it too.
+    expect(within(erasure).getByRole("heading", { name: admin.erasure.parentalRequests(1) })).toBeTruthy();
+    expect(
+      within(erasure).getByText(
+        "Made 3 Dec 2026, 07:00 UTC: a child aged under 13, in US; the e-mail has not gone yet. The child's address is not kept.",
+      ),
+    ).toBeTruthy();
+    expect(admin.erasure.consent({ at: "3 Dec 2026, 09:00 UTC", by: "ada@example.com", on_behalf_of_child: false })).toBe(
+      "The person joined and confirmed ada@example.com on 3 Dec 2026, 09:00 UTC.",
+    );
+  });
+});
+
 describe("erasure", () => {
   const ADDRESS = "Ada+list@Example.com";
   const STORED = "ada+list@example.com";
@@ -1054,12 +1189,19 @@ describe("erasure", () => {
       ],
     },
     sign_in_code: null,
+    consent: { at: "2026-01-30T10:05:00.000Z", by: STORED, on_behalf_of_child: false },
+    parental_requests: [],
   });
 
   it("looks the address up, shows what is stored, erases only after the address is typed again, and shows the counts", async () => {
     let erased = false;
     routes["POST /api/admin/people/lookup"] = () =>
-      jsonResponse(200, erased ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null } : record());
+      jsonResponse(
+        200,
+        erased
+          ? { email: STORED, waitlist: null, submissions: [], user: null, sign_in_code: null, consent: null, parental_requests: [] }
+          : record(),
+      );
     routes["POST /api/admin/people/erase"] = () => {
       erased = true;
       return jsonResponse(200, { waitlist: 1, submissions: 1, users: 1 });

@@ -514,6 +514,7 @@ describe("GET /api/admin/waitlist.csv", () => {
       text.startsWith(
         "\uFEFFid,email,source,utm_source,utm_medium,utm_campaign,referrer_host," +
           "status,confirmed_at,place,referral_code,referred_by,referrals_confirmed,invited_at,invited_campaign_id," +
+          "age_band,country,on_behalf_of_child," +
           "email_sent,email_sent_at,created_at,updated_at\r\n",
       ),
     ).toBe(true);
@@ -521,10 +522,12 @@ describe("GET /api/admin/waitlist.csv", () => {
     const line = (email: string) => text.split("\r\n").find((row) => row.includes(`,${email},`))!;
     // Campaign values are stored lower-cased (issue 15).
     // Each joined pending (no place, no code yet, no referrals).
-    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,pending,,,,,0,,,true,`);
+    expect(line(hostile[0]!.email)).toContain(`,hero,"'=hyperlink(""http://evil"")",'+1,"'-2,3",,pending,,,,,0,,,`);
     // Control characters (the line break) are dropped from campaign values when they are stored.
-    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,pending,,,,,0,,,true,`);
-    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,pending,,,,,0,,,true,`);
+    expect(line(hostile[1]!.email)).toContain(`,hero,'@sum(a1),"quote""inside",twolines,,pending,,,,,0,,,`);
+    expect(line(hostile[2]!.email)).toContain(`,hero,"eve;'=cmd|' /c calc'!a0;","a; '@x","spring;'=1+1",,pending,,,,,0,,,`);
+    // Then the age band, the country and the on-behalf flag (issue 23), then the team's alert: sent.
+    for (const entry of hostile) expect(line(entry.email)).toMatch(/,,(unknown|13_15|16_17|18_plus),[A-Z]{0,2},false,true,/);
     expect(formulaCells(text)).toEqual([]);
   });
 

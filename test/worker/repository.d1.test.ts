@@ -27,6 +27,8 @@ const TABLES = [
   "hwh_backfills",
   "hwh_audit_log",
   "hwh_retention_deletions",
+  "hwh_parental_requests",
+  "hwh_parental_outcomes",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.

@@ -4,6 +4,7 @@
  * (snake_case, like the database columns and GoTrue's JSON).
  */
 import type { Funnel, ReferralClusters, VoidedReferrals } from "./admin-launch";
+import type { AgeBandStored } from "./age";
 import type { RetentionStats } from "./retention";
 import type { Attribution } from "./waitlist";
 
@@ -68,6 +69,21 @@ export type InvitedFields = {
 /** The invited fields in the order the waitlist's export shows them (after the journey's). */
 export const INVITED_FIELDS = ["invited_at", "invited_campaign_id"] as const satisfies readonly (keyof InvitedFields)[];
 
+/**
+ * Students and their parents (issue 23): the entry's age band (never the birth date; "unknown" for
+ * entries made before the question), the visitor's country, and whether a parent or guardian
+ * agreed to it on behalf of a child (then the address is the parent's, and the band the child's).
+ */
+export type AgeFields = {
+  age_band: AgeBandStored;
+  /** ISO 3166-1 alpha-2 as Cloudflare read it when the entry was made; null: not known. */
+  country: string | null;
+  on_behalf_of_child: boolean;
+};
+
+/** The age fields in the order the waitlist's export shows them (after the invited fields). */
+export const AGE_FIELDS = ["age_band", "country", "on_behalf_of_child"] as const satisfies readonly (keyof AgeFields)[];
+
 export type AdminWaitlistEntry = {
   id: number;
   email: string;
@@ -79,6 +95,7 @@ export type AdminWaitlistEntry = {
 } & Attribution &
   JourneyFields &
   InvitedFields &
+  AgeFields &
   DeliveryStatus;
 
 export {
@@ -185,7 +202,46 @@ export type AdminStats = {
   visitorMail: { budget: number; sentToday: number; waiting: number };
   /** The retention schedule and what it deleted (issue 23). */
   retention: RetentionStats;
+  /** The waitlist by age, and the parents' answers (issue 23). */
+  ages: AgeStats;
+  parents: ParentStats;
 };
+
+/**
+ * The waitlist's entries by age band (issue 23 §6). Entries a parent agreed to on behalf of a
+ * child are counted apart (their band is the child's); every other entry is counted under its own
+ * band, "unknown" for entries made before the age question. Under 13 never joins on its own, so
+ * `byBand.under_13` stays 0 (the console shows it only if it is not). byBand's counts and
+ * onBehalfOfChild.total add up to the waitlist's total.
+ */
+export type AgeStats = {
+  byBand: Record<AgeBandStored, number>;
+  onBehalfOfChild: { total: number; byBand: Record<AgeBandStored, number> };
+};
+
+/** What became of parental requests: agreed, declined, or deleted unanswered by the retention cron. */
+export type ParentOutcomes = { agreed: number; declined: number; expired: number };
+
+/**
+ * Parental requests (issue 23 §2): how many wait for a parent's answer now, and the answers (and
+ * requests deleted unanswered) this UTC day and over the last STATS_DAYS days, today included, as
+ * the retention stats count.
+ */
+export type ParentStats = {
+  /** Requests stored and not answered yet (hwh_parental_requests). */
+  pending: number;
+  /** When the oldest of them was made (null: none waits). */
+  oldestPendingAt: string | null;
+  today: ParentOutcomes;
+  lastDays: ParentOutcomes;
+};
+
+/**
+ * The consent record of a waitlist entry (the operator's look-up, like /api/me/data's): for an entry
+ * on behalf of a child, when the parent agreed and the parent's address (the entry's own); for an
+ * entry the person made themselves, when they confirmed their address (null: not yet) and that address.
+ */
+export type ConsentRecord = { at: string | null; by: string; on_behalf_of_child: boolean };
 
 export type AdminSession = {
   id: string;
@@ -227,6 +283,13 @@ export type PersonRecord = {
    * shown): `usable` while it can still be used, false once it was used, worn out or expired.
    */
   sign_in_code: { sent_at: string; expires_at: string; usable: boolean } | null;
+  /** The waitlist entry's consent record (null: no entry). */
+  consent: ConsentRecord | null;
+  /**
+   * Children's requests waiting for this address's answer as their parent or guardian (issue 23),
+   * oldest first: only what they keep (never the child's address), and when the e-mail went.
+   */
+  parental_requests: { created_at: string; age_band: AgeBandStored; country: string | null; sent_at: string | null }[];
 };
 
 /** POST /api/admin/people/erase: how many records were erased. */

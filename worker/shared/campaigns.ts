@@ -140,8 +140,13 @@ export type WaveEntry = {
  */
 export type WavePreview = { first: WaveEntry[]; flagged: number; flagged_friends: number; held: number };
 
-/** POST /api/admin/campaigns/audience: the size of an audience before anything is saved, and for a wave who it draws first (null for "all"). */
-export type AudienceSize = { audience_size: number; wave: WavePreview | null };
+/**
+ * POST /api/admin/campaigns/audience: the size of an audience before anything is saved, and for a
+ * wave who it draws first (null for "all"). `age_unknown`: how many of the audience joined before
+ * the age question (age band "unknown", issue 23), whom the team's rule sends no campaign until
+ * they answered it (README "Entries from before the question"): the console says so before sending.
+ */
+export type AudienceSize = { audience_size: number; wave: WavePreview | null; age_unknown: number };
 
 /** POST /api/admin/campaigns/:id/preview: the e-mail as a recipient would get it (a sample recipient). */
 export type CampaignPreview = { title: string; html: string; text: string; headers: Record<string, string> };

@@ -47,6 +47,9 @@ export const campaigns = {
     counting: "Counting the audience…",
     size: (n: number) => `This goes to ${plural(n, "person", "people")}.`,
     sizeNone: "Nobody matches this audience yet, so there would be nothing to send.",
+    /** Issue 23: of the audience, those who joined before the age question (nobody knows if they are children). */
+    ageUnknown: (n: number, size: number) =>
+      `${n === size ? (n === 1 ? "This person" : `All ${formatCount(n)}`) : `${formatCount(n)} of them`} joined before we asked for a birth month and year, so we don't know whether ${n === 1 ? "this is a child" : "any of them is a child"}. Our rule: no campaign e-mail to them until they have answered (they answer by joining again with the same address). Wait, or erase those entries (Erase a person), before sending.`,
     describe: (audience: { kind: "all" | "wave"; size?: number; utm_source?: string | null }) =>
       (audience.kind === "all" ? "Everyone confirmed" : `Invite wave of ${formatCount(audience.size ?? 0)}`) +
       (audience.utm_source ? ` from “${audience.utm_source}”` : ""),

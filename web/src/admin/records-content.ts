@@ -4,6 +4,7 @@
  * (./content.ts gathers it); the numbers and times in them are written by ./format.ts.
  */
 import { entryRange, formatCount, plural, shorten } from "./format";
+import { AGE_BAND_LABELS } from "./stats-content";
 
 export const table = {
   search: "Search",
@@ -37,6 +38,9 @@ export const waitlist = {
     source: "Form",
     campaign: "Campaign (source / medium / name)",
     referrer: "Came from",
+    ageBand: "Age band",
+    country: "Country",
+    onBehalf: "For a child",
     status: "Status",
     place: "Place",
     invited: "Invited",
@@ -46,6 +50,11 @@ export const waitlist = {
     waves: "Invite waves",
     notification: "Team alert",
   },
+  /** The entry's age band (issue 23): for an entry on behalf of a child, the child's. */
+  ageBands: AGE_BAND_LABELS,
+  /** The "For a child" column: an entry a parent or guardian agreed to, under their own address. */
+  onBehalf: "Parent's entry",
+  onBehalfNote: "The address is a parent's or guardian's; no referral link",
   /** The joiner's confirmation (the "Status" column). */
   status: { pending: "Pending", confirmed: "Confirmed" },
   place: (place: number) => `#${formatCount(place)}`,
@@ -137,6 +146,21 @@ export const erasure = {
       ? `A sign-in code sent ${sent}, not used yet (valid until ${expires}).`
       : `The record of the last sign-in code, sent ${sent} (used or no longer valid).`,
   submission: (when: string) => `Sent ${when}`,
+  /** Children's requests waiting for the address as their parent (issue 23): erasing deletes them too. */
+  parentalRequests: (n: number) => `Children's requests waiting for this address as their parent (${n})`,
+  parentalRequest: (when: string, band: string, country: string | null, sent: string | null) =>
+    `Made ${when}: a child aged ${band.toLowerCase()}${country ? `, in ${country}` : ""}; ${sent ? `the e-mail went ${sent}` : "the e-mail has not gone yet"}. The child's address is not kept.`,
+  /** The entry's age band and whether a parent agreed on behalf of a child (issue 23). */
+  onBehalf: (yes: boolean) => (yes ? "Yes: a parent's or guardian's entry for a child" : "No"),
+  /** The consent record: who agreed (an address) and when, or that the address is not confirmed yet. */
+  consent: ({ at, by, on_behalf_of_child }: { at: string | null; by: string; on_behalf_of_child: boolean }) =>
+    on_behalf_of_child
+      ? at
+        ? `A parent or guardian agreed on ${at}, from ${by}.`
+        : `A parent or guardian agreed from ${by} (no time recorded).`
+      : at
+        ? `The person joined and confirmed ${by} on ${at}.`
+        : `The person joined with ${by} and has not confirmed it yet.`,
   confirmLabel: (email: string) => `To erase, type the address again: ${email}`,
   confirmHint: "The button works once the address matches.",
   erase: "Erase everything about this address",
@@ -160,6 +184,10 @@ export const erasure = {
     referral_code: "Referral code",
     referred_by: "Referred by",
     referrals_confirmed: "Confirmed referrals",
+    age_band: "Age band",
+    country: "Country",
+    on_behalf_of_child: "On behalf of a child",
+    consent: "Consent",
     last_sign_in_at: "Last signed in",
     email_confirmed_at: "Confirmed",
   },

@@ -3,12 +3,25 @@
  * chart, where sign-ups come from, and the team's notifications. Part of the console's copy
  * (./content.ts gathers it); the numbers in them are written by ./format.ts.
  */
-import { STATS_DAYS } from "@shared/admin";
+import { type ParentOutcomes, STATS_DAYS } from "@shared/admin";
+import type { AgeBandStored } from "@shared/age";
 import type { RetentionKind } from "@shared/retention";
 import { formatCount, plural } from "./format";
 
 /** A count in a sentence, "none" for 0. */
 const countOrNone = (n: number) => (n === 0 ? "none" : formatCount(n));
+
+/** What a retention kind's line names, and the word for what the cron did. */
+type KindWords = { label: string; went: string };
+
+/** The age bands as the console names them (an entry's band; for an entry on behalf of a child, the child's). */
+export const AGE_BAND_LABELS = {
+  under_13: "Under 13",
+  "13_15": "13 to 15",
+  "16_17": "16 or 17",
+  "18_plus": "18 or over",
+  unknown: "Not asked (joined before the age question)",
+} as const satisfies Record<AgeBandStored, string>;
 
 export const overview = {
   title: "Overview",
@@ -37,10 +50,33 @@ export const overview = {
       referral_networks: { label: "Referral network hashes", went: "cleared" },
       contact_messages: { label: "Contact messages", went: "deleted" },
       parental_requests: { label: "Unanswered parental requests", went: "deleted" },
-    } satisfies Record<RetentionKind, { label: string; went: string }>,
+    } satisfies Record<RetentionKind, KindWords>,
     line: ({ label, went }: { label: string; went: string }, days: number, today: number, lastDays: number) =>
       `${label}, kept ${plural(days, "day")}: ${countOrNone(today)} ${went} today, ${countOrNone(lastDays)} in the last ${STATS_DAYS} days.`,
     last: (day: string | null) => (day ? `Last deletion: ${day} (UTC).` : "Nothing has been deleted yet."),
+  },
+  /** Students and their parents (issue 23): the waitlist by age band, and what became of parental requests. */
+  children: {
+    title: "Students and their parents",
+    bandsTitle: "On the waitlist, by age",
+    bands: AGE_BAND_LABELS,
+    band: (label: string, n: number) => `${label}: ${formatCount(n)}`,
+    /** Under 13 never joins with their own address: shown only if such an entry exists, as something to look at. */
+    ownUnder13: (n: number) => `Under 13 with their own address: ${formatCount(n)} (should be none: look at these entries)`,
+    onBehalf: (n: number, byBand: Record<AgeBandStored, number>) => {
+      const parts = (Object.keys(AGE_BAND_LABELS) as AgeBandStored[])
+        .filter((band) => byBand[band] > 0)
+        .map((band) => `${AGE_BAND_LABELS[band].toLowerCase()}: ${formatCount(byBand[band])}`);
+      return `On behalf of a child (the address is a parent's or guardian's): ${formatCount(n)}${parts.length > 0 ? ` (child ${parts.join(", ")})` : ""}`;
+    },
+    requestsTitle: "Parental requests",
+    pending: (n: number, oldest: string | null) =>
+      n === 0
+        ? "No request is waiting for a parent's answer."
+        : `${plural(n, "request")} waiting for a parent's answer${oldest ? `, the oldest since ${oldest}` : ""}.`,
+    answers: (span: "today" | "lastDays", { agreed, declined, expired }: ParentOutcomes) =>
+      `${span === "today" ? "Today" : `In the last ${STATS_DAYS} days`}: ${countOrNone(agreed)} agreed, ${countOrNone(declined)} said no, ${countOrNone(expired)} expired without an answer.`,
+    note: "A child below the consent age never joins with their own address: until a parent answers, only the parent's address, the age band, the country and the time are kept. Saying no deletes the request at once; a request nobody answers is deleted by the retention schedule. Campaigns never write to a waiting request.",
   },
   /** From joining to an invitation: each step, and the counts that explain its difference to the one before. */
   funnel: {

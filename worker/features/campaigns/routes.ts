@@ -116,11 +116,12 @@ export const campaignRoutes = new Hono<OperatorEnv>()
   .post("/audience", jsonBody(errors), validJson(audienceRequestSchema, errors), async (c) => {
     const deps = c.get("deps");
     const { audience } = c.req.valid("json");
-    const [size, wave] = await Promise.all([
+    const [size, wave, ageUnknown] = await Promise.all([
       deps.repo.campaigns.audienceSize(audience),
       audience.kind === "wave" ? wavePreviewOf(deps, audience) : null,
+      deps.repo.campaigns.audienceAgeUnknown(audience),
     ]);
-    return c.json({ audience_size: size, wave } satisfies AudienceSize);
+    return c.json({ audience_size: size, wave, age_unknown: ageUnknown } satisfies AudienceSize);
   })
 
   .get(ID, async (c) => c.json(await campaignJson(c.get("deps"), await campaignOf(c))))

@@ -3,7 +3,7 @@ import type { ListCursor } from "./queries";
 import type { FormSubmission } from "../../platform/db/schema";
 import { csvStream, type CsvColumn } from "../../platform/http/csv";
 import { describeError, log } from "../../platform/log";
-import { ATTRIBUTION_FIELDS, type AdminWaitlistEntry, INVITED_FIELDS, JOURNEY_FIELDS } from "../../shared/admin";
+import { AGE_FIELDS, ATTRIBUTION_FIELDS, type AdminWaitlistEntry, INVITED_FIELDS, JOURNEY_FIELDS } from "../../shared/admin";
 import type { FormDefinition } from "../../shared/forms";
 import { waitlistJson } from "./json";
 import type { OperatorEnv } from "./operator";
@@ -18,7 +18,11 @@ import { keysetPage } from "./requests";
 /** How many rows one read of an export takes: small enough for any Worker's memory. */
 const EXPORT_PAGE = 1000;
 
-/** The waitlist export: the operator API's entry fields, each a column headed by its name. */
+/**
+ * The waitlist export: the operator API's entry fields, each a column headed by its name. Its rows
+ * are waitlist entries only: a child's pending parental request (hwh_parental_requests) is never
+ * in it; an entry on behalf of a child is the parent's address, marked on_behalf_of_child.
+ */
 const WAITLIST_COLUMNS: readonly CsvColumn<AdminWaitlistEntry>[] = (
   [
     "id",
@@ -27,6 +31,7 @@ const WAITLIST_COLUMNS: readonly CsvColumn<AdminWaitlistEntry>[] = (
     ...ATTRIBUTION_FIELDS,
     ...JOURNEY_FIELDS,
     ...INVITED_FIELDS,
+    ...AGE_FIELDS,
     "email_sent",
     "email_sent_at",
     "created_at",

@@ -2,7 +2,15 @@ import type { ListedEntry, PersonData } from "./queries";
 import type { PlacedEntry } from "./queries/journey";
 import { attributionOf } from "../waitlist";
 import type { AuthSession, FormSubmission, WaitlistEntry } from "../../platform/db/schema";
-import type { AdminListedEntry, AdminSession, AdminSubmission, AdminWaitlistEntry, JourneyFields, PersonRecord } from "../../shared/admin";
+import type {
+  AdminListedEntry,
+  AdminSession,
+  AdminSubmission,
+  AdminWaitlistEntry,
+  ConsentRecord,
+  JourneyFields,
+  PersonRecord,
+} from "../../shared/admin";
 import { formSlugOf } from "../../shared/forms";
 
 /** The operator API's JSON of stored records (worker/shared/admin.ts: snake_case, as the columns). */
@@ -37,6 +45,9 @@ export function waitlistJson(row: PlacedEntry): AdminWaitlistEntry {
     ...journey(row),
     invited_at: row.invitedAt,
     invited_campaign_id: row.invitedCampaignId,
+    age_band: row.ageBand,
+    country: row.country,
+    on_behalf_of_child: row.onBehalfOfChild,
     ...delivery(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -64,6 +75,16 @@ function sessionJson(session: AuthSession): AdminSession {
   };
 }
 
+/**
+ * An entry's consent record (issue 23 §6): on behalf of a child, the parent's agreement (the
+ * entry's address is the parent's); otherwise the person's own confirmation of their address.
+ */
+export function consentOf(row: WaitlistEntry): ConsentRecord {
+  return row.onBehalfOfChild
+    ? { at: row.parentalConsentAt, by: row.email, on_behalf_of_child: true }
+    : { at: row.confirmedAt, by: row.email, on_behalf_of_child: false };
+}
+
 /** Everything stored about one address; of its sign-in code only the times, never the code. */
 export function personJson(email: string, found: PersonData, now: Date): PersonRecord {
   const { user, signInCode: code } = found;
@@ -86,5 +107,12 @@ export function personJson(email: string, found: PersonData, now: Date): PersonR
     sign_in_code: code
       ? { sent_at: code.sentAt, expires_at: code.expiresAt, usable: code.live && code.expiresAt > now.toISOString() }
       : null,
+    consent: found.waitlist ? consentOf(found.waitlist) : null,
+    parental_requests: found.parentalRequests.map((request) => ({
+      created_at: request.createdAt,
+      age_band: request.ageBand,
+      country: request.country,
+      sent_at: request.sentAt,
+    })),
   };
 }

@@ -11,7 +11,7 @@ export const AUDIENCE_DEBOUNCE_MS = 400;
 type Count =
   | { kind: "idle" }
   | { kind: "counting" }
-  | { kind: "done"; size: number; wave: WavePreview | null }
+  | { kind: "done"; size: number; wave: WavePreview | null; ageUnknown: number }
   | { kind: "failed"; message: string };
 
 /**
@@ -56,7 +56,8 @@ export function CampaignsAudience({
     setCount({ kind: "counting" });
     const timer = window.setTimeout(() => {
       api.audienceSize(JSON.parse(key)).then(
-        (answer) => current && setCount({ kind: "done", size: answer.audience_size, wave: answer.wave ?? null }),
+        (answer) =>
+          current && setCount({ kind: "done", size: answer.audience_size, wave: answer.wave ?? null, ageUnknown: answer.age_unknown ?? 0 }),
         (failure: unknown) => {
           if (!current) return;
           const message = report(failure);
@@ -147,6 +148,10 @@ export function CampaignsAudience({
         {/* A wave without a size yet has no audience to count: say what makes it appear. */}
         {count.kind === "idle" && fields.kind === "wave" && fields.size.trim() === "" && text.waveNoSize}
       </p>
+      {/* Issue 23: entries from before the age question get no campaign until they answered it (README). */}
+      {count.kind === "done" && count.ageUnknown > 0 && (
+        <p className="audience__age-unknown">{text.ageUnknown(count.ageUnknown, count.size)}</p>
+      )}
       {count.kind === "done" && count.wave && fields.kind === "wave" && <CampaignsWavePreview wave={count.wave} />}
     </fieldset>
   );

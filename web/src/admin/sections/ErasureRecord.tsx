@@ -15,7 +15,18 @@ export function ErasureRecord({ record }: { record: PersonRecord }) {
     <div className="stored">
       <div className="stored__part">
         <h4>{text.waitlistEntry}</h4>
-        {record.waitlist ? <WaitlistEntry entry={record.waitlist} /> : <p className="muted">{text.noWaitlistEntry}</p>}
+        {record.waitlist ? (
+          <>
+            <WaitlistEntry entry={record.waitlist} />
+            {record.consent && (
+              <p className="stored__subhead">
+                {text.fields.consent}: {text.consent({ ...record.consent, at: time(record.consent.at) })}
+              </p>
+            )}
+          </>
+        ) : (
+          <p className="muted">{text.noWaitlistEntry}</p>
+        )}
       </div>
       <div className="stored__part">
         <h4>{text.submissions(record.submissions.length)}</h4>
@@ -59,6 +70,23 @@ export function ErasureRecord({ record }: { record: PersonRecord }) {
           <p className="muted">{text.noAccount}</p>
         )}
       </div>
+      {record.parental_requests.length > 0 && (
+        <div className="stored__part">
+          <h4>{text.parentalRequests(record.parental_requests.length)}</h4>
+          <ul className="stored__list">
+            {record.parental_requests.map((request) => (
+              <li key={request.created_at}>
+                {text.parentalRequest(
+                  formatTime(request.created_at),
+                  admin.waitlist.ageBands[request.age_band],
+                  request.country,
+                  time(request.sent_at),
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {record.sign_in_code && (
         <div className="stored__part">
           <h4>{text.otherRecords}</h4>
@@ -76,7 +104,8 @@ export function ErasureRecord({ record }: { record: PersonRecord }) {
 }
 
 function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
-  const { fields } = admin.erasure;
+  const text = admin.erasure;
+  const { fields } = text;
   const notification = entry.email_sent ? admin.notification.sent(time(entry.email_sent_at)) : admin.notification.waiting;
   return (
     <dl className="fields">
@@ -95,6 +124,9 @@ function WaitlistEntry({ entry }: { entry: AdminWaitlistEntry }) {
       <Field label={fields.referral_code}>{entry.referral_code}</Field>
       <Field label={fields.referred_by}>{entry.referred_by}</Field>
       <Field label={fields.referrals_confirmed}>{formatCount(entry.referrals_confirmed)}</Field>
+      <Field label={fields.age_band}>{admin.waitlist.ageBands[entry.age_band]}</Field>
+      <Field label={fields.country}>{entry.country}</Field>
+      <Field label={fields.on_behalf_of_child}>{text.onBehalf(entry.on_behalf_of_child)}</Field>
       <Field label={fields.email_sent}>{notification}</Field>
     </dl>
   );

@@ -79,3 +79,14 @@ export function Invited({ entry }: { entry: AdminWaitlistEntry }) {
     </>
   );
 }
+
+/** An entry a parent or guardian agreed to on behalf of a child (issue 23): a badge and what it means; a dash otherwise. */
+export function OnBehalf({ entry }: { entry: AdminWaitlistEntry }) {
+  if (!entry.on_behalf_of_child) return <Value>{null}</Value>;
+  return (
+    <>
+      <span className="badge badge--child">{admin.waitlist.onBehalf}</span>
+      <span className="cell-note">{admin.waitlist.onBehalfNote}</span>
+    </>
+  );
+}

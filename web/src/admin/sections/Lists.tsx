@@ -6,7 +6,7 @@ import { admin } from "../content";
 import { useConsole } from "../context";
 import { formatTime } from "../format";
 import { EntryActions, type EntryActionHandlers, ReferredBy, Referrals, Waves } from "./EntryActions";
-import { CampaignSubjects, Delivery, Invited, Status } from "./ListCells";
+import { CampaignSubjects, Delivery, Invited, OnBehalf, Status } from "./ListCells";
 import { type Column, PagedList } from "./PagedList";
 import { Messages, Value } from "./Section";
 
@@ -35,6 +35,10 @@ const WAITLIST_COLUMNS: readonly Column<AdminListedEntry>[] = [
     className: "cell-campaign",
   },
   { key: "referrer", header: admin.waitlist.columns.referrer, cell: (entry) => <Value>{entry.referrer_host}</Value> },
+  // Issue 23: the age band (the child's, for an entry on behalf of a child), the country, and whether a parent agreed for a child.
+  { key: "age-band", header: admin.waitlist.columns.ageBand, cell: (entry) => admin.waitlist.ageBands[entry.age_band] },
+  { key: "country", header: admin.waitlist.columns.country, cell: (entry) => <Value>{entry.country}</Value> },
+  { key: "on-behalf", header: admin.waitlist.columns.onBehalf, cell: (entry) => <OnBehalf entry={entry} /> },
   { key: "status", header: admin.waitlist.columns.status, cell: (entry) => <Status entry={entry} />, className: "cell-status" },
   {
     key: "place",

@@ -2,6 +2,7 @@ import type { AdminStats } from "@shared/admin";
 import { useState } from "react";
 import { admin } from "../content";
 import { formatCount } from "../format";
+import { Children } from "./Children";
 import { Funnel } from "./Funnel";
 import { Retention } from "./Retention";
 import { BusyButton, Messages, Section } from "./Section";
@@ -57,6 +58,7 @@ export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats
         {text.visitorMail(stats.visitorMail)}
       </p>
       <Funnel funnel={stats.funnel} />
+      <Children ages={stats.ages} parents={stats.parents} />
       <Retention retention={stats.retention} />
       <Messages status={status} error={error} />
     </Section>

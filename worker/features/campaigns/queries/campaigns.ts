@@ -43,6 +43,11 @@ export const AUDIENCE_PARTS = {
  * rank_key so SQLite walks the partial rank indexes (the uninvited one for a wave) rather than
  * the table, and the inbox test searches hwh_waitlist_mailbox_rank_idx
  * (test/node/campaign-audience-plan.test.ts).
+ *
+ * Children (issue 23): audiences are waitlist entries only, so a child's request waiting for a
+ * parent's answer (hwh_parental_requests) is never drawn and its parent's address never mailed;
+ * an entry a parent agreed to on behalf of a child is the parent's address and is drawn like any
+ * other (test/worker/campaign-children.test.ts).
  */
 export function audienceWhere(audience: CampaignAudience): SQL {
   const utmSource = audience.utm_source ?? null;
@@ -132,6 +137,29 @@ export function createCampaignRepository(db: Database) {
             )
           : await db.select({ n: count() }).from(waitlist).where(audienceWhere(audience));
       return counted[0]?.n ?? 0;
+    },
+
+    /**
+     * How many of the audience (for a wave, of its first `size`, as audienceSize counts it) joined
+     * before the age question: age band "unknown" (issue 23).
+     */
+    async audienceAgeUnknown(audience: CampaignAudience): Promise<number> {
+      if (audience.kind === "all") {
+        const [row] = await db
+          .select({ n: count() })
+          .from(waitlist)
+          .where(and(audienceWhere(audience), eq(waitlist.ageBand, "unknown")));
+        return row?.n ?? 0;
+      }
+      const wave = db
+        .select({ band: waitlist.ageBand })
+        .from(waitlist)
+        .where(audienceWhere(audience))
+        .orderBy(...AUDIENCE_ORDER)
+        .limit(audience.size)
+        .as("wave");
+      const counted = await db.select({ n: sql<number>`coalesce(sum(${wave.band} = 'unknown'), 0)` }).from(wave);
+      return Number(counted[0]?.n ?? 0);
     },
 
     /** When `email` joined the waitlist (a test e-mail's footer names the date), or null. */

@@ -1,6 +1,7 @@
 import { desc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { FORMS } from "../../../shared/forms";
+import type { AgeBandStored } from "../../../shared/age";
 import { placeColumn, type PlacedEntry } from "./journey";
 import { eraseConsent } from "../../campaigns/queries/consent";
 import { eraseLinks } from "./erasure";
@@ -15,6 +16,7 @@ import {
   campaigns,
   formSubmissions,
   joinerMail,
+  parentalRequests,
   waitlist,
 } from "../../../platform/db/schema";
 import type { AuthSession, AuthUser, FormSubmission } from "../../../platform/db/schema";
@@ -46,6 +48,11 @@ export type PersonData = {
   joinerMails: { kind: "confirm" | "welcome"; createdAt: string; sentAt: string | null; attempts: number }[];
   /** The campaigns that drew the entry, with what became of their e-mail to it (hwh_campaign_recipients), oldest first. */
   campaignMails: { campaignId: number; subject: string; status: string; skipReason: string | null; sentAt: string | null }[];
+  /**
+   * Children's requests waiting for this address's answer as their parent (issue 23), oldest
+   * first: what they keep (never the child's address) and whether the e-mail went.
+   */
+  parentalRequests: { createdAt: string; ageBand: AgeBandStored; country: string | null; sentAt: string | null }[];
 };
 
 /** Who did an audited action to whom (a keyed hash of the address, never the address), and when. */
@@ -115,9 +122,19 @@ export function createPeopleQueries(db: Database) {
           .innerJoin(campaigns, eq(campaigns.id, campaignRecipients.campaignId))
           .where(inArray(campaignRecipients.entryId, entryId))
           .orderBy(campaignRecipients.id),
+        db
+          .select({
+            createdAt: parentalRequests.createdAt,
+            ageBand: parentalRequests.ageBand,
+            country: parentalRequests.country,
+            sentAt: parentalRequests.sentAt,
+          })
+          .from(parentalRequests)
+          .where(eq(parentalRequests.parentEmail, email))
+          .orderBy(parentalRequests.id),
       ] as const;
       type Read = BatchResponse<typeof reads>;
-      const [entries, submissions, users, sessions, codes, joinerMails, campaignMails] = audit
+      const [entries, submissions, users, sessions, codes, joinerMails, campaignMails, requests] = audit
         ? ((await db.batch([auditPerson("person.looked_up", email, audit), ...reads])).slice(1) as unknown as Read)
         : await db.batch(reads);
       const user = users[0];
@@ -128,6 +145,7 @@ export function createPeopleQueries(db: Database) {
         signInCode: codes[0] ? { sentAt: codes[0].sentAt, expiresAt: codes[0].expiresAt, live: Boolean(codes[0].live) } : null,
         joinerMails,
         campaignMails,
+        parentalRequests: requests,
       };
     },
 
@@ -135,6 +153,7 @@ export function createPeopleQueries(db: Database) {
      * Erases everything stored about one (normalised) address in one batch: its waitlist entry
      * with its joiner e-mails (queued or sent), the submissions it sent, its sign-in user with the sessions and refresh tokens, its code,
      * its mailbox's suppression and consent trail (`mailboxKey`: the address's, which finds them after the entry left),
+     * children's requests waiting for it as their parent (by the address or its mailbox key, issue 23),
      * and what links other rows to it: referral credits (kept as tombstones under `pairKey`), friends' referred_by,
      * campaign recipients (erasure.ts).
      * The batch's first statement writes the audit record, with the counts of what the rest
@@ -156,6 +175,14 @@ export function createPeopleQueries(db: Database) {
         db.delete(authSessions).where(inArray(authSessions.userId, userIds)),
         db.delete(authUsers).where(eq(authUsers.email, email)).returning({ id: authUsers.id }),
         db.delete(authCodes).where(eq(authCodes.email, email)),
+        // Children's requests waiting for this address as their parent (issue 23): the address, or its mailbox's.
+        db
+          .delete(parentalRequests)
+          .where(
+            mailboxKey
+              ? or(eq(parentalRequests.parentEmail, email), eq(parentalRequests.mailboxKey, mailboxKey))
+              : eq(parentalRequests.parentEmail, email),
+          ),
       ]);
       return { waitlist: entries.length, submissions: submissions.length, users: users.length };
     },

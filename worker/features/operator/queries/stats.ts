@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, isNotNull, min, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BREAKDOWN_TOP, STATS_DAYS, type AdminStats, type Breakdown } from "../../../shared/admin";
 import { formSlugOf } from "../../../shared/forms";
+import { ageStatsOf, childrenQueries, parentStatsOf } from "./children";
 import { funnelOf, funnelQuery } from "./funnel";
 import { journeySummary, journeyTotals, referrerQueries } from "./journey";
 import type { Database } from "../../../platform/db/database";
@@ -65,35 +66,52 @@ export async function adminStats(db: Database, now: Date, options: StatsOptions)
       [`values${i}`, sql<number>`count(distinct ${BROKEN_DOWN[name]})`.as(`values_${i}`)],
     ]),
   );
-  const [[totals], funnel, byDay, byForm, waitingW, waitingF, failedW, failedF, topReferrers, flagged, flaggedFriends, ...tops] =
-    await db.batch([
-      db
-        .select({
-          total: count().as("total"),
-          last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
-          last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
-          ...journeyTotals,
-          ...perColumn,
-        })
-        .from(waitlist),
-      funnelQuery(db),
-      db
-        .select({ date: day, count: count() })
-        .from(waitlist)
-        .where(gte(waitlist.createdAt, iso(firstDay)))
-        .groupBy(day),
-      // Every stored form name (a handful): the top and the rest are cut here.
-      db
-        .select({ value: formSubmissions.formName, count: count().as("n") })
-        .from(formSubmissions)
-        .groupBy(formSubmissions.formName)
-        .orderBy(desc(sql`n`), formSubmissions.formName),
-      ...undeliveredQueries(db),
-      failedOf(waitlist),
-      failedOf(formSubmissions),
-      ...referrerQueries(db, options.networkFlag),
-      ...BROKEN_DOWN_NAMES.map((name) => topOf(BROKEN_DOWN[name])),
-    ]);
+  const [
+    [totals],
+    funnel,
+    byDay,
+    byForm,
+    waitingW,
+    waitingF,
+    failedW,
+    failedF,
+    topReferrers,
+    flagged,
+    flaggedFriends,
+    ages,
+    pendingRequests,
+    outcomes,
+    expired,
+    ...tops
+  ] = await db.batch([
+    db
+      .select({
+        total: count().as("total"),
+        last24h: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - DAY_MS))}), 0)`.as("last_24h"),
+        last7d: sql<number>`coalesce(sum(${waitlist.createdAt} >= ${iso(new Date(now.getTime() - 7 * DAY_MS))}), 0)`.as("last_7d"),
+        ...journeyTotals,
+        ...perColumn,
+      })
+      .from(waitlist),
+    funnelQuery(db),
+    db
+      .select({ date: day, count: count() })
+      .from(waitlist)
+      .where(gte(waitlist.createdAt, iso(firstDay)))
+      .groupBy(day),
+    // Every stored form name (a handful): the top and the rest are cut here.
+    db
+      .select({ value: formSubmissions.formName, count: count().as("n") })
+      .from(formSubmissions)
+      .groupBy(formSubmissions.formName)
+      .orderBy(desc(sql`n`), formSubmissions.formName),
+    ...undeliveredQueries(db),
+    failedOf(waitlist),
+    failedOf(formSubmissions),
+    ...referrerQueries(db, options.networkFlag),
+    ...childrenQueries(db, iso(firstDay).slice(0, 10)),
+    ...BROKEN_DOWN_NAMES.map((name) => topOf(BROKEN_DOWN[name])),
+  ]);
   const total = Number(totals?.total ?? 0);
   // The per-column figures, by the names given above (their type is lost in fromEntries).
   const figures = (totals ?? {}) as Record<string, unknown>;
@@ -128,6 +146,8 @@ export async function adminStats(db: Database, now: Date, options: StatsOptions)
       byDay: days.map((date) => ({ date, count: perDay.get(date) ?? 0 })),
     },
     referrals: journey.referrals,
+    ages: ageStatsOf(ages),
+    parents: parentStatsOf(iso(new Date(today)).slice(0, 10), pendingRequests, outcomes, expired),
     submissions: { total: messages, byForm: breakdownOf(forms.slice(0, BREAKDOWN_TOP), 0, forms.length, messages) },
     notifications: { undelivered: undelivered.count, oldestUndeliveredAt: undelivered.oldestAt },
     failedNotifications: {
