@@ -13,7 +13,8 @@ import userEvent from "@testing-library/user-event";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { loginHref, returnPathOfHash, ROUTES } from "../../web/src/routes";
-import { AGE_MESSAGES, AGE_QUESTION_YEARS, FOR_PARENTS_PATH } from "@shared/age";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import type { MeAnswer } from "@shared/me";
 import { apiError, deferred, jsonResponse } from "./helpers";
 
@@ -351,8 +352,8 @@ describe("My place: the age question and what an entry's age changes (issue 23)"
     expect([month().value, year().value]).toEqual(["", ""]);
     expect(year().options).toHaveLength(1 + AGE_QUESTION_YEARS + 1);
     // No hint before the answer (the neutral "For parents" link aside).
-    expect(screen.getByRole("main").textContent?.replace(AGE_MESSAGES.forParents, "")).not.toMatch(/parent|guardian|\b13\b/i);
-    expect(main().getByRole("link", { name: AGE_MESSAGES.forParents }).getAttribute("href")).toBe(FOR_PARENTS_PATH);
+    expect(screen.getByRole("main").textContent?.replace(FOR_PARENTS_LINK, "")).not.toMatch(/parent|guardian|\b13\b/i);
+    expect(main().getByRole("link", { name: FOR_PARENTS_LINK }).getAttribute("href")).toBe(FOR_PARENTS_PATH);
 
     await user.click(join);
 

@@ -8,7 +8,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { PRERENDERED_ROUTES, renderNoScriptNote, renderRoute } from "../../web/src/entry-server";
 import { demo, noScript } from "../../web/src/content";
-import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered, FOR_PARENTS_PATH } from "@shared/age";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { LANDING_FIELDS } from "@shared/waitlist";
 
 const ROUTES = [
@@ -121,7 +122,7 @@ describe("prerendered home page", () => {
       expect(selects[0]).toContain('<option value="">Month</option><option value="1">January</option>');
       expect(selects[0]).toContain('<option value="12">December</option></select>');
       expect(selects[1]!.match(/<option/g)).toHaveLength(1 + AGE_QUESTION_YEARS + 1);
-      expect(form).toContain(`<a href="${FOR_PARENTS_PATH.replace(/&/g, "&amp;")}">${AGE_MESSAGES.forParents}</a>`);
+      expect(form).toContain(`<a href="${FOR_PARENTS_PATH.replace(/&/g, "&amp;")}">${FOR_PARENTS_LINK}</a>`);
       expect(form).not.toContain(AGE_MESSAGES.parentNeeded);
     }
   });

@@ -9,7 +9,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { AGE_MESSAGES, FOR_PARENTS_PATH, FOR_PARENTS_SECTION } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH, FOR_PARENTS_SECTION } from "@shared/for-parents";
 import { CONSENT_AGES, DEFAULT_CONSENT_AGE, UNKNOWN_COUNTRY_CONSENT_AGE } from "@shared/consent-ages";
 import { PUBLISHED_RETENTION_DAYS } from "@shared/retention";
 import { App } from "../../web/src/App";
@@ -60,7 +60,7 @@ describe("the privacy policy for students and their parents (issue 23)", () => {
         "We then don't keep your own email address.",
     );
     for (const sentence of paragraphs[1]!.split(/(?<=\.) /)) expect(sentence.split(" ").length, sentence).toBeLessThanOrEqual(20);
-    const link = within(intro).getByRole("link", { name: new RegExp(`^${AGE_MESSAGES.forParents}:`) });
+    const link = within(intro).getByRole("link", { name: new RegExp(`^${FOR_PARENTS_LINK}:`) });
     expect(link.getAttribute("href")).toBe(FOR_PARENTS_PATH);
   });
 
@@ -215,7 +215,7 @@ describe("the address ?section=for-parents", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(scrolled).not.toHaveBeenCalled();
 
-    await user.click(screen.getByRole("link", { name: new RegExp(`^${AGE_MESSAGES.forParents}:`) }));
+    await user.click(screen.getByRole("link", { name: new RegExp(`^${FOR_PARENTS_LINK}:`) }));
 
     await waitFor(() => expect(scrolled).toHaveBeenCalledWith({ top: 1200 - 16, behavior: "auto" }));
     expect(window.location.hash).toBe("#/privacy-policy?section=for-parents");

@@ -8,7 +8,8 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { WaitlistForm, type WaitlistSource } from "../../web/src/components/WaitlistForm";
 import { waitlistForm } from "../../web/src/form-content";
-import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered, FOR_PARENTS_PATH } from "@shared/age";
+import { AGE_MESSAGES, AGE_QUESTION_YEARS, birthYearsOffered } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { JOURNEY_TEXT } from "@shared/journey-text";
 import { Footer } from "../../web/src/components/Footer";
 import { apiError, deferred, honeypotOf, jsonResponse, mockFetch, sentBody } from "./helpers";
@@ -511,7 +512,7 @@ describe("WaitlistForm: the age question (issue 23)", () => {
     // Nothing that hints at a right answer before the answer: no age, no parent, no "must".
     const words = form.textContent ?? "";
     for (const hint of [/\b13\b/, /parent|guardian/i, /must|old enough|years old/i])
-      expect(words.replace(AGE_MESSAGES.forParents, "")).not.toMatch(hint);
+      expect(words.replace(FOR_PARENTS_LINK, "")).not.toMatch(hint);
     expect(within(form).queryByRole("textbox", { name: AGE_MESSAGES.parentEmailLabel })).toBeNull();
   });
 
@@ -592,7 +593,7 @@ describe("WaitlistForm: the age question (issue 23)", () => {
 
   it("has a neutral 'For parents' link next to the form, to the privacy policy's part for parents", () => {
     const { form } = renderForm({ answer: null });
-    const link = within(form).getByRole("link", { name: AGE_MESSAGES.forParents });
+    const link = within(form).getByRole("link", { name: FOR_PARENTS_LINK });
     expect(link.getAttribute("href")).toBe(FOR_PARENTS_PATH);
   });
 });
@@ -698,7 +699,7 @@ describe("WaitlistForm: the parent step (issue 23)", () => {
 describe("Footer (issue 23)", () => {
   it("has a 'For parents' link to the privacy policy's part for parents", () => {
     render(<Footer />);
-    const link = within(screen.getByRole("contentinfo")).getByRole("link", { name: AGE_MESSAGES.forParents });
+    const link = within(screen.getByRole("contentinfo")).getByRole("link", { name: FOR_PARENTS_LINK });
     expect(link.getAttribute("href")).toBe(FOR_PARENTS_PATH);
   });
 });

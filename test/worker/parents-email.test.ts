@@ -2,7 +2,7 @@
 // are, what we would keep and why, that nothing is passed on, how to review or delete, the
 // children's part of the privacy policy), one button to the parent's page, the 7 days.
 import { describe, expect, it } from "vitest";
-import { FOR_PARENTS_PATH } from "../../worker/shared/age";
+import { FOR_PARENTS_PATH } from "../../worker/shared/for-parents";
 import { BRAND_NAME } from "../../worker/shared/brand";
 import { uniqueEmail } from "../support/worker";
 import { ask, mailsTo, open, requestOf } from "./parents-support";

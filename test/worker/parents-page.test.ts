@@ -8,7 +8,7 @@ import { createDeps } from "../../worker/deps";
 import { parentalStats } from "../../worker/features/parents";
 import { parentToken } from "../../worker/features/parents/token";
 import { parentalRequests } from "../../worker/platform/db/schema";
-import { FOR_PARENTS_PATH } from "../../worker/shared/age";
+import { FOR_PARENTS_PATH } from "../../worker/shared/for-parents";
 import { uniqueEmail } from "../support/worker";
 import { ask, DAY, open, outcomeCount, press, repo, requestOf, requestsOf, tokenOf } from "./parents-support";
 

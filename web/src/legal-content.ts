@@ -4,7 +4,7 @@
  * launch team edits it here, with the rest of the copy in content.ts. Words only, their types
  * taken from the values (`as const`): components/LegalPage.tsx says what a page may hold.
  */
-import { AGE_MESSAGES, FOR_PARENTS_PATH, FOR_PARENTS_SECTION } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH, FOR_PARENTS_SECTION } from "@shared/for-parents";
 import { CONSENT_AGES, DEFAULT_CONSENT_AGE, UNKNOWN_COUNTRY_CONSENT_AGE } from "@shared/consent-ages";
 import { KEPT_AFTER_ERASURE } from "@shared/erasure";
 import { PUBLISHED_RETENTION_DAYS as DAYS } from "@shared/retention";
@@ -48,7 +48,7 @@ export const privacyPolicy = {
           "We then don't keep your own email address.",
       ],
       // The part for parents below, for a parent who opened the policy from its top.
-      links: [{ label: `${AGE_MESSAGES.forParents}: what we keep about children and teenagers, and your rights`, href: FOR_PARENTS_PATH }],
+      links: [{ label: `${FOR_PARENTS_LINK}: what we keep about children and teenagers, and your rights`, href: FOR_PARENTS_PATH }],
       after: [
         `${brand.name} ("we", "us") is an AI homework helper for students that is preparing to launch. ` +
           "This policy explains what we collect through this website, why, how long we keep it, and the choices you have.",

@@ -100,15 +100,9 @@ export const AGE_MESSAGES = {
   parentSentTitle: "Thanks! We've emailed your parent or guardian.",
   parentSentDetail:
     "When they say yes, they'll get a place on the waitlist for you. If they don't answer within 7 days, we delete the request.",
-  /** The neutral link next to each waitlist form and in the footer. */
-  forParents: "For parents",
 } as const;
 
 /** The field message of a problem with the answer. */
 export function birthProblemMessage(problem: BirthProblem): string {
   return problem.problem === "missing" ? AGE_MESSAGES.birthMissing : AGE_MESSAGES.birthImpossible;
 }
-
-/** The privacy policy's section for parents: the link's target (`/#/privacy-policy?section=for-parents`). */
-export const FOR_PARENTS_SECTION = "for-parents";
-export const FOR_PARENTS_PATH = `/#/privacy-policy?section=${FOR_PARENTS_SECTION}`;

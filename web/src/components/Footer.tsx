@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { AGE_MESSAGES, FOR_PARENTS_PATH } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { brand, footer } from "../content";
 import { ROUTES } from "../routes";
 
@@ -22,7 +22,7 @@ export function Footer() {
             </li>
             <li>
               {/* The privacy policy's part for parents (a plain link: its address names the section). */}
-              <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
+              <a href={FOR_PARENTS_PATH}>{FOR_PARENTS_LINK}</a>
             </li>
           </ul>
         </nav>

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { validate } from "@shared/text";
 import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
-import { AGE_MESSAGES, birthProblemMessage, FOR_PARENTS_PATH, isBirthProblem, readBirthAnswer } from "@shared/age";
+import { AGE_MESSAGES, birthProblemMessage, isBirthProblem, readBirthAnswer } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { WAITLIST_ENDPOINT, type WaitlistField, type WaitlistJoin, joinWaitlist } from "../api";
 import { waitlistForm } from "../form-content";
 import { useMounted } from "../hooks/mounted";
@@ -284,7 +285,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
         {waitlistForm.note}
       </p>
       <p className="waitlist__note">
-        <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
+        <a href={FOR_PARENTS_PATH}>{FOR_PARENTS_LINK}</a>
       </p>
     </form>
   );

@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../platform/html";
 import { mailLayout, mailLink, mailNote } from "../../platform/mail/layout";
-import { FOR_PARENTS_PATH } from "../../shared/age";
+import { FOR_PARENTS_PATH } from "../../shared/for-parents";
 import { BRAND_NAME } from "../../shared/brand";
 import { type NoticeFacts, noticeLines, PARENT_TEXT } from "./words";
 

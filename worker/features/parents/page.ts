@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../platform/html";
 import { homeButton, pageCard, problemPage, type SitePage } from "../../platform/http/site-page";
-import { FOR_PARENTS_PATH } from "../../shared/age";
+import { FOR_PARENTS_PATH } from "../../shared/for-parents";
 import { type NoticeFacts, noticeLines, PARENT_TEXT, type ParentProblem } from "./words";
 
 /**

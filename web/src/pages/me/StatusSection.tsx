@@ -1,4 +1,5 @@
-import { AGE_MESSAGES, FOR_PARENTS_PATH } from "@shared/age";
+import { AGE_MESSAGES } from "@shared/age";
+import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { longDateTime } from "@shared/dates";
 import { placeLine } from "@shared/journey-text";
 import type { MeAnswer } from "@shared/me";
@@ -118,7 +119,7 @@ function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
         </button>
       )}
       <p className="waitlist__note">
-        <a href={FOR_PARENTS_PATH}>{AGE_MESSAGES.forParents}</a>
+        <a href={FOR_PARENTS_PATH}>{FOR_PARENTS_LINK}</a>
       </p>
     </form>
   );
