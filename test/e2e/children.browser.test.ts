@@ -42,6 +42,8 @@ const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 720 };
 const PLACE = /^You're #([\d,]+) in line$/;
 const PAGE_OVERFLOW = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
+/** The parent's page after "yes" (worker/features/parents/words.ts agreedPlace). */
+const AGREED_PLACE = /^Your family is #[\d,]+ in line\.$/;
 const PARENT_LINK = /href="([^"]*\/parent\?token=[^"]+)"/;
 
 const shotsDir = process.env.E2E_SHOTS_DIR;
@@ -109,7 +111,7 @@ async function parentAgrees(page: Page, link: string, name: string, js = true): 
   await shot(page, `${name}-parent-page`);
   await agree.click();
   await page.waitForURL(`${baseUrl}/parent`);
-  await page.getByText(PLACE).first().waitFor();
+  await page.getByText(AGREED_PLACE).first().waitFor();
   if (js) await expectNoAxeViolations(page, `the parent's answer page (${name})`);
   await shot(page, `${name}-parent-agreed`);
 }
@@ -148,7 +150,7 @@ describe.each([
     { who: "a 12-year-old in the US", country: "US", age: 12 },
     { who: "a 15-year-old in Germany", country: "DE", age: 15 },
   ])("$who is asked for a parent's address; the parent agrees and finds the entry without a referral box", async ({ country, age }) => {
-    const tag = `${name}-${country}-${age}`;
+    const tag = `${name}-${country.toLowerCase()}-${age}`;
     const ctx = await newContext({ viewport, extraHTTPHeaders: { "CF-IPCountry": country } });
     const { page } = await newTab(ctx);
     const child = uniqueEmail(`child-${tag}`);
@@ -227,32 +229,32 @@ describe("without JavaScript", () => {
   it.each([
     { name: "phone", viewport: PHONE },
     { name: "desktop", viewport: DESKTOP },
-  ])("at $viewport.width px a 12-year-old in the US posts the form, then the parent's address; the parent agrees without JavaScript", async ({
-    name,
-    viewport,
-  }) => {
-    const ctx = await newContext({ viewport, javaScriptEnabled: false, extraHTTPHeaders: { "CF-IPCountry": "US" } });
-    const { page } = await newTab(ctx);
-    const child = uniqueEmail(`nojs-child-${name}`);
-    const parent = uniqueEmail(`nojs-parent-${name}`);
-    expectedConsole = [/status of 400/];
+  ])(
+    "at $viewport.width px a 12-year-old in the US posts the form, then the parent's address; the parent agrees without JavaScript",
+    async ({ name, viewport }) => {
+      const ctx = await newContext({ viewport, javaScriptEnabled: false, extraHTTPHeaders: { "CF-IPCountry": "US" } });
+      const { page } = await newTab(ctx);
+      const child = uniqueEmail(`nojs-child-${name}`);
+      const parent = uniqueEmail(`nojs-parent-${name}`);
+      expectedConsole = [/status of 400/];
 
-    await page.goto(`${baseUrl}/`);
-    const form = await fillJoin(page, child, bornYearsAgo(12));
-    await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
-    await page.waitForURL(`${baseUrl}/api/waitlist`);
-    await page.getByText(AGE_MESSAGES.parentNeeded).first().waitFor();
-    expect(await page.content()).not.toContain(child);
-    await shot(page, `nojs-${name}-parent-step`);
-    await page.getByRole("textbox", { name: AGE_MESSAGES.parentEmailLabel }).fill(parent);
-    await page.getByRole("button", { name: AGE_MESSAGES.parentSubmit }).click();
-    await page.getByText(AGE_MESSAGES.parentSentTitle).waitFor();
-    await shot(page, `nojs-${name}-parent-asked`);
+      await page.goto(`${baseUrl}/`);
+      const form = await fillJoin(page, child, bornYearsAgo(12));
+      await form.getByRole("button", { name: waitlistForm.defaultLabel }).click();
+      await page.waitForURL(`${baseUrl}/api/waitlist`);
+      await page.getByText(AGE_MESSAGES.parentNeeded).first().waitFor();
+      expect(await page.content()).not.toContain(child);
+      await shot(page, `nojs-${name}-parent-step`);
+      await page.getByRole("textbox", { name: AGE_MESSAGES.parentEmailLabel }).fill(parent);
+      await page.getByRole("button", { name: AGE_MESSAGES.parentSubmit }).click();
+      await page.getByText(AGE_MESSAGES.parentSentTitle).waitFor();
+      await shot(page, `nojs-${name}-parent-asked`);
 
-    const { link } = await parentMail(parent);
-    await neverMailed(child);
-    const parentCtx = await newContext({ viewport, javaScriptEnabled: false });
-    const { page: parentPage } = await newTab(parentCtx);
-    await parentAgrees(parentPage, link, `nojs-${name}`, false);
-  });
+      const { link } = await parentMail(parent);
+      await neverMailed(child);
+      const parentCtx = await newContext({ viewport, javaScriptEnabled: false });
+      const { page: parentPage } = await newTab(parentCtx);
+      await parentAgrees(parentPage, link, `nojs-${name}`, false);
+    },
+  );
 });
