@@ -1160,6 +1160,28 @@ describe("students and their parents in the console (issue 23)", () => {
       "The person joined and confirmed ada@example.com on 3 Dec 2026, 09:00 UTC.",
     );
   });
+
+  it("a parent's address stored only in children's requests waiting for an answer is not 'nothing stored': the requests are shown, and the erasure offered", async () => {
+    const parent = "waiting.parent@example.com";
+    routes["POST /api/admin/people/lookup"] = () =>
+      jsonResponse(200, {
+        email: parent,
+        waitlist: null,
+        submissions: [],
+        user: null,
+        sign_in_code: null,
+        consent: null,
+        parental_requests: [
+          { created_at: "2026-12-03T07:00:00.000Z", age_band: "under_13", country: "US", sent_at: "2026-12-03T07:00:01.000Z" },
+        ],
+      } satisfies PersonRecord);
+    const user = await openConsole();
+    const erasure = section(admin.erasure.title);
+    await user.type(within(erasure).getByLabelText(admin.erasure.lookupLabel), parent);
+    await user.click(within(erasure).getByRole("button", { name: admin.erasure.lookup }));
+    await within(erasure).findByRole("heading", { name: admin.erasure.parentalRequests(1) });
+    expect(within(erasure).queryByText(admin.erasure.nothingStored(parent))).toBeNull();
+  });
 });
 
 describe("erasure", () => {

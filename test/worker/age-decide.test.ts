@@ -64,6 +64,9 @@ describe("the consent age per country", () => {
     [null, 15, true], // unknown country: 16
     [null, 16, false],
     ["XX", 15, true],
+    // France's outermost regions, which Cloudflare names by their own codes: France's 15.
+    ["RE", 14, true],
+    ["GP", 15, false],
   ] as const)("%s, %i years old: a parent decides: %s", async (country, age, parent) => {
     // Born in May: the age in whole years on 15 June 2026 is 2026 - year.
     expect((await decide(5, 2026 - age, country)).parentNeeded).toBe(parent);

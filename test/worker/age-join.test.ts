@@ -1,3 +1,4 @@
+import { JOURNEY_TEXT } from "../../worker/shared/journey-text";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
@@ -314,6 +315,10 @@ describe("minors' referrals (MINOR_REFERRAL_REWARDS off by default)", () => {
     const page = placePage(await shareBoxOf(createDeps(env), minor.id, "http://localhost"), false);
     expect(page.main).toContain(`?ref=${minor.referralCode}`);
     expect(page.main).not.toMatch(/moves you up/);
+    // No reward in the heading either (the reviewer's finding): the neutral words, sharing kept.
+    expect(page.main).not.toContain(JOURNEY_TEXT.shareHeading);
+    expect(page.main).toContain(JOURNEY_TEXT.shareHeadingNoBoost);
+    expect(page.main).toContain(JOURNEY_TEXT.shareRuleNoBoost);
   });
 
   it("with MINOR_REFERRAL_REWARDS=true their referrals move them up like anyone's", async () => {

@@ -108,4 +108,15 @@ describe("the waitlist's page without JavaScript: the age question", () => {
     expect(form).toContain('value="nobody"');
     expect(form).toContain(`<p class="field__error" id="refill-parent_email-error">${escapeHtml(AGE_MESSAGES.parentEmailInvalid)}</p>`);
   });
+
+  it("the parent step posted with the parent's address left empty: the parent step again, asking for it at its field (never the child's own address)", async () => {
+    const response = await postForm({ parent_email: "", birth_month: "1", birth_year: childYear });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    const form = formOf(html);
+    expect(form).toContain('name="parent_email"');
+    expect(form).not.toContain('name="email"');
+    expect(form).toContain(`<p class="field__error" id="refill-parent_email-error">${escapeHtml(AGE_MESSAGES.parentEmailRequired)}</p>`);
+    expect(html).not.toContain(escapeHtml(WAITLIST_MESSAGES.emailRequired));
+  });
 });

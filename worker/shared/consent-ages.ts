@@ -44,6 +44,14 @@ export const CONSENT_AGES: readonly ConsentAgeRow[] = [
   { country: "LI", name: "Liechtenstein (EEA)", age: 16, source: `${BIRD_BIRD}; GDPR art. 8(1) (no national rule)` },
   { country: "NO", name: "Norway (EEA)", age: 13, source: `${BIRD_BIRD}; personopplysningsloven §5` },
   { country: "GB", name: "United Kingdom", age: 13, source: "UK GDPR art. 8; Data Protection Act 2018, s. 9" },
+  // Parts of the EU that Cloudflare names by their own codes: the age of the state they belong to.
+  { country: "GP", name: "Guadeloupe (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "MQ", name: "Martinique (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "GF", name: "French Guiana (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "RE", name: "Réunion (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "YT", name: "Mayotte (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "MF", name: "Saint-Martin (France)", age: 15, source: "as France (an outermost region of the EU)" },
+  { country: "AX", name: "Åland (Finland)", age: 13, source: "as Finland (part of the EU)" },
 ];
 
 /** Everywhere the table does not name (COPPA's age, the US and the rest of the world). */

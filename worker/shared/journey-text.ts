@@ -13,6 +13,12 @@ export const JOURNEY_TEXT = {
   confirmedTitle: "You're on the list",
   alreadyConfirmed: "Your place is already confirmed.",
   shareHeading: "Move up the line",
+  /**
+   * The share box without a reward (issue 23 §3: minors, unless MINOR_REFERRAL_REWARDS): no
+   * "move up" heading or rule, sharing still offered. The confirmation page and My place say these.
+   */
+  shareHeadingNoBoost: "Bring your friends",
+  shareRuleNoBoost: "Friends who join with your link get their own place on the waitlist.",
   linkLabel: "Your referral link",
   copy: "Copy",
   copied: "Copied!",

@@ -79,8 +79,9 @@ function shareBox(link: string, data: ShareBoxData): string {
       `<li><a class="button share__target" href="${e(links[key])}" target="_blank" rel="noopener noreferrer">${e(name)}</a></li>`,
   ).join("\n");
   return `<section class="share" data-share-box aria-labelledby="share-heading">
-<h2 id="share-heading">${e(JOURNEY_TEXT.shareHeading)}</h2>
-${data.referral_boost > 0 ? `<p>${e(referralRule(data.referral_boost))}</p>\n` : ""}<label class="share__label" for="referral-link">${e(JOURNEY_TEXT.linkLabel)}</label>
+<h2 id="share-heading">${e(data.referral_boost > 0 ? JOURNEY_TEXT.shareHeading : JOURNEY_TEXT.shareHeadingNoBoost)}</h2>
+<p>${e(data.referral_boost > 0 ? referralRule(data.referral_boost) : JOURNEY_TEXT.shareRuleNoBoost)}</p>
+<label class="share__label" for="referral-link">${e(JOURNEY_TEXT.linkLabel)}</label>
 <div class="waitlist__row">
 <textarea id="referral-link" class="input waitlist__input share__link" rows="2" readonly spellcheck="false" data-share-link>${e(link)}</textarea>
 <button class="button button--primary waitlist__submit" type="button" hidden data-share-copy>${e(JOURNEY_TEXT.copy)}</button>

@@ -88,13 +88,13 @@ function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
  */
 export async function join(deps: Deps, input: WaitlistInput, request: SubmissionRequest): Promise<Stored> {
   const { email, parent_email: parentEmail, birth_month: birthMonth, birth_year: birthYear, ...rest } = input;
-  if (email === undefined && parentEmail === null) throw emailRequired();
   // The age question first (400 at its field when unanswered, nothing stored): it decides whether
   // the child's address may be kept at all. Every answer sets the cookie, whatever comes next.
   const age = await decideAge(deps, { birthMonth, birthYear, request: request.raw });
   const headers = ageHeaders(age);
   try {
-    if (age.parentNeeded) return { ...(await askForParent(deps, age, parentEmail, request)), headers };
+    // The parent step sends no child's address: an empty parent's address there is that field's problem.
+    if (age.parentNeeded) return { ...(await askForParent(deps, age, parentEmail, request, email === undefined)), headers };
     if (email === undefined) throw emailRequired();
     if (isDisposableAddress(email)) throw disposable();
     const claim = firstClaim(deps);
@@ -115,8 +115,15 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
  * feature stores the request and its e-mail (worker/features/parents askParent), and the child
  * gets the 202 parent_asked.
  */
-async function askForParent(deps: Deps, age: AgeDecision, parentEmail: string | null, request: SubmissionRequest): Promise<Stored> {
-  if (parentEmail === null) throw parentNeeded(age);
+async function askForParent(
+  deps: Deps,
+  age: AgeDecision,
+  parentEmail: string | null,
+  request: SubmissionRequest,
+  parentStep: boolean,
+): Promise<Stored> {
+  if (parentEmail === null)
+    throw parentStep ? API_BODY_ERRORS.invalid({ parent_email: AGE_MESSAGES.parentEmailRequired }) : parentNeeded(age);
   const asked = await askParent(deps, { parentEmail, band: age.band, country: age.country, origin: request.origin });
   const accepted = {
     json: { status: PARENT_ASKED, message: AGE_MESSAGES.parentSentTitle },

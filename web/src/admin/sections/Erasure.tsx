@@ -165,5 +165,12 @@ export function Erasure({ id, onErased }: { id: string; onErased: () => void }) 
 }
 
 function isEmpty(record: PersonRecord): boolean {
-  return record.waitlist === null && record.submissions.length === 0 && record.user === null && record.sign_in_code === null;
+  return (
+    record.waitlist === null &&
+    record.submissions.length === 0 &&
+    record.user === null &&
+    record.sign_in_code === null &&
+    // A parent's address may be stored only in children's requests waiting for an answer (issue 23).
+    record.parental_requests.length === 0
+  );
 }

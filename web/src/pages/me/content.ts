@@ -35,8 +35,8 @@ export const ME_TEXT = {
   onBehalf: "You joined this waitlist on behalf of your child.",
   /** The share box without a reward (REFERRAL_BOOST 0, or a minor's entry): sharing, no line to move up in. */
   noBoost: {
-    shareHeading: "Bring your friends",
-    shareRule: "Friends who join with your link get their own place on the waitlist.",
+    shareHeading: JOURNEY_TEXT.shareHeadingNoBoost,
+    shareRule: JOURNEY_TEXT.shareRuleNoBoost,
   },
   pending: {
     text: (email: string) =>
