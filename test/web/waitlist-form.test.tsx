@@ -634,6 +634,8 @@ describe("WaitlistForm: the parent step (issue 23)", () => {
     expect(form.innerHTML).not.toContain("kid@example.com");
     // The question was answered: it is not asked again.
     expect(within(form).queryByRole("group", { name: AGE_MESSAGES.question })).toBeNull();
+    // No invitation to "join thousands of students" on the parent step (no nudge for a child).
+    expect(within(form).queryByText(waitlistForm.note)).toBeNull();
     const field = parentField(form);
     expect(field.name).toBe("parent_email");
     expect(field.type).toBe("email");

@@ -281,9 +281,12 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       <p ref={errorRef} className="message message--error waitlist__error" role="alert" id={errorId}>
         {errorText}
       </p>
-      <p className="waitlist__note" id={noteId}>
-        {waitlistForm.note}
-      </p>
+      {/* The invitation to join is the child's no longer once a parent decides (no nudge on the parent step). */}
+      {step === "email" && !asked && (
+        <p className="waitlist__note" id={noteId}>
+          {waitlistForm.note}
+        </p>
+      )}
       <p className="waitlist__note">
         <a href={FOR_PARENTS_PATH}>{FOR_PARENTS_LINK}</a>
       </p>
