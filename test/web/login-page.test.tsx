@@ -13,6 +13,7 @@ import { AuthProvider } from "../../web/src/auth/AuthProvider";
 import { login } from "../../web/src/pages/login/content";
 import { LoginPage } from "../../web/src/pages/LoginPage";
 import { codeWaitMessage, requestRateMessage } from "@shared/sign-in";
+import { AGE_MESSAGES } from "@shared/age";
 import { deferred } from "./helpers";
 
 type Session = { user: { email: string } };
@@ -486,6 +487,19 @@ describe("LoginPage: messages a student understands", () => {
     await page.user.click(page.button("Send Code"));
 
     await waitFor(() => expect(page.alert().textContent).toBe("Email logins are disabled"));
+  });
+
+  it("below the consent age (403 parent_needed, issue 23): the parent path's words at the e-mail field, no step two", async () => {
+    auth.client.signInWithOtp.mockResolvedValue(apiError(403, "parent_needed", "We need a parent or guardian to say yes first"));
+    const page = renderLogin();
+
+    await page.user.type(page.emailInput(), EMAIL);
+    await page.user.click(page.button("Send Code"));
+
+    await waitFor(() => expect(page.alert().textContent).toBe(AGE_MESSAGES.parentNeeded));
+    expect(page.heading().textContent).toBe("Sign In");
+    await waitFor(() => expect(document.activeElement).toBe(page.emailInput()));
+    expect(page.emailInput().getAttribute("aria-invalid")).toBe("true");
   });
 
   it.each([

@@ -415,6 +415,61 @@ describe("My place: the age question and what an entry's age changes (issue 23)"
     expect(fact("Status")).toBe("Not on the waitlist");
   });
 
+  it("a signed-in child (400 parent_needed, signed_out): signed out here, the parent path and what was deleted, never the address", async () => {
+    signIn();
+    const calls = serve({
+      "GET /api/me": () => jsonResponse(200, answer()),
+      "POST /api/me/waitlist": () =>
+        jsonResponse(400, {
+          error: {
+            code: "parent_needed",
+            message: AGE_MESSAGES.parentNeeded,
+            field: "parent_email",
+            fields: { parent_email: AGE_MESSAGES.parentNeeded },
+            signed_out: true,
+          },
+        }),
+    });
+    const { user } = renderMe();
+
+    await main().findByRole("button", { name: "Join the waitlist" });
+    await answerAge(user, "March", String(new Date().getUTCFullYear() - 12));
+    await user.click(main().getByRole("button", { name: "Join the waitlist" }));
+
+    const heading = await main().findByRole("heading", { level: 2, name: AGE_MESSAGES.parentNeeded });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(auth.client.signOut).toHaveBeenCalledWith({ scope: "local" });
+    expect(main().getByRole("status").textContent).toBe("We deleted the sign-in we had for this email address, and you're signed out.");
+    expect(main().getByText(/waitlist form on the home page/)).toBeTruthy();
+    expect(main().getByRole("link", { name: "Go to the waitlist form" }).getAttribute("href")).toBe("#/");
+    expect(screen.getByRole("main").textContent).not.toContain(EMAIL);
+    expect(main().queryByRole("button", { name: "Join the waitlist" })).toBeNull();
+    // The session is over: the header offers Login again.
+    expect(within(screen.getByRole("banner")).getByRole("link", { name: "Login" })).toBeTruthy();
+    expect(calls.filter((call) => call.method === "POST")).toHaveLength(1);
+  });
+
+  it("a signed-in child whose sign-out fails on this device: the failure is logged, the same view", async () => {
+    signIn();
+    const failure = new Error("storage unavailable");
+    auth.client.signOut.mockRejectedValueOnce(failure);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    serve({
+      "GET /api/me": () => jsonResponse(200, answer()),
+      "POST /api/me/waitlist": () =>
+        jsonResponse(400, { error: { code: "parent_needed", message: AGE_MESSAGES.parentNeeded, signed_out: true } }),
+    });
+    const { user } = renderMe();
+
+    await main().findByRole("button", { name: "Join the waitlist" });
+    await answerAge(user, "March", String(new Date().getUTCFullYear() - 12));
+    await user.click(main().getByRole("button", { name: "Join the waitlist" }));
+
+    expect(await main().findByRole("heading", { level: 2, name: AGE_MESSAGES.parentNeeded })).toBeTruthy();
+    expect(logged).toHaveBeenCalledWith("Signing out after the erasure failed.", failure);
+    logged.mockRestore();
+  });
+
   it("a minor's entry without a boost (referral_boost 0): the link and share buttons, no 'move up N places'", async () => {
     signIn();
     serve({ "GET /api/me": () => jsonResponse(200, { ...CONFIRMED, referral_boost: 0, age_band: "13_15" }) });

@@ -39,6 +39,16 @@ export async function decideAge(deps: Pick<Deps, "config" | "now">, question: Ag
   return { band, parentNeeded, country, setCookie: await ageCookieHeader(deps, { band, parentNeeded, expires }) };
 }
 
+/**
+ * Whether the request carries a valid `hwh_age` cookie that says a parent or guardian must decide
+ * (the 24-hour lock of an answer below the consent age). Sign-in sends no code then (POST
+ * /auth/v1/otp, docs/api.md "The age question"): the child's address is neither stored nor mailed.
+ */
+export async function parentMustDecide(deps: Pick<Deps, "config" | "now">, request: Request): Promise<boolean> {
+  const kept = await readAgeAnswer(deps.config.auth.jwtSecret, ageCookieOf(request.headers.get("cookie")), deps.now());
+  return kept?.parentNeeded === true;
+}
+
 /** The headers that carry a decision's cookie ({} when the cookie decided). */
 export const ageHeaders = (decision: AgeDecision): Record<string, string> =>
   decision.setCookie ? { "Set-Cookie": decision.setCookie } : {};

@@ -5,6 +5,8 @@ import { log } from "../../platform/log";
 import { ME_ERRORS, type MeData, type MeErasure, SELF_OPERATOR } from "../../shared/me";
 import { normalizeEmail } from "../../shared/text";
 import { personJson, subjectHash } from "../operator";
+import { AGE_MESSAGES } from "../../shared/age";
+import { PARENT_NEEDED } from "../age";
 import { jwtSecret } from "../sign-in";
 import { mailboxKeys } from "../waitlist";
 import { readableData } from "./download";
@@ -40,9 +42,32 @@ function confirmedAddress(typed: unknown, email: string): void {
 /** Erases everything about the signed-in user's address, once they typed it again: the session ends with the user. */
 export async function eraseMe(deps: Deps, user: AuthUser, typed: unknown): Promise<MeErasure> {
   confirmedAddress(typed, user.email);
+  return erase(deps, user, "me.erased");
+}
+
+/**
+ * Erases everything about the signed-in address of a child below the consent age (issue 23: the
+ * one-click join's answer is actual knowledge that the address is a child's), as DELETE /api/me
+ * does but without the typed confirmation: the child's address is not kept, the session ends with
+ * the user. Audited as "self", like any erasure the person's own request caused.
+ */
+export function eraseChild(deps: Deps, user: AuthUser): Promise<MeErasure> {
+  return erase(deps, user, "me.child_erased");
+}
+
+/** The erasure itself (the operator's, audited as "self"), logged by the user's id: log lines carry no address. */
+async function erase(deps: Deps, user: AuthUser, event: string): Promise<MeErasure> {
   const audit = await selfAudit(deps, user.email);
   const counts = await deps.repo.operator.erasePerson(user.email, audit, ...(await mailboxKeys(deps.config.auth.jwtSecret, user.email)));
-  // The log names the user by id: log lines carry no address.
-  log("info", "me.erased", { user: user.id, ...counts });
+  log("info", event, { user: user.id, ...counts });
   return counts;
+}
+
+/**
+ * POST /api/me/waitlist's answer once a child was erased (eraseChild): the join's 400
+ * `parent_needed`, with `signed_out: true` (the sign-in is gone: the page ends the session).
+ */
+export function childErased(): ApiError {
+  const message = AGE_MESSAGES.parentNeeded;
+  return new ApiError(400, PARENT_NEEDED, message, { field: "parent_email", fields: { parent_email: message }, signed_out: true });
 }

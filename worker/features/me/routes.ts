@@ -5,10 +5,10 @@ import { clientAddress, clientKey } from "../../platform/http/client";
 import { ME_DATA_FILENAME, type MeConfirmationSent } from "../../shared/me";
 import { strictFields } from "../../shared/text";
 import { birthFields } from "../../shared/waitlist";
-import { ageHeaders, decideAge, parentNeeded } from "../age";
+import { ageHeaders, decideAge } from "../age";
 import { forgetDevice } from "../sign-in";
 import { joinConfirmed, leaveWaitlist } from "../waitlist";
-import { eraseMe, myData } from "./account";
+import { childErased, eraseChild, eraseMe, myData } from "./account";
 import { meWriteLimit } from "./limits";
 import { meAnswer, type MeRequest, resendMine } from "./place";
 import { type MeEnv, signedInOnly } from "./signed-in";
@@ -62,8 +62,15 @@ export const meRoutes = new Hono<MeEnv>()
     const deps = c.get("deps");
     const age = await decideAge(deps, { ...(await birthAnswer(c)), request: c.req.raw });
     for (const [name, value] of Object.entries(ageHeaders(age))) c.header(name, value);
-    // Below the consent age, a parent decides: nothing is stored (the public join's parent step asks them).
-    if (age.parentNeeded) throw parentNeeded(age);
+    // Below the consent age, a parent decides: nothing is stored (the public join's parent step
+    // asks them). The signed-in address is now known to be a child's (signed in before answering,
+    // or on another device): it is erased as DELETE /api/me erases, this device's cookie cleared
+    // (after the age cookie, set above: the error adds no header that would replace it).
+    if (age.parentNeeded) {
+      await eraseChild(deps, c.get("user"));
+      forgetDevice(c, deps.config.isDevelopment);
+      throw childErased();
+    }
     await joinConfirmed(deps, c.get("user").email, { ...request(c), age });
     return answer(c);
   })

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { BodyErrors } from "../../platform/http/body";
+import { AGE_MESSAGES } from "../../shared/age";
 
 /** The GoTrue API version whose error format we speak (error code in `code`). */
 export const API_VERSION = "2024-01-01";
@@ -51,6 +52,13 @@ export const sessionNotFound = () => new AuthError(403, "session_not_found", "Se
 
 /** 403 where a token names a user that is gone (GoTrue's /user), 404 on the admin routes. */
 export const userNotFound = (status: 403 | 404) => new AuthError(status, "user_not_found", "User not found");
+
+/**
+ * The device's age answer (the `hwh_age` cookie) says a parent or guardian decides: no code is
+ * sent or checked, nothing stored (issue 23). The login page shows the message at the field.
+ */
+export const PARENT_NEEDED_CODE = "parent_needed";
+export const parentNeededToSignIn = () => new AuthError(403, PARENT_NEEDED_CODE, AGE_MESSAGES.parentNeeded);
 
 export const validationFailed = (message: string) => new AuthError(400, "validation_failed", message);
 

@@ -6,6 +6,7 @@ import {
   AUTH_BODY_ERRORS,
   AuthError,
   authErrorResponse,
+  parentNeededToSignIn,
   unexpectedFailure,
   validationFailed,
 } from "./errors";
@@ -24,6 +25,7 @@ import { pathInApp } from "../../platform/http/methods";
 import { answerErrors, noRoute } from "../../platform/http/sub-app";
 import { limitPerClient } from "../../platform/limits";
 import { BRAND_NAME } from "../../shared/brand";
+import { parentMustDecide } from "../age";
 import { requestRateMessage } from "../../shared/sign-in";
 
 /**
@@ -78,22 +80,49 @@ const refuseOtherChannels: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-authRoutes.post("/otp", rateLimited("otp"), readBody, refuseOtherChannels, validJson(otpSchema, AUTH_BODY_ERRORS), async (c) => {
-  const input = c.req.valid("json");
-  const request = { email: input.email, createUser: input.create_user, data: input.data, device: getCookie(c, DEVICE_COOKIE) };
-  await requestCode(c.get("deps"), request, (work) => c.executionCtx.waitUntil(work));
-  return c.json({});
-});
+/**
+ * Below the consent age a parent decides (issue 23): while this device's age answer (the
+ * `hwh_age` cookie, Path=/) says so, no code is sent or checked and nothing is stored or counted,
+ * not even the client's requests. Only answering the age question below the consent age sets it,
+ * so operators and adults sign in as before.
+ */
+const refuseChildren: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (await parentMustDecide(c.get("deps"), c.req.raw)) throw parentNeededToSignIn();
+  await next();
+};
 
-authRoutes.post("/verify", rateLimited("verify"), readBody, refuseOtherChannels, validJson(verifySchema, AUTH_BODY_ERRORS), async (c) => {
-  const input = c.req.valid("json");
-  const deps = c.get("deps");
-  const session = await verifyCode(deps, origin(c), { email: input.email, token: input.token });
-  // This device has signed in as the address: its own allowance of codes from now on (device.ts).
-  const cookie = await deviceToken(jwtSecret(deps.config), session.user.email, deps.now());
-  setCookie(c, DEVICE_COOKIE, cookie, deviceCookieOptions(deps.config.isDevelopment));
-  return c.json(session);
-});
+authRoutes.post(
+  "/otp",
+  refuseChildren,
+  rateLimited("otp"),
+  readBody,
+  refuseOtherChannels,
+  validJson(otpSchema, AUTH_BODY_ERRORS),
+  async (c) => {
+    const input = c.req.valid("json");
+    const request = { email: input.email, createUser: input.create_user, data: input.data, device: getCookie(c, DEVICE_COOKIE) };
+    await requestCode(c.get("deps"), request, (work) => c.executionCtx.waitUntil(work));
+    return c.json({});
+  },
+);
+
+authRoutes.post(
+  "/verify",
+  refuseChildren,
+  rateLimited("verify"),
+  readBody,
+  refuseOtherChannels,
+  validJson(verifySchema, AUTH_BODY_ERRORS),
+  async (c) => {
+    const input = c.req.valid("json");
+    const deps = c.get("deps");
+    const session = await verifyCode(deps, origin(c), { email: input.email, token: input.token });
+    // This device has signed in as the address: its own allowance of codes from now on (device.ts).
+    const cookie = await deviceToken(jwtSecret(deps.config), session.user.email, deps.now());
+    setCookie(c, DEVICE_COOKIE, cookie, deviceCookieOptions(deps.config.isDevelopment));
+    return c.json(session);
+  },
+);
 
 authRoutes.post(
   "/token",

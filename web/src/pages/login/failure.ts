@@ -1,3 +1,4 @@
+import { AGE_MESSAGES } from "@shared/age";
 import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage } from "@shared/sign-in";
 import { login } from "./content";
 
@@ -30,6 +31,9 @@ export function describeFailure(error: unknown): Failure {
     retryAfterSeconds: secondsFromWaitMessage(text),
   };
 }
+
+/** The sign-in service's code while the device's age answer says a parent or guardian decides (POST /otp, /verify). */
+const PARENT_NEEDED = "parent_needed";
 
 /** What the page says and does when a code was not sent. */
 export type CodeNotSent = {
@@ -66,6 +70,9 @@ export function codeNotSent(failure: Failure): CodeNotSent {
       return error(login.messages.tooManyCodeRequests, "step", { seconds, forAddress: false });
     case "validation_failed":
       return error(login.messages.emailInvalid, "email");
+    // This device answered the age question below the consent age (issue 23): no code is sent.
+    case PARENT_NEEDED:
+      return error(AGE_MESSAGES.parentNeeded, "email");
     default:
       return error(failure.message || login.messages.codeRequestFailed);
   }
@@ -77,6 +84,7 @@ export function codeNotVerifiedText(failure: Failure): string {
   // The server says no more than that (never how many tries are left: that would tell an observer
   // someone had just asked for a code at the address).
   if (failure.code === "otp_expired") return login.messages.codeRejected;
+  if (failure.code === PARENT_NEEDED) return AGE_MESSAGES.parentNeeded;
   if (failure.code === "over_request_rate_limit") {
     return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? CODE_COOLDOWN_SECONDS));
   }

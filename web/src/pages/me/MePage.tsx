@@ -1,14 +1,15 @@
+import { AGE_MESSAGES } from "@shared/age";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { sessionTokens } from "../../admin/session";
 import { useAuth } from "../../auth/auth-context";
 import { myPlaceShell } from "../../content";
 import { loginHref, ROUTES } from "../../routes";
-import { createMeApi, type MeApi } from "./api";
+import { createMeApi, type Erased, type MeApi } from "./api";
 import { ME_TEXT } from "./content";
 import { EraseSection } from "./EraseSection";
 import { Said } from "./parts";
-import { StatusSection } from "./StatusSection";
+import { ParentPath, StatusSection } from "./StatusSection";
 import { SubscriptionSection } from "./SubscriptionSection";
 import { invitedAt, useMyPlace } from "./use-my-place";
 import "./me.css";
@@ -19,17 +20,19 @@ import "./me.css";
  * part of ../MyPlacePage.tsx (the default export React.lazy takes).
  *
  * Not signed in: a link to sign in that comes back here. After "Delete everything" the session
- * is ended on this device and the page says what happened, whoever is signed in by then.
+ * is ended on this device and the page says what happened, whoever is signed in by then; the same
+ * after a one-click join below the consent age, whose address the server erased (issue 23).
  */
 export default function MePage() {
   const { email } = useAuth();
-  const [erased, setErased] = useState(false);
+  const [erased, setErased] = useState<Erased | null>(null);
   const api = useMemo(() => createMeApi(sessionTokens), []);
 
-  if (erased) return <ErasedView />;
+  if (erased === "child") return <ChildErasedView />;
+  if (erased === "self") return <ErasedView />;
   if (email === null) return <SignedOutView text={ME_TEXT.signedOut.text} />;
   // A new key per address: another account signing in (another tab) starts the page afresh.
-  return <SignedInPage key={email} api={api} onErased={() => setErased(true)} />;
+  return <SignedInPage key={email} api={api} onErased={setErased} />;
 }
 
 function SignedOutView({ text }: { text: string }) {
@@ -60,8 +63,27 @@ function ErasedView() {
   );
 }
 
+/**
+ * After a one-click join below the consent age (issue 23): the server erased the child's sign-in
+ * and the session is gone; the parent path's words stay, with one sentence on what was deleted.
+ * The address is never shown back.
+ */
+function ChildErasedView() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="me__body waitlist__parent">
+      <h2 ref={heading} tabIndex={-1}>
+        {AGE_MESSAGES.parentNeeded}
+      </h2>
+      <p role="status">{ME_TEXT.none.signInDeleted}</p>
+      <ParentPath />
+    </div>
+  );
+}
+
 /** The signed-in page: loading, a failure to load, or its sections (./use-my-place.ts holds their state). */
-function SignedInPage({ api, onErased }: { api: MeApi; onErased: () => void }) {
+function SignedInPage({ api, onErased }: { api: MeApi; onErased: (why: Erased) => void }) {
   const place = useMyPlace(api, onErased);
   const ids = useId();
   const { view, busy, refs } = place;

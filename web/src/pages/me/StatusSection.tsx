@@ -110,8 +110,7 @@ function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
           <p>
             <strong>{AGE_MESSAGES.parentNeeded}</strong>
           </p>
-          <p>{ME_TEXT.none.parentPath}</p>
-          <Link href={ROUTES.home}>{ME_TEXT.none.homeLink}</Link>
+          <ParentPath />
         </div>
       ) : (
         <button type="submit" className="button button--primary" disabled={busy !== null}>
@@ -122,6 +121,16 @@ function Join({ me, place }: { me: MeAnswer; place: MyPlace }) {
         <a href={FOR_PARENTS_PATH}>{FOR_PARENTS_LINK}</a>
       </p>
     </form>
+  );
+}
+
+/** Where a parent or guardian is asked (after AGE_MESSAGES.parentNeeded): the home page's form. */
+export function ParentPath() {
+  return (
+    <>
+      <p>{ME_TEXT.none.parentPath}</p>
+      <Link href={ROUTES.home}>{ME_TEXT.none.homeLink}</Link>
+    </>
   );
 }
 

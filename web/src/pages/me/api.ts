@@ -30,7 +30,15 @@ export type MeFailure =
   | { kind: "birth"; field: BirthField; message: string }
   /** POST /api/me/waitlist below the consent age (400 `parent_needed`): a parent or guardian decides first. */
   | { kind: "parentNeeded" }
+  /**
+   * The same answer with `signed_out: true`: the signed-in address was a child's, so the server
+   * erased its sign-in (and anything else it held) and the page ends the session here too.
+   */
+  | { kind: "childErased" }
   | { kind: "error"; message: string };
+
+/** Why the page's sign-in is gone: "Delete everything", or (issue 23) the join found a child's address and the server erased it. */
+export type Erased = "self" | "child";
 
 export class MeApiError extends Error {
   constructor(readonly failure: MeFailure) {
@@ -120,12 +128,16 @@ async function failureOf(response: Response, call: string): Promise<MeApiError> 
   let retryAfter: number | undefined;
   let field: unknown;
   let message: unknown;
+  let signedOut = false;
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; retry_after?: unknown; field?: unknown; message?: unknown } };
+    const body = (await response.json()) as {
+      error?: { code?: unknown; retry_after?: unknown; field?: unknown; message?: unknown; signed_out?: unknown };
+    };
     if (typeof body.error?.code === "string") code = body.error.code;
     if (typeof body.error?.retry_after === "number") retryAfter = body.error.retry_after;
     field = body.error?.field;
     message = body.error?.message;
+    signedOut = body.error?.signed_out === true;
   } catch {
     // No JSON (a proxy's page, say): the status alone decides.
   }
@@ -133,7 +145,7 @@ async function failureOf(response: Response, call: string): Promise<MeApiError> 
   if (status === 401 || code === ME_ERRORS.notSignedIn) return new MeApiError({ kind: "signedOut" });
   if (code === ME_ERRORS.notPending) return new MeApiError({ kind: "notPending" });
   if (code === ME_ERRORS.confirmMismatch) return new MeApiError({ kind: "mismatch" });
-  if (status === 400 && code === "parent_needed") return new MeApiError({ kind: "parentNeeded" });
+  if (status === 400 && code === "parent_needed") return new MeApiError({ kind: signedOut ? "childErased" : "parentNeeded" });
   if (status === 400 && (field === "birth_month" || field === "birth_year") && typeof message === "string" && message !== "")
     return new MeApiError({ kind: "birth", field, message });
   if (status === 429) {

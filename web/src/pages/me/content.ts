@@ -30,6 +30,8 @@ export const ME_TEXT = {
     /** Below the consent age (after AGE_MESSAGES.parentNeeded): where a parent or guardian is asked. */
     parentPath: "Use the waitlist form on the home page: it asks for your parent's or guardian's email address instead of yours.",
     homeLink: "Go to the waitlist form",
+    /** Said with the parent path when the server erased a child's sign-in (the address is never shown back). */
+    signInDeleted: "We deleted the sign-in we had for this email address, and you're signed out.",
   },
   /** An entry a parent or guardian made for their child (issue 23): no referral link, no share box. */
   onBehalf: "You joined this waitlist on behalf of your child.",

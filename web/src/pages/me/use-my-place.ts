@@ -5,7 +5,7 @@ import { saveFile } from "../../admin/download";
 import { signOut } from "../../admin/session";
 import type { BirthField } from "../../components/AgeQuestion";
 import { useMounted } from "../../hooks/mounted";
-import { type MeApi, MeApiError } from "./api";
+import { type Erased, type MeApi, MeApiError } from "./api";
 import { ME_TEXT } from "./content";
 
 /** What the page shows under its heading (the shell's, ../MyPlacePage.tsx). */
@@ -32,7 +32,7 @@ type Notice = { area: Area; kind: "success" | "error"; text: string };
  * what each came to in its own area, and moves focus to what a change brought (an element the
  * next render puts in the page). The sections (./StatusSection.tsx and the others) only show it.
  */
-export function useMyPlace(api: MeApi, onErased: () => void) {
+export function useMyPlace(api: MeApi, onErased: (why: Erased) => void) {
   const [view, setView] = useState<View>({ kind: "loading" });
   const [busy, setBusy] = useState<Busy>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -111,7 +111,7 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
   /**
    * The one-click join asks the age question first (issue 23): nothing is sent until it is
    * answered. A refused answer is said at its select (focus goes there); below the consent age the
-   * page says a parent or guardian decides first.
+   * page says a parent or guardian decides first, or (`signed_out`) that the child's sign-in is gone.
    */
   function join(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -132,7 +132,10 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
         const { failure } = error;
         if (failure.kind === "birth") refuse({ kind: "birth", field: failure.field, message: failure.message });
         else if (failure.kind === "parentNeeded") refuse({ kind: "parentNeeded" });
-        else throw error;
+        else if (failure.kind === "childErased") {
+          await signOutHere();
+          onErased("child");
+        } else throw error;
       }
     });
   }
@@ -200,14 +203,8 @@ export function useMyPlace(api: MeApi, onErased: () => void) {
         }
         return;
       }
-      // The user is gone on the server, so is the session: end it on this device too (local: the
-      // stored session is removed even though the server can no longer revoke it).
-      try {
-        await signOut();
-      } catch (error) {
-        console.error("Signing out after the erasure failed.", error);
-      }
-      onErased();
+      await signOutHere();
+      onErased("self");
     });
   }
 
@@ -236,6 +233,11 @@ export type MyPlace = ReturnType<typeof useMyPlace>;
 /** When an invite wave drew the entry (null: not invited): its place and the line-jumping pitch are over. */
 export function invitedAt(me: MeAnswer): string | null {
   return me.status === "confirmed" ? me.invited_at : null;
+}
+
+/** The user is gone on the server, so is the session: ended on this device too (local: removed though the server cannot revoke it). */
+async function signOutHere(): Promise<void> {
+  await signOut().catch((error: unknown) => console.error("Signing out after the erasure failed.", error));
 }
 
 /** The message of a failed call: the API error's, or `fallback` for anything unexpected. */
