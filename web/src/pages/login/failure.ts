@@ -1,4 +1,3 @@
-import { AGE_MESSAGES } from "@shared/age";
 import { CODE_COOLDOWN_SECONDS, secondsFromWaitMessage } from "@shared/sign-in";
 import { login } from "./content";
 
@@ -70,9 +69,11 @@ export function codeNotSent(failure: Failure): CodeNotSent {
       return error(login.messages.tooManyCodeRequests, "step", { seconds, forAddress: false });
     case "validation_failed":
       return error(login.messages.emailInvalid, "email");
-    // This device answered the age question below the consent age (issue 23): no code is sent.
+    // This device answered the age question below the consent age (issue 23): no code is sent. The
+    // server's words are AGE_MESSAGES.parentNeeded; the sign-in chunk does not import the age module
+    // (shared with the home page's script, it would make the bundler split the framework off).
     case PARENT_NEEDED:
-      return error(AGE_MESSAGES.parentNeeded, "email");
+      return error(failure.message || login.messages.codeRequestFailed, "email");
     default:
       return error(failure.message || login.messages.codeRequestFailed);
   }
@@ -84,7 +85,7 @@ export function codeNotVerifiedText(failure: Failure): string {
   // The server says no more than that (never how many tries are left: that would tell an observer
   // someone had just asked for a code at the address).
   if (failure.code === "otp_expired") return login.messages.codeRejected;
-  if (failure.code === PARENT_NEEDED) return AGE_MESSAGES.parentNeeded;
+  if (failure.code === PARENT_NEEDED) return failure.message || login.messages.verificationFailed;
   if (failure.code === "over_request_rate_limit") {
     return login.messages.tooManyAttempts(login.waitFor(failure.retryAfterSeconds ?? CODE_COOLDOWN_SECONDS));
   }
