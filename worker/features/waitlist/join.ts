@@ -3,7 +3,7 @@ import { API_BODY_ERRORS, ApiError, withHeaders } from "../../platform/http/erro
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
 import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
-import { type AgeDecision, ageHeaders, decideAge, parentNeeded } from "../age";
+import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent } from "../parents";
 import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
 import { isDisposableAddress } from "./disposable";
@@ -88,6 +88,11 @@ function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
  */
 export async function join(deps: Deps, input: WaitlistInput, request: SubmissionRequest): Promise<Stored> {
   const { email, parent_email: parentEmail, birth_month: birthMonth, birth_year: birthYear, ...rest } = input;
+  // No address and no answer at all is the spec's message first; with an answer (the parent step
+  // posts it, and never the child's address again) or a cookie saying a parent decides, the age
+  // decides which field is missing: the parent's, or the visitor's own.
+  const unanswered = birthMonth === undefined && birthYear === undefined;
+  if (email === undefined && parentEmail === null && unanswered && !(await parentMustDecide(deps, request.raw))) throw emailRequired();
   // The age question first (400 at its field when unanswered, nothing stored): it decides whether
   // the child's address may be kept at all. Every answer sets the cookie, whatever comes next.
   const age = await decideAge(deps, { birthMonth, birthYear, request: request.raw });
