@@ -7,6 +7,7 @@ import { emailServiceTransport } from "./platform/mail/email-service";
 import { selectTransport, type MailTransport } from "./platform/mail/transport";
 // The messages' module only (it imports nothing of Deps): the feature's index would lead back here.
 import { campaignQueue, type CampaignQueue } from "./features/campaigns/messages";
+import { mailQueue, type MailQueue } from "./features/mail-queue/jobs";
 
 /**
  * What every handler, service and the cron work with, built from the worker's env: one object,
@@ -31,6 +32,8 @@ export type Deps = {
   queues: {
     /** Launch day's campaign engine (CAMPAIGN_QUEUE; worker/features/campaigns/messages.ts). */
     campaigns: CampaignQueue;
+    /** The e-mails a join or a form causes, sent after the answer (MAIL_QUEUE; worker/features/mail-queue). */
+    mail: MailQueue;
   };
   now: () => Date;
 };
@@ -57,7 +60,7 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
     databaseProblem: opened.problem,
     transport,
     visitorTransport: selectVisitorTransport(env, config, transport),
-    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE) },
+    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE), mail: mailQueue(env.MAIL_QUEUE) },
     now,
   };
 }

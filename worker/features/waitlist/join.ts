@@ -6,6 +6,7 @@ import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent } from "../parents";
 import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
+import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKeys, networkKey } from "./keys";
@@ -68,6 +69,26 @@ async function joinWithJourney(
   const confirmedHere = confirm !== null && result.current?.confirmClaim === confirm.claim;
   if (confirmedHere) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "join", now: deps.now() });
   return { ...result, confirmedHere };
+}
+
+/**
+ * The mail jobs a stored join hands the mail queue (worker/features/mail-queue): the joiner mail
+ * its batch queued, and the team's notification when this join holds its claim (otherwise
+ * another request is sending it right now). Also what the joins queue's consumer hands over for
+ * the joins it stored (worker/features/joins).
+ */
+export function mailJobsOfJoin(result: JoinResult): MailJob[] {
+  const jobs: MailJob[] = [];
+  if (result.joinerMail?.claim) jobs.push({ type: "joiner", id: result.joinerMail.id, claim: result.joinerMail.claim });
+  if (result.outcome === "joined" && result.claimed && result.entry.notifyClaim)
+    jobs.push({
+      type: "notification",
+      kind: "waitlist",
+      id: result.entry.id,
+      claim: result.entry.notifyClaim,
+      budgetUsed: result.budgetUsed,
+    });
+  return jobs;
 }
 
 /** What a join sends after the response: the joiner mail it queued (claimed by it), and the team's notification if it holds the claim. */
