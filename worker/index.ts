@@ -3,6 +3,7 @@ import { pruneRecords } from "./features/sign-in";
 import { canonicalizeAddresses } from "./features/addresses";
 import { runRetention } from "./features/retention";
 import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
+import { consumeDeadJoins, consumeJoinBatch, JOINS_DLQ, JOINS_QUEUE } from "./features/joins";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
@@ -49,10 +50,18 @@ function job(ctx: ExecutionContext, work: Promise<unknown>, event: string): void
   );
 }
 
+// The joins' backlog (wrangler.toml JOIN_BACKLOG): a Durable Object class is exported by the main module.
+export { JoinBacklog } from "./features/joins";
+
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md). */
+  /**
+   * The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md);
+   * the joins queue and its dead-letter queue (worker/features/joins/consumer.ts).
+   */
   async queue(batch, env) {
+    if (batch.queue === JOINS_QUEUE) return consumeJoinBatch(createDeps(env), batch);
+    if (batch.queue === JOINS_DLQ) return consumeDeadJoins(createDeps(env), batch);
     await consumeCampaignBatch(createDeps(env), batch);
   },
   /**

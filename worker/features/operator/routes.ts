@@ -19,6 +19,7 @@ import {
 } from "../../shared/admin";
 import { holdRequestSchema, voidRequestSchema } from "../../shared/campaign-requests";
 import { campaignRoutes } from "../campaigns";
+import { joinsAdminRoutes } from "../joins";
 import { retentionStats } from "../retention";
 import { visitorMailOf } from "../waitlist";
 
@@ -98,4 +99,6 @@ export const adminRoutes = new Hono<OperatorEnv>()
   })
 
   // Launch day: drafts, previews, tests, sending and its report (worker/features/campaigns/routes.ts).
-  .route("/campaigns", campaignRoutes);
+  .route("/campaigns", campaignRoutes)
+  // Issue 24: the joins waiting for the database, the dead ones and their retry.
+  .route("/joins", joinsAdminRoutes);

@@ -8,6 +8,9 @@ export { waitlistRoutes } from "./routes";
 export { confirmRoutes } from "./confirm-routes";
 export { runJoinerOutbox, visitorMailOf } from "./joiner-mail";
 export { joinConfirmed, joinOnBehalfOfChild } from "./join";
+// The joins queue's consumer (worker/features/joins): a waiting join stored, and the e-mails it hands the mail queue.
+export { mailJobsOfJoin } from "./join";
+export { storeWaitingJoins } from "./waiting";
 export { referralBoostOf } from "./boost";
 export { journeyOf } from "./place";
 export { leaveWaitlist, resendConfirmation } from "./leave-resend";

@@ -1,7 +1,8 @@
 import type { Deps } from "../../deps";
 import { API_BODY_ERRORS, ApiError, withHeaders } from "../../platform/http/errors";
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
-import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { ATTRIBUTION_FIELDS, type Attribution, type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent } from "../parents";
@@ -10,6 +11,7 @@ import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKeys, networkKey } from "./keys";
+import { waitForDatabase, type WaitingInput } from "./waiting";
 import type { JoinJourney, JoinResult } from "./queries/join";
 import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, withConfirmRetries } from "./writes";
 
@@ -126,13 +128,41 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
     const claim = firstClaim(deps);
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
     const entry = { ...rest, email, ageBand: age.band, country: age.country };
-    const result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+    let result: Awaited<ReturnType<typeof joinWithJourney>>;
+    try {
+      result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+    } catch (error) {
+      // The database refused for load or unavailability: the join waits on the joins queue and
+      // the visitor gets the spec's success (waiting.ts; only double opt-in's journey waits).
+      if (!deps.config.waitlist.doubleOptIn || !isDatabaseUnavailable(error)) throw error;
+      return { at: await waitForDatabase(deps, waitingInput(entry), request, claim.now, error), headers };
+    }
     const after = afterJoin(deps, result);
     if (result.outcome === "duplicate") return { refused: new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate), after, headers };
     return { at: claim.now, after, headers };
   } catch (error) {
     throw error instanceof ApiError ? withHeaders(error, headers) : error;
   }
+}
+
+/** What a waiting join keeps of the public join's validated input (never the form's extras, never a birth month or year). */
+function waitingInput(
+  entry: {
+    email: string;
+    source?: string | null;
+    ref?: string | null;
+    ageBand: AgeBandStored;
+    country: string | null;
+  } & Partial<Attribution>,
+): WaitingInput {
+  return {
+    email: entry.email,
+    source: entry.source ?? null,
+    ref: entry.ref ?? null,
+    ...(Object.fromEntries(ATTRIBUTION_FIELDS.map((field) => [field, entry[field] ?? null])) as Attribution),
+    ageBand: entry.ageBand,
+    country: entry.country,
+  };
 }
 
 /**
