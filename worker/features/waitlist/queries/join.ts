@@ -252,19 +252,22 @@ export function createWaitlistRepository(db: Database) {
         };
       });
       const json = JSON.stringify(rows);
-      const names = Object.keys(rows[0]!).filter((name) => !["ref", "referral_join", "cap_key", "origin"].includes(name));
       const field = (name: string) => sql`json_extract(w.value, ${`$.${name}`})`;
       // Only a code that exists now is kept: an unknown one is dropped and the join goes on (as in `join`).
       const known = sql`(select r.referral_code from ${waitlist} r where r.referral_code = ${field("ref")})`;
-      const insert = db.run(
-        sql`insert into ${waitlist} (${sql.join(
-          [...names, "referred_by", "referral_join"].map((name) => sql.identifier(name)),
-          sql`, `,
-        )}) select ${sql.join(
-          names.map((name) => field(name)),
-          sql`, `,
-        )}, ${known}, case when ${known} is not null then ${field("referral_join")} end from json_each(${json}) w where true on conflict (email) do nothing`,
-      );
+      const given = new Set(Object.keys(rows[0]!));
+      // insert ... select names every column in the table's order: each takes the join's value,
+      // the referral's, or the column's default (the id its autoincrement).
+      const select = Object.values(getTableColumns(waitlist)).map((column) => {
+        if (column.name === "referred_by") return known;
+        if (column.name === "referral_join") return sql`case when ${known} is not null then ${field("referral_join")} end`;
+        if (column.name !== "id" && given.has(column.name)) return field(column.name);
+        return column.default === undefined || column.name === "id" ? sql`null` : sql`${column.mapToDriverValue(column.default)}`;
+      });
+      const insert = db
+        .insert(waitlist)
+        .select(sql`select ${sql.join(select, sql`, `)} from json_each(${json}) w where true`)
+        .onConflictDoNothing({ target: waitlist.email });
       // The entries this call stored: each with its own new claim (an entry there before keeps its own).
       const stored = sql`join json_each(${json}) w on j.email = ${field("email")} and j.notify_claim = ${field("notify_claim")}`;
       const budget = batch.claim.budget
