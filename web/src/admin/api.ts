@@ -27,6 +27,7 @@ import {
   type CampaignTestResult,
   type DeadLetterList,
 } from "@shared/campaigns";
+import { ADMIN_JOINS, type JoinsReport, type JoinsRetried } from "@shared/joins";
 import { admin } from "./content";
 
 /**
@@ -141,6 +142,9 @@ export function createAdminApi(tokens: TokenSource) {
     submissions: (form: string, query: ListQuery) => json<AdminPage<AdminSubmission>>(`/submissions${searchOf({ form, ...query })}`),
     submissionsCsv: (form: string) => csv(`/submissions.csv${searchOf({ form })}`, admin.messages.csvName),
     retryNotifications: () => json<RetryResult>("/notifications/retry", { method: "POST" }),
+    // The joins waiting for the database (issue 24 §3), and the dead ones put back on the queue (all when no ids).
+    waitingJoins: () => json<JoinsReport>(ADMIN_JOINS.list.slice(ADMIN_API.length)),
+    retryJoins: (ids?: string[]) => json<JoinsRetried>(ADMIN_JOINS.retry.slice(ADMIN_API.length), postJson(ids ? { ids } : {})),
     // The address goes in the body, never in the address of the request (which servers log).
     person: (email: string) => json<PersonRecord>(ADMIN_PEOPLE.lookup, postJson({ email } satisfies PersonRequest)),
     erase: (email: string) => json<ErasureCounts>(ADMIN_PEOPLE.erase, postJson({ email } satisfies PersonRequest)),
