@@ -311,6 +311,31 @@ describe("the waiting count and the dead joins (health, the console)", () => {
     expect(await repo.findWaitlistEntry(two.join.email)).toBeDefined();
   });
 
+  it("a backlog that fails: the join still waits on the queue (logged), and health says the count is not known", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const broken = {
+      idFromName: () => ({}),
+      get: () => {
+        throw new Error("Durable Object unavailable (simulated)");
+      },
+    };
+    const joins = capturingQueue();
+    const response = await postJson(
+      "/api/waitlist",
+      { ...ADULT_ANSWER, email: uniqueEmail("no-backlog") },
+      { DB: overloadedDatabase(), JOIN_QUEUE: joins.binding, JOIN_BACKLOG: broken },
+    );
+    expect(response.status).toBe(201);
+    expect(joins.sent).toHaveLength(1);
+    const logged = errors.mock.calls.map((args) => JSON.parse(String(args[0])));
+    expect(logged).toContainEqual(expect.objectContaining({ event: "joins.backlog_add_failed" }));
+    const report = await (await call("/api/health", {}, { JOIN_BACKLOG: broken })).json<{ joins: JoinsReport }>();
+    expect(report.joins).toEqual({ known: false, waiting: 0, oldest_at: null, oldest_age_seconds: null, dead: 0 });
+    // The consumer stores it all the same.
+    const { outcomes } = await consume(joins.sent, { JOIN_BACKLOG: broken });
+    expect(outcomes).toEqual([{ acked: true, retried: null }]);
+  });
+
   it("the dead joins' routes are the operator's: 401 without credentials", async () => {
     expect((await call(ADMIN_JOINS.list)).status).toBe(401);
     expect((await call(ADMIN_JOINS.retry, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status).toBe(
