@@ -14,6 +14,7 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { joinsRepositorySuite } from "../support/joins-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
@@ -42,6 +43,7 @@ async function freshDatabase() {
 repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+joinsRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 ageRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));

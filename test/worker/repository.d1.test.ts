@@ -7,6 +7,7 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { joinsRepositorySuite } from "../support/joins-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
@@ -40,6 +41,7 @@ async function fresh() {
 repositorySuite("D1", fresh);
 authRepositorySuite("D1", fresh);
 journeyRepositorySuite("D1", fresh);
+joinsRepositorySuite("D1", fresh);
 consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
