@@ -40,6 +40,9 @@ describe("isDatabaseUnavailable (issue 24 §3: which failures a join waits out)"
     expect(isDatabaseUnavailable(libsqlServerError(502, "Bad Gateway"))).toBe(true);
     expect(isDatabaseUnavailable(drizzleWrapped(libsqlServerError(500)))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }))).toBe(true);
+    // workerd's own words for a fetch to a server that is down (what the libSQL client passes on), marked retryable.
+    expect(isDatabaseUnavailable(Object.assign(new Error("Network connection lost."), { remote: false, retryable: true }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("something the runtime says"), { retryable: true }))).toBe(true);
   });
 
   it("a 4xx from the libSQL server (a bad token, a bad request) is not: waiting would not fix it", () => {

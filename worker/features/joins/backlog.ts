@@ -59,11 +59,11 @@ export class JoinBacklog extends DurableObject<Env> {
 
   /** The dead joins, oldest first (at most `limit`); `ids`: only those. */
   dead(limit: number, ids?: readonly string[]): DeadJoin[] {
-    const rows = this.ctx.storage.sql
-      .exec<{ body: string; died_at: number }>("select body, died_at from dead order by at, id limit ?", limit)
-      .toArray();
-    const all = rows.map((row) => ({ message: JSON.parse(row.body) as WaitingJoinMessage, diedAt: row.died_at }));
-    return ids ? all.filter(({ message }) => ids.includes(message.id)) : all;
+    type Row = { body: string; died_at: number };
+    const rows = ids
+      ? ids.slice(0, limit).flatMap((id) => this.ctx.storage.sql.exec<Row>("select body, died_at from dead where id = ?", id).toArray())
+      : this.ctx.storage.sql.exec<Row>("select body, died_at from dead order by at, id limit ?", limit).toArray();
+    return rows.map((row) => ({ message: JSON.parse(row.body) as WaitingJoinMessage, diedAt: row.died_at }));
   }
 
   /** Dead joins put back on the queue: waiting again (with when they were answered), no longer dead. */

@@ -58,7 +58,7 @@ const UNAVAILABLE_CODES = new Set([
 const NEVER =
   /constraint failed|SQLITE_CONSTRAINT|UNIQUE constraint|NOT NULL constraint|CHECK constraint|FOREIGN KEY|syntax error|no such (table|column)|datatype mismatch|too many SQL variables/i;
 
-type Described = { message: string; name: string; code: unknown; status: unknown };
+type Described = { message: string; name: string; code: unknown; status: unknown; retryable: unknown };
 
 function described(value: unknown): Described | null {
   if (typeof value !== "object" || value === null) return null;
@@ -68,6 +68,7 @@ function described(value: unknown): Described | null {
     name: typeof error.name === "string" ? error.name : "",
     code: error.code,
     status: error.status,
+    retryable: error.retryable,
   };
 }
 
@@ -84,8 +85,9 @@ function chain(error: unknown): Described[] {
 }
 
 /** Whether one level of an error says the database is unavailable or overloaded. */
-function saysUnavailable({ message, name, code, status }: Described): boolean {
-  if (name === "TimeoutError") return true;
+function saysUnavailable({ message, name, code, status, retryable }: Described): boolean {
+  // workerd marks a connection that failed or dropped (a fetch to a libSQL server that is down: "Network connection lost.").
+  if (name === "TimeoutError" || retryable === true) return true;
   if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
   // libSQL's SERVER_ERROR (hrana's HttpServerError): the server answered a 5xx (a 4xx is ours: auth, a bad request).
   if (typeof status === "number" && status >= 500 && status <= 599) return true;
