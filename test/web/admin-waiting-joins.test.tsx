@@ -15,6 +15,7 @@ import { jsonResponse } from "./helpers";
 
 const dead = (id: string, email: string) => ({
   id,
+  kind: "join" as const,
   email,
   source: "hero",
   joined_at: "2026-12-04T10:00:00.000Z",

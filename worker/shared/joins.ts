@@ -13,8 +13,19 @@ export const ADMIN_JOINS = { list: "/api/admin/joins", retry: "/api/admin/joins/
  */
 export type WaitingJoins = { known: boolean; waiting: number; oldest_at: string | null; oldest_age_seconds: number | null; dead: number };
 
-/** A dead join as the console lists it: the message id, the address, when the visitor was answered and when the queue gave up. */
-export type DeadJoinJson = { id: string; email: string; source: string | null; joined_at: string; died_at: string };
+/**
+ * A dead join as the console lists it: the message id, whether it is a join or a child's parental
+ * request ("parent": the address is the parent's), the address, when the visitor was answered and
+ * when the queue gave up.
+ */
+export type DeadJoinJson = {
+  id: string;
+  kind: "join" | "parent";
+  email: string;
+  source: string | null;
+  joined_at: string;
+  died_at: string;
+};
 
 /** GET /api/admin/joins. */
 export type JoinsReport = WaitingJoins & { dead_joins: DeadJoinJson[] };

@@ -18,6 +18,8 @@ export const joins = {
     caption: "Dead joins, oldest first",
     none: "None.",
     columns: { email: "E-mail", source: "Placement", joined: "Joined", died: "Given up" },
+    // A child's join whose request to a parent waited: the address is the parent's.
+    parentRequest: "A child's request to this parent",
     retry: "Retry",
     retryAll: "Retry all",
     retrying: "Retrying…",

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { describeError, log } from "../../platform/log";
-import type { WaitingJoinMessage } from "./messages";
+import type { WaitingMessage } from "./messages";
 
 /**
  * The joins waiting on the joins queue, and the dead ones (issue 24 §3): how many wait and since
@@ -20,7 +20,8 @@ export class JoinBacklog extends DurableObject<Env> {
     ctx.storage.sql.exec(
       "create table if not exists waiting (id text primary key, at integer not null); " +
         "create index if not exists waiting_at on waiting (at); " +
-        "create table if not exists dead (id text primary key, at integer not null, died_at integer not null, body text not null)",
+        "create table if not exists dead (id text primary key, at integer not null, died_at integer not null, body text not null); " +
+        "create table if not exists asked (id text primary key, at integer not null)",
     );
   }
 
@@ -34,6 +35,20 @@ export class JoinBacklog extends DurableObject<Env> {
     for (const id of ids) this.ctx.storage.sql.exec("delete from waiting where id = ?", id);
   }
 
+  /**
+   * Whether the parental request of this message was stored already (an earlier delivery), and
+   * marking that it was: a parent's request has no address of its own to be deduplicated by in
+   * the database. Marks older than the queue's longest retention (14 days) are dropped.
+   */
+  wasAsked(id: string): boolean {
+    return this.ctx.storage.sql.exec("select 1 from asked where id = ?", id).toArray().length > 0;
+  }
+
+  markAsked(id: string, now: number): void {
+    this.ctx.storage.sql.exec("insert into asked (id, at) values (?, ?) on conflict (id) do nothing", id, now);
+    this.ctx.storage.sql.exec("delete from asked where at < ?", now - 14 * 86_400_000);
+  }
+
   /** How many joins wait and when the oldest was answered (epoch ms, null: none); how many are dead. */
   stats(): BacklogStats {
     const waiting = this.ctx.storage.sql
@@ -44,7 +59,7 @@ export class JoinBacklog extends DurableObject<Env> {
   }
 
   /** Joins the queue gave up on: kept whole (a second delivery of one changes nothing), and no longer waiting. */
-  keepDead(messages: readonly WaitingJoinMessage[], diedAt: number): void {
+  keepDead(messages: readonly WaitingMessage[], diedAt: number): void {
     for (const message of messages) {
       this.ctx.storage.sql.exec(
         "insert into dead (id, at, died_at, body) values (?, ?, ?, ?) on conflict (id) do nothing",
@@ -63,7 +78,7 @@ export class JoinBacklog extends DurableObject<Env> {
     const rows = ids
       ? ids.slice(0, limit).flatMap((id) => this.ctx.storage.sql.exec<Row>("select body, died_at from dead where id = ?", id).toArray())
       : this.ctx.storage.sql.exec<Row>("select body, died_at from dead order by at, id limit ?", limit).toArray();
-    return rows.map((row) => ({ message: JSON.parse(row.body) as WaitingJoinMessage, diedAt: row.died_at }));
+    return rows.map((row) => ({ message: JSON.parse(row.body) as WaitingMessage, diedAt: row.died_at }));
   }
 
   /** Dead joins put back on the queue: waiting again (with when they were answered), no longer dead. */
@@ -76,7 +91,7 @@ export class JoinBacklog extends DurableObject<Env> {
 }
 
 export type BacklogStats = { waiting: number; oldestAt: number | null; dead: number };
-export type DeadJoin = { message: WaitingJoinMessage; diedAt: number };
+export type DeadJoin = { message: WaitingMessage; diedAt: number };
 
 /** The most dead joins the console lists (and "retry all" takes) at once. */
 export const DEAD_LIST_LIMIT = 1000;
@@ -84,11 +99,14 @@ export const DEAD_LIST_LIMIT = 1000;
 /** The backlog as the features use it: every call best effort except where the caller must know (stats, the dead list). */
 export type Backlog = {
   /** Counts a queued join; a failure is logged, never thrown (the join waits on the queue anyway). */
-  add(message: WaitingJoinMessage): Promise<void>;
+  add(message: WaitingMessage): Promise<void>;
   /** Uncounts stored joins; a failure is logged, never thrown. */
   remove(ids: readonly string[]): Promise<void>;
   stats(): Promise<BacklogStats>;
-  keepDead(messages: readonly WaitingJoinMessage[], diedAt: Date): Promise<void>;
+  keepDead(messages: readonly WaitingMessage[], diedAt: Date): Promise<void>;
+  /** Whether a waiting parental request was stored by an earlier delivery (throws when it cannot be told: then it is retried). */
+  wasAsked(id: string): Promise<boolean>;
+  markAsked(id: string, now: Date): Promise<void>;
   dead(limit: number, ids?: readonly string[]): Promise<DeadJoin[]>;
   revive(ids: readonly string[]): Promise<void>;
 };
@@ -109,6 +127,8 @@ export function backlog(binding: DurableObjectNamespace<JoinBacklog>): Backlog {
       ids.length === 0 ? Promise.resolve() : bestEffort("joins.backlog_remove_failed", ids.length, () => stub().remove(ids)),
     stats: () => stub().stats(),
     keepDead: async (messages, diedAt) => void (await stub().keepDead(messages, diedAt.getTime())),
+    wasAsked: async (id) => await stub().wasAsked(id),
+    markAsked: async (id, now) => void (await stub().markAsked(id, now.getTime())),
     dead: async (limit, ids) => (await stub().dead(limit, ids)) as DeadJoin[],
     revive: async (ids) => void (await stub().revive(ids)),
   };

@@ -1,8 +1,9 @@
 import type { Deps } from "../../deps";
 import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { describeError, log } from "../../platform/log";
+import { askParent } from "../parents";
 import { mailJobsOfJoin, storeWaitingJoins } from "../waitlist";
-import { type WaitingJoinMessage, waitingJoinOf } from "./messages";
+import { type WaitingJoinMessage, type WaitingMessage, type WaitingParentMessage, waitingMessageOf } from "./messages";
 
 /**
  * The joins queue's consumers (worker/index.ts; README "When the database cannot take a join").
@@ -28,11 +29,13 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(MAX_DELAY_SECONDS, FIRST_DELAY_SECONDS * 2 ** Math.max(0, Math.min(attempts - 1, 16)));
 }
 
-/** The valid waiting joins of a batch; anything else is logged and acknowledged (it can never be stored). */
-function readBatch(batch: MessageBatch): { message: Message; join: WaitingJoinMessage }[] {
-  const valid: { message: Message; join: WaitingJoinMessage }[] = [];
+type Delivered<M extends WaitingMessage = WaitingMessage> = { message: Message; join: M };
+
+/** The valid messages of a batch; anything else is logged and acknowledged (it can never be stored). */
+function readBatch(batch: MessageBatch): Delivered[] {
+  const valid: Delivered[] = [];
   for (const message of batch.messages) {
-    const join = waitingJoinOf(message.body);
+    const join = waitingMessageOf(message.body);
     if (join) valid.push({ message, join });
     else {
       log("error", "joins.bad_message", { queue: batch.queue, id: message.id });
@@ -42,9 +45,33 @@ function readBatch(batch: MessageBatch): { message: Message; join: WaitingJoinMe
   return valid;
 }
 
-/** homework-helper-joins: stores the batch in one database call, or retries it whole with a growing delay. */
+/** Retries messages whole with the delay their attempts call for, logging why. */
+function retry(valid: readonly Delivered[], event: string, error: unknown): void {
+  const attempts = Math.max(...valid.map(({ message }) => message.attempts));
+  const delaySeconds = retryDelaySeconds(attempts);
+  const unavailable = isDatabaseUnavailable(error);
+  // Still unavailable, or something else (then it is retried all the same: a join is never
+  // thrown away for an error nobody has read; after the retries the operator has it).
+  log(unavailable ? "warn" : "error", event, {
+    joins: valid.length,
+    attempts,
+    retry_in_seconds: delaySeconds,
+    unavailable,
+    error: describeError(error),
+  });
+  for (const { message } of valid) message.retry({ delaySeconds });
+}
+
+/** homework-helper-joins: stores the batch's joins in one database call, asks the parents of its children's joins. */
 export async function consumeJoinBatch(deps: Deps, batch: MessageBatch): Promise<void> {
   const valid = readBatch(batch);
+  const joins = valid.filter((one): one is Delivered<WaitingJoinMessage> => one.join.type === "join");
+  const parents = valid.filter((one): one is Delivered<WaitingParentMessage> => one.join.type === "parent");
+  await Promise.all([storeJoins(deps, joins), ...parents.map((one) => askWaitingParent(deps, one))]);
+}
+
+/** The joins: one database call, or the whole lot retried with a growing delay. */
+async function storeJoins(deps: Deps, valid: readonly Delivered<WaitingJoinMessage>[]): Promise<void> {
   if (valid.length === 0) return;
   let stored: Awaited<ReturnType<typeof storeWaitingJoins>>;
   try {
@@ -53,18 +80,7 @@ export async function consumeJoinBatch(deps: Deps, batch: MessageBatch): Promise
       valid.map(({ join }) => join),
     );
   } catch (error) {
-    // Still unavailable, or something else (then it is retried all the same: a join is never
-    // thrown away for an error nobody has read; after the retries the operator has it).
-    const attempts = Math.max(...valid.map(({ message }) => message.attempts));
-    const delaySeconds = retryDelaySeconds(attempts);
-    log(isDatabaseUnavailable(error) ? "warn" : "error", "joins.store_failed", {
-      joins: valid.length,
-      attempts,
-      retry_in_seconds: delaySeconds,
-      unavailable: isDatabaseUnavailable(error),
-      error: describeError(error),
-    });
-    for (const { message } of valid) message.retry({ delaySeconds });
+    retry(valid, "joins.store_failed", error);
     return;
   }
   for (const { message } of valid) message.ack();
@@ -76,6 +92,27 @@ export async function consumeJoinBatch(deps: Deps, batch: MessageBatch): Promise
     // The e-mails are stored claimed for a lease: the cron's re-queue sends them when it lapses.
     log("error", "joins.mail_enqueue_failed", { joins: stored.length, error: describeError(error) });
   }
+}
+
+/**
+ * A child's join whose parental request waited: asked once (the backlog remembers which
+ * messages were asked, so a redelivery asks nothing again), its e-mail sent as askParent sends
+ * it. A backlog that cannot tell retries the message rather than risk asking twice.
+ */
+async function askWaitingParent(deps: Deps, one: Delivered<WaitingParentMessage>): Promise<void> {
+  const { id, origin, parent } = one.join;
+  try {
+    if (!(await deps.joinBacklog.wasAsked(id))) {
+      const asked = await askParent(deps, { parentEmail: parent.parentEmail, band: parent.band, country: parent.country, origin });
+      await deps.joinBacklog.markAsked(id, deps.now());
+      await asked.after?.();
+    }
+  } catch (error) {
+    retry([one], "joins.parent_ask_failed", error);
+    return;
+  }
+  one.message.ack();
+  await deps.joinBacklog.remove([id]);
 }
 
 /**

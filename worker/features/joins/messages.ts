@@ -1,4 +1,4 @@
-import type { AgeBandStored } from "../../shared/age";
+import { AGE_BANDS, type AgeBand, type AgeBandStored } from "../../shared/age";
 import { ATTRIBUTION_FIELDS, type Attribution } from "../../shared/waitlist";
 
 /**
@@ -27,12 +27,28 @@ export type WaitingJoinMessage = {
   } & Attribution;
 };
 
+/**
+ * A child's join whose parental request the database refused for load (worker/features/parents
+ * askParent): the parent's address only (never the child's), the band and the country, to be
+ * asked once the database takes it. Same id, at and origin as a join's.
+ */
+export type WaitingParentMessage = {
+  type: "parent";
+  id: string;
+  at: string;
+  origin: string;
+  parent: { parentEmail: string; band: AgeBand; country: string | null };
+};
+
+/** Anything the joins queue carries. */
+export type WaitingMessage = WaitingJoinMessage | WaitingParentMessage;
+
 /** The joins queue as the waitlist's join uses it (worker/features/waitlist/join.ts). */
 export type JoinQueue = {
   /** Puts one join on the queue; throws when the queue refuses it (then the visitor gets the spec's failure). */
-  enqueue(message: WaitingJoinMessage): Promise<void>;
+  enqueue(message: WaitingMessage): Promise<void>;
   /** Puts joins back on the queue (the console's "retry" of dead joins), 100 per call; throws when the queue refuses. */
-  enqueueAll(messages: readonly WaitingJoinMessage[]): Promise<void>;
+  enqueueAll(messages: readonly WaitingMessage[]): Promise<void>;
 };
 
 /** Messages per sendBatch call (Queues' limit per call). */
@@ -56,15 +72,20 @@ const text = (value: unknown): value is string => typeof value === "string";
 const textOrNull = (value: unknown): value is string | null => value === null || typeof value === "string";
 
 /**
- * A message's body as a WaitingJoinMessage, or null when it is not one (a message of another
- * shape is never stored: the consumer logs and acknowledges it).
+ * A message's body as a WaitingMessage, or null when it is not one (a message of another shape
+ * is never stored: the consumer logs and acknowledges it).
  */
-export function waitingJoinOf(body: unknown): WaitingJoinMessage | null {
+export function waitingMessageOf(body: unknown): WaitingMessage | null {
   if (typeof body !== "object" || body === null) return null;
   const b = body as Record<string, unknown>;
+  if (!text(b.id) || !text(b.at) || Number.isNaN(Date.parse(b.at)) || !text(b.origin)) return null;
+  if (b.type === "parent") {
+    const parent = b.parent as Record<string, unknown> | undefined;
+    if (typeof parent !== "object" || parent === null || !text(parent.parentEmail) || !textOrNull(parent.country)) return null;
+    return (AGE_BANDS as readonly unknown[]).includes(parent.band) ? (body as WaitingParentMessage) : null;
+  }
   const join = b.join as Record<string, unknown> | undefined;
-  if (b.type !== "join" || !text(b.id) || !text(b.at) || Number.isNaN(Date.parse(b.at)) || !text(b.origin) || !textOrNull(b.network))
-    return null;
+  if (b.type !== "join" || !textOrNull(b.network)) return null;
   if (typeof join !== "object" || join === null || !text(join.email) || !text(join.ageBand)) return null;
   if (![join.source, join.ref, join.country, ...ATTRIBUTION_FIELDS.map((field) => join[field])].every(textOrNull)) return null;
   return body as WaitingJoinMessage;

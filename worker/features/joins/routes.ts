@@ -41,8 +41,9 @@ export const joinsAdminRoutes = new Hono<OperatorEnv>()
     const deadJoins = dead.map(
       ({ message, diedAt }): DeadJoinJson => ({
         id: message.id,
-        email: message.join.email,
-        source: message.join.source,
+        kind: message.type,
+        email: message.type === "join" ? message.join.email : message.parent.parentEmail,
+        source: message.type === "join" ? message.join.source : null,
         joined_at: message.at,
         died_at: new Date(diedAt).toISOString(),
       }),

@@ -11,7 +11,7 @@ import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
 import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKeys, networkKey } from "./keys";
-import { waitForDatabase, type WaitingInput } from "./waiting";
+import { waitForDatabase, type WaitingInput, waitParentForDatabase } from "./waiting";
 import type { JoinJourney, JoinResult } from "./queries/join";
 import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, withConfirmRetries } from "./writes";
 
@@ -180,11 +180,21 @@ async function askForParent(
 ): Promise<Stored> {
   if (parentEmail === null)
     throw parentStep ? API_BODY_ERRORS.invalid({ parent_email: AGE_MESSAGES.parentEmailRequired }) : parentNeeded(age);
-  const asked = await askParent(deps, { parentEmail, band: age.band, country: age.country, origin: request.origin });
   const accepted = {
     json: { status: PARENT_ASKED, message: AGE_MESSAGES.parentSentTitle },
     lines: [AGE_MESSAGES.parentSentTitle, AGE_MESSAGES.parentSentDetail],
   };
+  const ask = { parentEmail, band: age.band, country: age.country, origin: request.origin };
+  let asked: Stored;
+  try {
+    asked = await askParent(deps, ask);
+  } catch (error) {
+    // The database refused for load: the request waits on the joins queue with the parent's
+    // address only (waiting.ts), and the child gets the same answer.
+    if (!isDatabaseUnavailable(error)) throw error;
+    await waitParentForDatabase(deps, ask, deps.now(), error);
+    return { accepted };
+  }
   return { accepted, ...(asked.after ? { after: asked.after } : {}) };
 }
 

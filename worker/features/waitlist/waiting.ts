@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import type { SubmissionRequest } from "../../platform/http/submission";
 import { describeError, log } from "../../platform/log";
 import { firstClaim } from "../notifications";
-import type { WaitingJoinMessage } from "../joins/messages";
+import type { WaitingJoinMessage, WaitingMessage, WaitingParentMessage } from "../joins/messages";
 import { mailboxKeys, networkKey } from "./keys";
 import type { JoinResult, WaitingJoin } from "./queries/join";
 import { confirmCap, newReferralJoin, queueMail } from "./writes";
@@ -39,15 +39,39 @@ export async function waitForDatabase(
     network,
     join: input,
   };
+  await wait(deps, message, cause);
+  return at;
+}
+
+/**
+ * Puts a child's parental request the database refused on the joins queue (the parent's address,
+ * the band, the country: never the child's address), counted like a join. Throws when the queue
+ * refuses too.
+ */
+export async function waitParentForDatabase(
+  deps: Deps,
+  parent: WaitingParentMessage["parent"] & { origin: string },
+  at: Date,
+  cause: unknown,
+) {
+  const { origin, parentEmail, band, country } = parent;
+  await wait(
+    deps,
+    { type: "parent", id: crypto.randomUUID(), at: at.toISOString(), origin, parent: { parentEmail, band, country } },
+    cause,
+  );
+}
+
+/** On the queue (or the database's error rethrown when the queue refuses), then counted (best effort). */
+async function wait(deps: Deps, message: WaitingMessage, cause: unknown): Promise<void> {
   try {
     await deps.queues.joins.enqueue(message);
   } catch (error) {
-    log("error", "join.queue_refused", { error: describeError(error), database_error: describeError(cause) });
+    log("error", "join.queue_refused", { type: message.type, error: describeError(error), database_error: describeError(cause) });
     throw cause;
   }
-  log("warn", "join.waiting", { id: message.id, database_error: describeError(cause) });
+  log("warn", "join.waiting", { type: message.type, id: message.id, database_error: describeError(cause) });
   await deps.joinBacklog.add(message);
-  return at;
 }
 
 /**

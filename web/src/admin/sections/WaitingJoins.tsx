@@ -87,7 +87,7 @@ export function WaitingJoins({ id }: { id: string }) {
                     {dead.map((join) => (
                       <tr key={join.id}>
                         <td>{join.email}</td>
-                        <td>{join.source ?? ""}</td>
+                        <td>{join.kind === "parent" ? text.dead.parentRequest : (join.source ?? "")}</td>
                         <td>{formatTime(join.joined_at)}</td>
                         <td>{formatTime(join.died_at)}</td>
                         <td>
