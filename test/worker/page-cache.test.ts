@@ -295,10 +295,19 @@ describe("pages from the edge: the claims and the live count", () => {
   });
 
   it("writes the built page's claims (web/dist through the real assets binding)", async () => {
-    const html = await (await visit(`${freshOrigin()}/`, { ...CACHED, CLAIM_LAUNCH: "spring 2027" })).text();
+    const origin = freshOrigin();
+    // The list (entries of the tests above) is below this threshold.
+    const html = await (
+      await visit(`${origin}/`, { ...CACHED, CLAIM_LAUNCH: "spring 2027", CLAIM_STUDENTS_THRESHOLD: "100000000" })
+    ).text();
     expect(html).toContain('<meta name="hh-claims"');
     expect(html).toContain("Launching spring 2027");
     expect(html).not.toContain("Launching Q3 2025");
     expect(html).not.toContain("thousands of students");
+    expect(html).not.toContain("Students waiting");
+    expect(html.match(/Join students already on our waitlist\. No spam, ever\./g)).toHaveLength(2);
+    const shown = await (await visit(`${origin}/`, { ...CACHED, CLAIM_STUDENTS_THRESHOLD: "1" })).text();
+    expect(shown).toMatch(/<dd data-claim="studentsStat">[\d,]+\+<\/dd>/);
+    expect(shown.match(/Join thousands of students already on our waitlist\. No spam, ever\./g)).toHaveLength(2);
   });
 });
