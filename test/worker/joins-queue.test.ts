@@ -72,6 +72,7 @@ async function health() {
 
 describe("a join the database cannot take waits on the joins queue", () => {
   it("D1 overloaded: the visitor gets the spec's 201 with joined_at the request's time, and the join is queued with its validated input only", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
     const email = uniqueEmail("overload");
     const before = Date.now();
     const { response, sent } = await joinUnderOverload(
@@ -95,8 +96,11 @@ describe("a join the database cannot take waits on the joins queue", () => {
     const text = JSON.stringify(message);
     for (const absent of ["birth_month", "birth_year", "website", "1990"]) expect(text).not.toContain(absent);
     expect(message!.network).toMatch(/^[0-9a-f]{64}$/);
-    // Nothing stored yet: the database did not take it.
+    // Nothing stored yet: the database did not take it. The log says so, without the address.
     expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+    const logged = warned.mock.calls.map((args) => JSON.parse(String(args[0])));
+    expect(logged).toContainEqual(expect.objectContaining({ event: "join.waiting", type: "join", id: message!.id }));
+    expect(JSON.stringify(logged)).not.toContain(email);
   });
 
   it("the consumer stores it once, as a join stores it, with its joined_at, and hands its e-mails to the mail queue", async () => {
