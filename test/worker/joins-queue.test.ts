@@ -125,6 +125,41 @@ describe("a join the database cannot take waits on the joins queue", () => {
     ]);
   });
 
+  it("with double opt-in off a waiting join is confirmed at once with its welcome, as a join is; 100 still take one call", async () => {
+    const off = { WAITLIST_DOUBLE_OPT_IN: "false" };
+    const email = uniqueEmail("at-once");
+    const joins = capturingQueue();
+    const response = await postJson(
+      "/api/waitlist",
+      { ...ADULT_ANSWER, email },
+      { ...off, DB: overloadedDatabase(), JOIN_QUEUE: joins.binding },
+    );
+    expect(response.status).toBe(201);
+    const { mailJobs } = await consume(joins.sent, off);
+    const entry = await repo.findWaitlistEntry(email);
+    expect(entry!.confirmedAt).not.toBeNull();
+    expect(entry!.confirmSeq).toBeGreaterThan(0);
+    expect(entry!.referralCode).toMatch(/^[A-Z0-9]{8}$/);
+    const mails = await rows("select kind, claim from hwh_joiner_mail where entry_id = ?", entry!.id);
+    expect(mails).toEqual([{ kind: "welcome", claim: expect.any(String) }]);
+    expect(mailJobs.map(({ type }) => type).sort()).toEqual(["joiner", "notification"]);
+
+    const emails = Array.from({ length: 100 }, (_, i) => uniqueEmail(`at-once-${i}`));
+    const counting = countingDatabase();
+    const hundred = await consume(
+      emails.map((one) => waiting(one)),
+      { ...off, DB: counting.db },
+    );
+    expect(hundred.outcomes.every(({ acked }) => acked)).toBe(true);
+    // One call to store them (the consent renewals of the confirmed ones follow, one each).
+    expect(counting.batchSizes[0]).toBe(6 + 100 * 5);
+    const confirmed = await rows(
+      `select count(distinct confirm_seq) as n from hwh_waitlist where confirmed_at is not null and email in (${emails.map(() => "?").join(",")})`,
+      ...emails,
+    );
+    expect(confirmed).toEqual([{ n: 100 }]);
+  });
+
   it("redelivery of the same batch stores nothing twice and sends nothing twice", async () => {
     const emails = [uniqueEmail("again-a"), uniqueEmail("again-b")];
     const bodies = emails.map((email) => waiting(email));

@@ -133,8 +133,8 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
       result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
     } catch (error) {
       // The database refused for load or unavailability: the join waits on the joins queue and
-      // the visitor gets the spec's success (waiting.ts; only double opt-in's journey waits).
-      if (!deps.config.waitlist.doubleOptIn || !isDatabaseUnavailable(error)) throw error;
+      // the visitor gets the spec's success (waiting.ts).
+      if (!isDatabaseUnavailable(error)) throw error;
       return { at: await waitForDatabase(deps, waitingInput(entry), request, claim.now, error), headers };
     }
     const after = afterJoin(deps, result);

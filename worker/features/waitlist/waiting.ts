@@ -5,7 +5,7 @@ import { firstClaim } from "../notifications";
 import type { WaitingJoinMessage, WaitingMessage, WaitingParentMessage } from "../joins/messages";
 import { mailboxKeys, networkKey } from "./keys";
 import type { JoinResult, WaitingJoin } from "./queries/join";
-import { confirmCap, newReferralJoin, queueMail } from "./writes";
+import { confirmCap, confirmWrite, newReferralJoin, queueMail, withConfirmRetries } from "./writes";
 
 /**
  * A join that waits for the database (issue 24 §3; README "When the database cannot take a
@@ -84,21 +84,37 @@ async function wait(deps: Deps, message: WaitingMessage, cause: unknown): Promis
  */
 export async function storeWaitingJoins(deps: Deps, messages: readonly WaitingJoinMessage[]): Promise<JoinResult[]> {
   if (messages.length === 0) return [];
-  const claim = firstClaim(deps);
-  const { origin: _origin, ...mail } = queueMail(deps, "");
-  const joins: WaitingJoin[] = await Promise.all(
-    messages.map(async ({ at, origin, join }) => {
-      const [key] = await mailboxKeys(deps.config.auth.jwtSecret, join.email);
-      return {
-        ...join,
-        at: new Date(at),
-        mailboxKey: key,
-        capKey: confirmCap(deps, key).key,
-        referralJoin: newReferralJoin(),
-        origin: deps.config.siteUrl || origin,
-      };
-    }),
+  const atOnce = !deps.config.waitlist.doubleOptIn;
+  const keyed = await Promise.all(
+    messages.map(async (message) => ({ message, keys: await mailboxKeys(deps.config.auth.jwtSecret, message.join.email) })),
   );
-  const { window, max } = confirmCap(deps, "");
-  return deps.repo.waitlist.joinWaiting(joins, { claim, mail, cap: { window, max } });
+  // A confirmation's unique values (its seq, its code) taken by another write meanwhile: the batch
+  // (one transaction, undone whole) is tried again with new ones, as a join is.
+  const stored = await withConfirmRetries(() => {
+    const claim = firstClaim(deps);
+    const { origin: _origin, ...mail } = queueMail(deps, "");
+    const joins: WaitingJoin[] = keyed.map(({ message: { at, origin, join, network }, keys }) => ({
+      ...join,
+      at: new Date(at),
+      mailboxKey: keys[0],
+      capKey: confirmCap(deps, keys[0]).key,
+      referralJoin: newReferralJoin(),
+      origin: deps.config.siteUrl || origin,
+      // Double opt-in off: confirmed at once, counting the referral it carries, keeping its network (as join.ts does).
+      ...(atOnce ? { confirm: confirmWrite(deps, keys, network, "join") } : {}),
+    }));
+    const { window, max } = confirmCap(deps, "");
+    return deps.repo.waitlist.joinWaiting(joins, { claim, mail, cap: { window, max } });
+  });
+  // Joining again is consent again when the join confirmed the entry itself (as join.ts: only with double opt-in off).
+  // Logged when it fails, never thrown: the joins are stored, and a retry of the batch would drop them.
+  for (const result of stored) {
+    if (!atOnce || result.entry.confirmedAt === null) continue;
+    try {
+      await deps.repo.consent.resubscribe({ mailboxKey: result.entry.mailboxKey, event: "rejoined", source: "join", now: deps.now() });
+    } catch (error) {
+      log("error", "joins.resubscribe_failed", { entry_id: result.entry.id, error: describeError(error) });
+    }
+  }
+  return stored;
 }

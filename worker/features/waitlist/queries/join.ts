@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { ATTRIBUTION_FIELDS, type Attribution } from "../../../shared/waitlist";
 import type { AgeBandStored } from "../../../shared/age";
 import { countOne, type CounterWindow } from "../../../platform/db/counters";
@@ -89,6 +89,8 @@ export type WaitingJoin = JoinInput & {
   ref: string | null;
   referralJoin: string;
   origin: string;
+  /** With double opt-in off: the confirmation the join makes at once (then a welcome instead of a confirmation e-mail). */
+  confirm?: ConfirmWrite;
 };
 
 /** What a batch of waiting joins shares: the notification's lease and hourly budget, the joiner mail's claim, the daily cap's window and allowance. */
@@ -281,6 +283,31 @@ export function createWaitlistRepository(db: Database) {
               .returning({ count: rateLimits.count }),
           ]
         : [];
+      // Double opt-in off: each entry this call stored is confirmed at once, with its welcome, as
+      // a join confirmed at once is (five statements each); the confirmation e-mails after them
+      // then find nothing unconfirmed.
+      const confirming = joins.flatMap((one, i) =>
+        one.confirm
+          ? [
+              ...confirmingStatements(
+                db,
+                and(
+                  eq(waitlist.email, one.email),
+                  eq(waitlist.notifyClaim, String((rows[i] as Record<string, unknown>).notify_claim)),
+                ) as SQL,
+                one.email,
+                one.confirm,
+              ),
+              ...welcomeStatements(
+                db,
+                one.email,
+                one.confirm.claim,
+                { key: one.capKey, window: batch.cap.window, max: batch.cap.max },
+                { ...batch.mail, origin: one.origin },
+              ),
+            ]
+          : [],
+      );
       const mail = confirmMailOfMany(db, stored, batch.cap.window, batch.cap.max, batch.mail);
       const ofThisCall = inArray(waitlist.id, sql`(select j.id from ${waitlist} j ${stored})`);
       const entries = db.select().from(waitlist).where(ofThisCall).orderBy(waitlist.id);
@@ -288,7 +315,9 @@ export function createWaitlistRepository(db: Database) {
         .select()
         .from(joinerMail)
         .where(and(inArray(joinerMail.entryId, sql`(select j.id from ${waitlist} j ${stored})`), eq(joinerMail.claim, batch.mail.claim)));
-      const results = (await db.batch([insert, ...budget, ...mail, entries, mails] as unknown as [typeof entries])) as unknown[];
+      const results = (await db.batch([insert, ...budget, ...confirming, ...mail, entries, mails] as unknown as [
+        typeof entries,
+      ])) as unknown[];
       const storedEntries = results.at(-2) as WaitlistEntry[];
       const queuedMails = results.at(-1) as JoinerMail[];
       const total = batch.claim.budget ? ((results[1] as { count: number }[])[0]?.count ?? null) : null;
