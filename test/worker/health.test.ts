@@ -231,21 +231,21 @@ describe("configuration fails closed", () => {
   });
 
   it("a setting the worker cannot use is named by health, not quietly replaced by its default", async () => {
-    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
+    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, REFERRAL_NETWORK_FLAG: "0", NOTIFY_HOURLY_CAP: "lots" });
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
     expect(body.settings.invalid).toEqual([
       "NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)",
-      "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)",
+      "REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)",
     ]);
     expect(body.error?.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
     // Only those two take their defaults: every other setting of the worker's env is still read.
     expect(body.settings.missing).toEqual([]);
     expect(body.environment).toBe("production");
     // In development it is reported, and the default is used.
-    const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();
+    const dev = await (await call("/api/health", {}, { REFERRAL_NETWORK_FLAG: "0" })).json<Health>();
     expect(dev.status).toBe("ok");
-    expect(dev.settings.invalid).toEqual(["WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
+    expect(dev.settings.invalid).toEqual(["REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)"]);
   });
 
   it("asks for both Turnstile keys or neither", () => {
