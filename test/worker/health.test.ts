@@ -248,6 +248,19 @@ describe("configuration fails closed", () => {
     expect(dev.settings.invalid).toEqual(["REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)"]);
   });
 
+  it("a production deploy without a public route's rate-limit binding is not ready, and health names it (issue 24)", async () => {
+    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, WAITLIST_LIMITER: undefined, CONFIRM_LIMITER: undefined });
+    expect(res.status).toBe(503);
+    const body = await res.json<Health>();
+    expect(body.error?.message).toContain("rate-limit bindings missing (wrangler.toml [[ratelimits]]): WAITLIST_LIMITER, CONFIRM_LIMITER");
+    // Anyone is told what to fix, as with settings.
+    expect((await (await call("/api/health", {}, { ...PRODUCTION, FORMS_LIMITER: undefined })).json<Health>()).error?.message).toContain(
+      "FORMS_LIMITER",
+    );
+    // With every binding there, production is ready.
+    expect((await call("/api/health", AS_OPERATOR, PRODUCTION)).status).toBe(200);
+  });
+
   it("asks for both Turnstile keys or neither", () => {
     const config = (turnstile: Record<string, string>) => readConfig({ ...PRODUCTION, ...turnstile });
     expect(missingProductionSettings(config({}))).toEqual([]);
