@@ -4,11 +4,10 @@ import { bodyFormatOf, readBodyObject } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { noStore } from "../../platform/http/no-store";
 import { fromThisOrigin } from "../../platform/http/submission";
-import { problemPage, sitePageResponse } from "../../platform/http/site-page";
-import { checkFloodLimits, clientNetwork } from "../../platform/limits";
+import { limitedPage } from "../../platform/http/limited-page";
+import { sitePageResponse } from "../../platform/http/site-page";
+import { clientNetwork } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
-import { JOURNEY_TEXT } from "../../shared/journey-text";
-import { tooManyAttempts } from "../../shared/public-forms";
 import { confirmPromptPage, linkProblemPage, placePage } from "./confirm-page";
 import { confirmEntry, entryOfToken } from "./confirm";
 import { shareBoxOf } from "./place";
@@ -56,9 +55,6 @@ async function postedToken(c: Context<AppEnv>): Promise<string> {
   }
 }
 
-/** The 429 page's heading (its text is the site's words with the real wait, tooManyAttempts). */
-const CONFIRM_TOO_MANY_TITLE = "Please wait a moment";
-
 export const confirmRoutes = new Hono<AppEnv>()
   .use("*", noStore)
 
@@ -78,12 +74,8 @@ export const confirmRoutes = new Hono<AppEnv>()
       return sitePageResponse(c, linkProblemPage("otherSite"), 403);
     }
     const network = clientNetwork(c.req.raw);
-    const verdict = await checkFloodLimits(c.env, [{ limiter: "CONFIRM_LIMITER", key: network }], c.get("deps").now());
-    if (!verdict.allowed) {
-      c.header("Retry-After", String(verdict.retryAfterSeconds));
-      const words = { title: CONFIRM_TOO_MANY_TITLE, text: tooManyAttempts(verdict.retryAfterSeconds) };
-      return sitePageResponse(c, problemPage(words, JOURNEY_TEXT.backLink), 429);
-    }
+    const limited = await limitedPage(c, [{ limiter: "CONFIRM_LIMITER", key: network }]);
+    if (limited) return limited;
     const token = await postedToken(c);
     try {
       const { outcome, entryId } = await confirmEntry(c.get("deps"), token, network);
