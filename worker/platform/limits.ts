@@ -8,7 +8,8 @@ import { describeError, log } from "./log";
 
 /**
  * Per-client request limits, in two kinds (README "Where each limit lives"):
- * - flood limits of the public routes (the waitlist, the forms, /api/me's writes, /confirm): on
+ * - flood limits of the public routes (the waitlist, the forms, /api/me's writes, /confirm and
+ *   /parent): on
  *   Cloudflare's Workers Rate Limiting bindings (wrangler.toml [[ratelimits]]), which cost the
  *   database nothing: a refused request writes nothing anywhere. Counted per Cloudflare location,
  *   approximately: flood control, not accounting (limitFlood below);
@@ -29,7 +30,7 @@ export function windowOf(now: Date, windowSeconds: number): CounterWindow {
 }
 
 /**
- * The one decision of every limit in the worker (public forms, operator routes, sign-in, the
+ * The one decision of every database-counted limit in the worker (operator routes, sign-in, the
  * notification cap): the `count`-th event of a window that ends at `windowEnd` (Unix seconds) is
  * allowed while it is at most `max`; otherwise the answer says how long to wait, in whole seconds
  * (at least 1), until that window ends. A `max` of 0 allows nothing.

@@ -46,7 +46,6 @@ export function apiLimitErrors(message: (retryAfterSeconds: number) => string, f
   };
 }
 
-
 /** Request bodies that cannot be read, in the API's codes. */
 export const API_BODY_ERRORS: BodyErrors = {
   unsupportedMediaType: (message) => new ApiError(415, "unsupported_media_type", message),
