@@ -67,3 +67,13 @@ export async function publicCounterRows(): Promise<number> {
   ).first<{ n: number }>();
   return row!.n;
 }
+
+/**
+ * A client network no other test uses (a random /64 of IPv6's documentation prefix), for a test
+ * that spends a binding's real allowance: the bindings' counts outlive a test file, and
+ * uniqueClientIp's addresses may meet another file's in the same minute.
+ */
+export function freshNetwork(): string {
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+  return `2001:db8:${group()}:${group()}::${group()}`;
+}

@@ -9,7 +9,7 @@ import { cspHash } from "../../worker/shared/hash";
 import { CONFIRM_LINK_PROBLEMS, JOURNEY_TEXT, placeLine, referralRule, shareLinks } from "../../worker/shared/journey-text";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { tooManyAttempts } from "../../worker/shared/public-forms";
-import { limitedTo, roomInWindow, rowCounts, secondsLeftInWindow } from "../support/rate-limits";
+import { freshNetwork, limitedTo, roomInWindow, rowCounts, secondsLeftInWindow } from "../support/rate-limits";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
@@ -239,7 +239,7 @@ describe("POST /confirm: the button", () => {
   }, async () => {
     const entries = await Promise.all(Array.from({ length: 40 }, () => joined("confirmclass")));
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const statuses = [];
     for (const entry of entries) statuses.push((await press(await tokenFor(entry.id), { ...BROWSER, "CF-Connecting-IP": ip })).status);
     expect(statuses).toEqual(entries.map(() => 200));

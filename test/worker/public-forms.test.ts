@@ -5,6 +5,7 @@ import { isBot, retryAfterSeconds, tooManyAttempts } from "../../worker/shared/p
 import { secondsToWindowEnd } from "../../worker/platform/limits";
 import {
   failingBinding,
+  freshNetwork,
   limitedTo,
   publicCounterRows,
   roomInWindow,
@@ -52,7 +53,7 @@ describe("per-client limits", () => {
     timeout: 60_000,
   }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     // All 40 in one minute: the worst case of a class joining within ten minutes.
     const statuses = (await burst("/api/waitlist", 40, () => join("class"), ip, 5)).map((response) => response.status);
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 201));
@@ -62,7 +63,7 @@ describe("per-client limits", () => {
     timeout: 60_000,
   }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const tag = `flood${Date.now()}`;
     const before = await countRows("hwh_waitlist");
     const firstWindow = windowNumber();
@@ -84,7 +85,7 @@ describe("per-client limits", () => {
     timeout: 60_000,
   }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1) };
     expect((await post("/api/waitlist", join("wait"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
     const leftBefore = secondsLeftInWindow();
@@ -106,7 +107,7 @@ describe("per-client limits", () => {
 
   it("refused, invalid, bot and unverified requests write nothing to the database (no counter either)", { timeout: 60_000 }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1), FORMS_LIMITER: limitedTo(env.FORMS_LIMITER, 1) };
     expect((await post("/api/waitlist", join("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
     expect((await post("/api/forms/contact", contact("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
@@ -175,13 +176,13 @@ describe("per-client limits", () => {
 
   it("the contact form takes 5 per client a minute, and a new window starts over", { timeout: 60_000 }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const statuses = (await burst("/api/forms/contact", 7, () => contact("contactburst"), ip, 1)).map((response) => response.status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     // A new window (a 10 s one here, to wait less) starts over.
     const tenSeconds = { FORMS_LIMITER: limitedTo(env.FORMS_LIMITER, 1, 10) };
     await roomInWindow(5, 10);
-    const other = uniqueClientIp();
+    const other = freshNetwork();
     expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": other }, tenSeconds)).status).toBe(201);
     expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": other }, tenSeconds)).status).toBe(429);
     await new Promise((resolve) => setTimeout(resolve, secondsLeftInWindow(10) * 1000 + 50));
@@ -192,7 +193,7 @@ describe("per-client limits", () => {
     timeout: 60_000,
   }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const tag = `concurrent${Date.now()}`;
     const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 10) };
     const responses = await Promise.all(
@@ -208,7 +209,7 @@ describe("per-client limits", () => {
 
   it("each form counts on its own: the waitlist's allowance is not the contact form's", { timeout: 60_000 }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const statuses = (await burst("/api/forms/contact", 6, () => contact("ownform"), ip, 1)).map((response) => response.status);
     expect(statuses.at(-1)).toBe(429);
     expect((await post("/api/waitlist", join("ownform"), { "CF-Connecting-IP": ip })).status).toBe(201);
@@ -216,7 +217,7 @@ describe("per-client limits", () => {
 
   it("X-Forwarded-For, X-Real-IP, True-Client-IP and Forwarded never give a client a new allowance", { timeout: 60_000 }, async () => {
     await roomInWindow();
-    const ip = uniqueClientIp();
+    const ip = freshNetwork();
     const statuses = [];
     for (let n = 0; n < 8; n += 1) {
       const spoof = `192.0.2.${n + 1}`;
