@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { subjectHash } from "../../worker/features/operator/audit";
 import { ME_ROUTES } from "../../worker/shared/me";
 import { JWT_SECRET, signIn } from "../support/auth";
-import { limitedTo, publicCounterRows, roomInWindow, secondsLeftInWindow } from "../support/rate-limits";
+import { limitedTo, publicCounterRows, roomInWindow, rowCounts, secondsLeftInWindow } from "../support/rate-limits";
 import { call, type EnvOverrides, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
@@ -59,6 +59,10 @@ describe("/api/me's limits (issue 22)", () => {
     const hash = await subjectHash(JWT_SECRET, email);
     const audit = (await testRepository().operator.auditTrail(500)).filter((row) => row.subjectHash === hash);
     expect(audit).toHaveLength(20);
+    // A refused request writes nothing to the database (no counter either).
+    const before = await rowCounts();
+    expect((await me("GET", ME_ROUTES.data, token)).status).toBe(429);
+    expect(await rowCounts()).toEqual(before);
     // Reading the place is not a write: never limited.
     for (let n = 0; n < 25; n++) expect((await me("GET", ME_ROUTES.me, token)).status).toBe(200);
     expect(await publicCounterRows()).toBe(0);
