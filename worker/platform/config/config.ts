@@ -64,8 +64,21 @@ export type AppConfig = {
   age: { parentalConsentUnder: number; defaultCountry: string };
   /** The retention schedule the cron enforces (worker/features/retention/). */
   retention: RetentionConfig;
+  /** Pages from the edge (worker/features/pages): the cache's lifetime, the page's claims and when the count is shown. */
+  pages: PagesConfig;
   /** Settings given a value out of range or not a number (with what is accepted): health says so. */
   invalidSettings: string[];
+};
+
+/** PAGE_CACHE_SECONDS, CLAIM_STUDENTS_THRESHOLD and the claims (docs/configuration.md). */
+export type PagesConfig = {
+  /** How long a location keeps a page and the confirmed count in the Cache API (0: not at all). */
+  cacheSeconds: number;
+  /** The confirmed count from which the page states it (rounded down); below it the line is left out. */
+  studentsThreshold: number;
+  launch: string;
+  accuracyRate: string;
+  responseTime: string;
 };
 
 export function readConfig(env: Settings): AppConfig {
@@ -89,6 +102,13 @@ export function readConfig(env: Settings): AppConfig {
     auth: authSettings(values),
     age: { parentalConsentUnder: values.PARENTAL_CONSENT_UNDER, defaultCountry: values.DEFAULT_COUNTRY },
     retention: retentionSettings(values),
+    pages: {
+      cacheSeconds: values.PAGE_CACHE_SECONDS,
+      studentsThreshold: values.CLAIM_STUDENTS_THRESHOLD,
+      launch: values.CLAIM_LAUNCH,
+      accuracyRate: values.CLAIM_ACCURACY,
+      responseTime: values.CLAIM_RESPONSE_TIME,
+    },
     invalidSettings: invalid,
   };
 }

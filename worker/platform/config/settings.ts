@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { SPEC_CLAIMS } from "../../shared/claims";
 import { PUBLISHED_RETENTION_DAYS } from "../../shared/retention";
 import { CODE_COOLDOWN_SECONDS } from "../../shared/sign-in";
 import { normalizeEmail } from "../../shared/text";
@@ -94,6 +95,15 @@ const countryOrNothing = v.pipe(
   v.check((value) => value === "" || /^[A-Z]{2}$/.test(value), "two letters such as US, or empty"),
 );
 
+/** A claim the page states: one line of at most 60 characters; unset or blank takes `fallback`. */
+function claim(fallback: string) {
+  return v.pipe(
+    trimmed,
+    v.check((value) => value.length <= 60 && !/[<>\p{Cc}]/u.test(value), "one line of at most 60 characters, without < or >"),
+    v.transform((value) => value || fallback),
+  );
+}
+
 /** Every setting, in the order a problem is reported (the order health names them in). */
 const SETTINGS = v.object({
   /** Not trimmed: only "development", exactly, is development (config.ts). */
@@ -161,6 +171,14 @@ const SETTINGS = v.object({
   PARENTAL_CONSENT_UNDER: wholeNumber(13, 13, 18),
   DEFAULT_COUNTRY: countryOrNothing,
   MINOR_REFERRAL_REWARDS: trueOrFalse(false),
+  // Pages from the edge (issue 24; worker/features/pages): how long a location keeps the home page
+  // and the confirmed count in Cloudflare's cache (0: never), the count from which the page says how
+  // many students wait, and the page's other claims (the spec's words by default).
+  PAGE_CACHE_SECONDS: wholeNumber(60, 0, 3600),
+  CLAIM_STUDENTS_THRESHOLD: wholeNumber(1000, 0, 100_000_000),
+  CLAIM_LAUNCH: claim(SPEC_CLAIMS.launch),
+  CLAIM_ACCURACY: claim(SPEC_CLAIMS.accuracyRate),
+  CLAIM_RESPONSE_TIME: claim(SPEC_CLAIMS.responseTime),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */
