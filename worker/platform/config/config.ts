@@ -51,12 +51,8 @@ export type AppConfig = {
     /** The most records one digest e-mail lists; a bigger backlog takes several cron runs. */
     digestSize: number;
   };
-  /** Per-client limits of the public forms (POST /api/waitlist, POST /api/forms/:form, per form). */
-  publicLimits: { waitlist: RequestLimit; forms: RequestLimit };
   /** Per-client limit of the operator API (every /api/admin/* route together), credentials or not. */
   operatorLimit: RequestLimit;
-  /** Limits of My place's writes and data download (/api/me): per signed-in user and per client. */
-  meLimits: { user: RequestLimit; client: RequestLimit };
   /** The joiner's journey (worker/features/waitlist/*): confirmation, places and referrals. */
   waitlist: WaitlistConfig;
   /** Launch day: campaigns to the list (worker/features/campaigns/*). */
@@ -98,17 +94,8 @@ export function readConfig(env: Settings): AppConfig {
     operatorEmails: values.OPERATOR_EMAILS,
     mail: mailSettings(values),
     notify: notifySettings(values, lockMs),
-    publicLimits: {
-      waitlist: { max: values.WAITLIST_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
-      forms: { max: values.FORMS_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
-    },
     // The operator API counts in sign-in's window.
     operatorLimit: { max: values.OPERATOR_RATE_LIMIT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-    // So does My place, behind a sign-in.
-    meLimits: {
-      user: { max: values.ME_RATE_LIMIT_USER, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-      client: { max: values.ME_RATE_LIMIT_CLIENT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-    },
     waitlist: waitlistSettings(values),
     campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),
