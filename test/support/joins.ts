@@ -12,17 +12,16 @@ import type { EnvOverrides } from "./worker";
 export const D1_OVERLOADED = "D1_ERROR: D1 DB is overloaded. Too many requests queued.";
 
 /**
- * The test D1 database, but every batch (a join's one call, the consumer's) throws D1's overload
- * error; `everything`: every statement too. Single statements pass by default so the per-client
- * counter (a database counter until the limits move to the rate-limit binding) still answers.
+ * A D1 database whose every call (a batch, a statement) throws D1's overload error, or `message`.
+ * `batchesOnly`: statements outside a batch still reach the test database.
  */
-export function overloadedDatabase(options: { everything?: boolean; message?: string } = {}): D1Database {
+export function overloadedDatabase(options: { batchesOnly?: boolean; message?: string } = {}): D1Database {
   const message = options.message ?? D1_OVERLOADED;
   const fail = () => Promise.reject(new Error(message));
   return new Proxy(env.DB, {
     get(target, property) {
       if (property === "batch") return fail;
-      if (options.everything && property === "prepare") {
+      if (!options.batchesOnly && property === "prepare") {
         const statement = { bind: () => statement, first: fail, all: fail, run: fail, raw: fail };
         return () => statement;
       }
