@@ -149,6 +149,7 @@ function stats(
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
     failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
     visitorMail: overrides.visitorMail ?? { budget: 5000, sentToday: 120, waiting: 0 },
+    mailDeadLetters: 0,
     retention: overrides.retention ?? {
       schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
       today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },

@@ -9,3 +9,4 @@ export { handOver } from "./hand-over";
 export { consumeMailBatch, deliverMailJobs, isMailQueue, type MailBatchReport, MAIL_DEAD_LETTER_QUEUE, MAIL_QUEUE_NAME } from "./consumer";
 export { requeueDue, type RequeueReport } from "./cron";
 export { MAIL_ROW_KINDS, type MailDeadLetterView, mailDeadLetters, retryMailDeadLetters } from "./dead-letters";
+export { mailQueueRoutes } from "./routes";

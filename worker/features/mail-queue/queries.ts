@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, getTableName, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { CounterWindow } from "../../platform/db/counters";
 import type { Database } from "../../platform/db/database";
 import { devMailbox, formSubmissions, joinerMail, mailDeadLetters, parentalRequests, rateLimits, waitlist } from "../../platform/db/schema";
@@ -94,9 +94,10 @@ function takeable(kind: MailRowKind, refs: MailRowRef[], now: Date): SQL {
 }
 
 /** The place of a confirmed entry (as repo.waitlist.placeOf), as a column of a select over `w`. */
-const placeColumn = sql<number | null>`case when ${waitlist.rankKey} is null or ${waitlist.confirmSeq} is null then null else 1
-  + (select count(*) from ${waitlist} b where b.rank_key < ${waitlist.rankKey})
-  + (select count(*) from ${waitlist} t where t.rank_key = ${waitlist.rankKey} and t.confirm_seq < ${waitlist.confirmSeq}) end`;
+const outer = sql.identifier(getTableName(waitlist));
+const placeColumn = sql<number | null>`case when ${outer}.rank_key is null or ${outer}.confirm_seq is null then null else 1
+  + (select count(*) from ${waitlist} b where b.rank_key < ${outer}.rank_key)
+  + (select count(*) from ${waitlist} t where t.rank_key = ${outer}.rank_key and t.confirm_seq < ${outer}.confirm_seq) end`;
 
 export function createMailQueueRepository(db: Database) {
   /**
