@@ -7,7 +7,7 @@ import { repositoryWithLookups } from "./records";
 export type EnvOverrides = Partial<Record<keyof Env, unknown>>;
 
 /** What an inline mail queue saw: every batch it delivered, with each message's ack or retry. */
-export type InlineQueueLog = { batches: { bodies: unknown[]; acked: number; retried: number }[] };
+export type InlineQueueLog = { batches: { bodies: unknown[]; acked: number; retried: number; retryDelays: (number | undefined)[] }[] };
 
 /**
  * A message batch as the Queues runtime hands it to the worker's queue() handler, made in the
