@@ -69,6 +69,7 @@ describe("libSQL migrations", () => {
       "hwh_dev_mailbox",
       "hwh_form_submissions",
       "hwh_joiner_mail",
+      "hwh_mail_dead_letters",
       "hwh_parental_outcomes",
       "hwh_parental_requests",
       "hwh_rate_limits",
