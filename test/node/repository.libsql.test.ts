@@ -16,6 +16,7 @@ import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -50,6 +51,7 @@ addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(awa
 erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+mailQueueRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -9,6 +9,7 @@ import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const TABLES = [
@@ -29,6 +30,7 @@ const TABLES = [
   "hwh_retention_deletions",
   "hwh_parental_requests",
   "hwh_parental_outcomes",
+  "hwh_mail_dead_letters",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -47,3 +49,4 @@ addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
 operatorActionsSuite("D1", fresh);
 retentionRepositorySuite("D1", fresh);
+mailQueueRepositorySuite("D1", fresh);
