@@ -10,6 +10,7 @@ import { createHealthRepository } from "./features/health/queries";
 import { createMailQueueRepository } from "./features/mail-queue/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
+import { createPagesRepository } from "./features/pages/queries";
 import { createParentalRepository } from "./features/parents/queries";
 import { createReferralRepository } from "./features/referrals/queries";
 import { createRetentionRepository } from "./features/retention/queries";
@@ -81,6 +82,9 @@ export function createRepository(db: Database) {
 
     /** The health check's schema probe. */
     health: createHealthRepository(db),
+
+    /** The confirmed count the home page states (read once a minute per location: features/pages/live-count.ts). */
+    pages: createPagesRepository(db),
 
     /** What the dev mailbox shows. */
     devMail: createDevMailQueries(db),

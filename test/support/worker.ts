@@ -74,7 +74,9 @@ export function testEnv(overrides: EnvOverrides = {}): Env {
 // The default for tests that spread `env` themselves: the inline mail queue on the plain test env.
 (env as unknown as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => env as Env);
 
-let clients = 0;
+// From a random start: the rate-limit bindings' counts (test/support/rate-limits.ts) outlive a test
+// file, so another file's run in the same minute must not meet this one's addresses.
+let clients = Math.floor(Math.random() * 50_000);
 /** A client address of its own (TEST-NET-2, then TEST-NET-3), so one test's per-client limits never meet another's. */
 export function uniqueClientIp(): string {
   clients += 1;
