@@ -11,6 +11,7 @@ import { joinsRepositorySuite } from "../support/joins-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const TABLES = [
@@ -31,6 +32,7 @@ const TABLES = [
   "hwh_retention_deletions",
   "hwh_parental_requests",
   "hwh_parental_outcomes",
+  "hwh_mail_dead_letters",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -50,4 +52,5 @@ addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
 operatorActionsSuite("D1", fresh);
 retentionRepositorySuite("D1", fresh);
+mailQueueRepositorySuite("D1", fresh);
 pagesRepositorySuite("D1", fresh);

@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps";
 import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { describeError, log } from "../../platform/log";
+import { handOver } from "../mail-queue";
 import { askParent } from "../parents";
 import { mailJobsOfJoin, storeWaitingJoins } from "../waitlist";
 import { type WaitingJoinMessage, type WaitingMessage, type WaitingParentMessage, waitingMessageOf } from "./messages";
@@ -86,12 +87,8 @@ async function storeJoins(deps: Deps, valid: readonly Delivered<WaitingJoinMessa
   for (const { message } of valid) message.ack();
   log("info", "joins.stored", { joins: valid.length, stored: stored.length, dropped: valid.length - stored.length });
   await deps.joinBacklog.remove(valid.map(({ join }) => join.id));
-  try {
-    await deps.queues.mail.enqueue(stored.flatMap(mailJobsOfJoin));
-  } catch (error) {
-    // The e-mails are stored claimed for a lease: the cron's re-queue sends them when it lapses.
-    log("error", "joins.mail_enqueue_failed", { joins: stored.length, error: describeError(error) });
-  }
+  // The e-mails are stored claimed for a lease: if the mail queue refuses them, the cron's re-queue sends them when it lapses.
+  await handOver(deps, stored.flatMap(mailJobsOfJoin));
 }
 
 /**

@@ -6,10 +6,10 @@ import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent } from "../parents";
-import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
+import { type FirstClaim, firstClaim } from "../notifications";
+import { handOver } from "../mail-queue";
 import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
-import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKeys, networkKey } from "./keys";
 import { waitForDatabase, type WaitingInput, waitParentForDatabase } from "./waiting";
 import type { JoinJourney, JoinResult } from "./queries/join";
@@ -24,8 +24,9 @@ import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, 
  *   or, confirmed at once (WAITLIST_DOUBLE_OPT_IN=false, or signing in proved the address), the
  *   confirmation itself and a welcome;
  * - an address already notified is the spec's 409 duplicate, and still gets its mail;
- * - the mails go after the response: the joiner's, and the team's notification when this join
- *   holds its claim (otherwise another request is sending it right now).
+ * - the mails go after the response through the mail queue (worker/features/mail-queue): the
+ *   joiner's, and the team's notification when this join holds its claim (otherwise another
+ *   request is sending it right now); the request makes no database call after its answer.
  */
 
 /** The code of the 409 for an address already on the list (its page shows it as news: form-page.ts informational). */
@@ -93,15 +94,13 @@ export function mailJobsOfJoin(result: JoinResult): MailJob[] {
   return jobs;
 }
 
-/** What a join sends after the response: the joiner mail it queued (claimed by it), and the team's notification if it holds the claim. */
+/**
+ * What a join does after the response: hands its mail jobs to the mail queue (no database call;
+ * the queue's consumer sends them). Never throws: a job the queue refused is logged, and its row,
+ * stored and claimed, is re-queued by the cron once the claim's lease lapses.
+ */
 function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
-  return () =>
-    Promise.all([
-      result.joinerMail ? deliverJoinerMail(deps, result.joinerMail, result.current) : null,
-      result.outcome === "joined" && result.claimed
-        ? deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed)
-        : null,
-    ]);
+  return () => handOver(deps, mailJobsOfJoin(result));
 }
 
 /**
