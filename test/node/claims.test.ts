@@ -3,7 +3,15 @@
  * two significant figures below 10,000 and whole thousands from there, shown from the threshold on.
  */
 import { describe, expect, it } from "vitest";
-import { FORM_NOTES, SPEC_CLAIMS, claimWords, readClaims, roundedCount, studentsClaim } from "../../worker/shared/claims";
+import {
+  FORM_NOTES,
+  SPEC_CLAIMS,
+  claimWords,
+  claimsMetaContent,
+  readClaims,
+  roundedCount,
+  studentsClaim,
+} from "../../worker/shared/claims";
 
 describe("the students' claim", () => {
   it("rounds down: two significant figures below 10,000, whole thousands from 10,000", () => {
@@ -47,10 +55,17 @@ describe("the students' claim", () => {
   });
 
   it("reads back only a complete set of claims", () => {
-    expect(readClaims(JSON.stringify(SPEC_CLAIMS))).toEqual(SPEC_CLAIMS);
-    expect(readClaims(JSON.stringify({ ...SPEC_CLAIMS, studentsWaiting: null }))?.studentsWaiting).toBeNull();
+    expect(claimsMetaContent(SPEC_CLAIMS)).toBe("|||1,000+");
+    expect(claimsMetaContent({ ...SPEC_CLAIMS, studentsWaiting: null })).toBe("|||");
+    expect(claimsMetaContent({ launch: "spring 2027", accuracyRate: "97%", responseTime: "under 10s", studentsWaiting: "1,200+" })).toBe(
+      "spring 2027|97%|under 10s|1,200+",
+    );
+    expect(readClaims(claimsMetaContent(SPEC_CLAIMS))).toEqual(SPEC_CLAIMS);
+    expect(readClaims("|||")).toEqual({ ...SPEC_CLAIMS, studentsWaiting: null });
+    expect(readClaims("spring 2027|||")?.launch).toBe("spring 2027");
+    expect(readClaims("Q3 2025|99%|under 30s")).toBeNull();
+    expect(readClaims("Q3 2025|99%|under 30s|1,000+|more")).toBeNull();
     expect(readClaims("{")).toBeNull();
-    expect(readClaims(JSON.stringify({ ...SPEC_CLAIMS, launch: 3 }))).toBeNull();
     expect(readClaims(null)).toBeNull();
   });
 });

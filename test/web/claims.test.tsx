@@ -9,6 +9,7 @@ import { hydrateRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   CLAIM_LINES,
+  CLAIMS_AFTER_ICON,
   CLAIMS_META,
   type ClaimKey,
   type Claims,
@@ -33,14 +34,16 @@ function setMeta(claims: Claims): void {
   document.head.append(meta);
 }
 
-/** The worker's pass over the built page (worker/features/pages/routes.ts), on the DOM: the marked elements' text, a null line removed. */
+/** The worker's pass over the built page (worker/features/pages/routes.ts), on the DOM: the marked elements' text, a null line removed, the marks taken out. */
 function rewriteClaims(container: HTMLElement, claims: Claims): void {
   const words = claimWords(claims);
   for (const element of container.querySelectorAll<HTMLElement>("[data-claim]")) {
     const key = element.dataset.claim as ClaimKey;
     if (!element.isConnected || !(key in words)) continue;
     const text = words[key];
+    element.removeAttribute("data-claim");
     if (text === null) element.remove();
+    else if (CLAIMS_AFTER_ICON.includes(key)) element.lastChild!.textContent = text;
     else if (!CLAIM_LINES.includes(key)) element.textContent = text;
   }
 }
@@ -56,7 +59,8 @@ afterEach(() => {
   for (const meta of document.head.querySelectorAll(`meta[name="${CLAIMS_META}"]`)) meta.remove();
 });
 
-const notes = () => [...document.querySelectorAll(".waitlist__note[data-claim='formNote']")].map((note) => note.textContent);
+const notes = () =>
+  [...document.querySelectorAll('form[action="/api/waitlist"] p.waitlist__note[id$="-note"]')].map((note) => note.textContent);
 const statLabels = () => [...document.querySelectorAll(".stats dt")].map((dt) => dt.textContent);
 
 describe("the page's claims", () => {
@@ -114,7 +118,7 @@ describe("hydrating the page the worker rewrote", () => {
     window.history.replaceState(null, "", "/");
     container = document.createElement("div");
     // Built without the meta (the spec's claims), rewritten by the worker, then the app starts.
-    container.innerHTML = renderRoute("/");
+    container.innerHTML = renderRoute("/", { claimMarks: true });
     document.body.append(container);
     rewriteClaims(container, claims);
     setMeta(claims);

@@ -24,7 +24,7 @@ export function prerender(outDir: string, server: ServerEntry): RoutePages {
 /** What web/src/entry-server.tsx exports. */
 export type ServerEntry = {
   PRERENDERED_ROUTES: readonly string[];
-  renderRoute: (path: string) => string;
+  renderRoute: (path: string, options?: { claimMarks?: boolean }) => string;
   renderNoScriptNote: () => string;
 };
 
@@ -47,7 +47,7 @@ function checkedRoute(route: string): string {
  */
 function prerenderedBody({ PRERENDERED_ROUTES, renderRoute, renderNoScriptNote }: ServerEntry): string {
   if (!PRERENDERED_ROUTES.includes(HOME)) throw new Error("The home page must be prerendered: it is what #root holds.");
-  const home = checkedForCsp(HOME, renderRoute(checkedRoute(HOME)));
+  const home = checkedForCsp(HOME, renderRoute(checkedRoute(HOME), { claimMarks: true }));
   return `${checkedForCsp("the <noscript> note", renderNoScriptNote())}<div id="root" data-prerendered="${HOME}">${home}</div>`;
 }
 

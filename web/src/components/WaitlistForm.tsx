@@ -3,7 +3,7 @@ import { validate } from "@shared/text";
 import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { AGE_MESSAGES, birthProblemMessage, isBirthProblem, readBirthAnswer } from "@shared/age";
 import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
-import { pageClaimWords } from "../claims";
+import { pageClaimWords, useClaimMark } from "../claims";
 import { WAITLIST_ENDPOINT, type WaitlistField, type WaitlistJoin, joinWaitlist } from "../api";
 import { waitlistForm } from "../form-content";
 import { useMounted } from "../hooks/mounted";
@@ -73,6 +73,7 @@ type FocusTarget = "input" | "addAnother" | BirthField | "parentMessage" | "aske
  */
 export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { label?: string; source: WaitlistSource }) {
   const [status, setStatus] = useState<Status>({ state: "idle" });
+  const mark = useClaimMark();
   const [step, setStep] = useState<Step>("email");
   const inputRef = useRef<HTMLInputElement>(null);
   const addAnotherRef = useRef<HTMLButtonElement>(null);
@@ -284,7 +285,7 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       </p>
       {/* The invitation to join is the child's no longer once a parent decides (no nudge on the parent step). */}
       {step === "email" && !asked && (
-        <p className="waitlist__note" id={noteId} data-claim="formNote">
+        <p className="waitlist__note" id={noteId} data-claim={mark("formNote")}>
           {pageClaimWords().formNote}
         </p>
       )}

@@ -4,7 +4,16 @@ import { sha256Hex } from "../../shared/hash";
 import { TURNSTILE_META } from "../../shared/public-forms";
 import { LANDING_FIELDS, landingValues } from "../../shared/waitlist";
 import { withTurnstile } from "../../shared/security-headers";
-import { CLAIM_LINES, CLAIMS_META, type ClaimKey, type Claims, claimWords, claimsMetaContent, studentsClaim } from "../../shared/claims";
+import {
+  CLAIM_LINES,
+  CLAIMS_AFTER_ICON,
+  CLAIMS_META,
+  type ClaimKey,
+  type Claims,
+  claimWords,
+  claimsMetaContent,
+  studentsClaim,
+} from "../../shared/claims";
 import { confirmedCount } from "./live-count";
 
 /**
@@ -129,12 +138,27 @@ function rewritten(response: Response, origin: string, siteKey: string, claims: 
     element(element) {
       const key = element.getAttribute("data-claim") ?? "";
       if (!Object.hasOwn(words, key)) return;
+      // The mark has done its work: the visitor's page goes without it (the first round trip's
+      // bytes), as the app renders it (web/src/claims.ts ClaimMarks), so hydration finds the same.
+      element.removeAttribute("data-claim");
       const text = words[key as ClaimKey];
       if (text === null) element.remove();
-      // A line (the stats' item) stays whole when shown; its number is an element of its own.
-      else if (!CLAIM_LINES.includes(key as ClaimKey)) element.setInnerContent(text);
+      // A line (the stats' item) stays whole when shown; its number is an element of its own. An
+      // element with an icon before its words keeps the icon: only its text is replaced (below).
+      else if (!CLAIM_LINES.includes(key as ClaimKey) && !CLAIMS_AFTER_ICON.includes(key as ClaimKey)) element.setInnerContent(text);
     },
   });
+  for (const key of CLAIMS_AFTER_ICON) {
+    const text = words[key];
+    if (text === null) continue;
+    rewriter.on(`[data-claim="${key}"]`, {
+      // The element's one text node (after its icon, which has none), however it comes in chunks.
+      text(chunk) {
+        if (chunk.lastInTextNode) chunk.replace(text);
+        else chunk.remove();
+      },
+    });
+  }
   const transformed = rewriter.transform(response);
   return withPageHeaders(transformed, transformed.body, variant, siteKey !== "");
 }
@@ -182,6 +206,9 @@ function fromCache(cached: Response): Response {
   const headers = new Headers(cached.headers);
   const own = headers.get(PAGE_CACHE_CONTROL);
   headers.delete(PAGE_CACHE_CONTROL);
+  // The cache's own notes (a HIT, the copy's age and date) tell the visitor nothing (the page
+  // revalidates every time; Cloudflare's edge dates every response) and cost the first round trip bytes.
+  for (const name of ["CF-Cache-Status", "Age", "Date"]) headers.delete(name);
   if (own) headers.set("Cache-Control", own);
   else headers.delete("Cache-Control");
   return new Response(cached.body, { status: 200, headers });

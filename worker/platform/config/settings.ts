@@ -99,7 +99,7 @@ const countryOrNothing = v.pipe(
 function claim(fallback: string) {
   return v.pipe(
     trimmed,
-    v.check((value) => value.length <= 60 && !/[<>\p{Cc}]/u.test(value), "one line of at most 60 characters, without < or >"),
+    v.check((value) => value.length <= 60 && !/[<>|\p{Cc}]/u.test(value), "one line of at most 60 characters, without <, > or |"),
     v.transform((value) => value || fallback),
   );
 }

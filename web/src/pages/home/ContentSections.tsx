@@ -2,7 +2,7 @@ import Check from "lucide-react/icons/check";
 import { ContactForm } from "../../components/ContactForm";
 import { Icon } from "../../components/Icon";
 import { WaitlistForm } from "../../components/WaitlistForm";
-import { pageClaimWords } from "../../claims";
+import { pageClaimWords, useClaimMark } from "../../claims";
 import { advancedAi, closingCta, contactEmail, contactSection, features, howItWorks, subjects } from "../../content";
 import { waitlistForm } from "../../form-content";
 import { SECTION_IDS } from "../../routes";
@@ -10,6 +10,7 @@ import { Section } from "./Section";
 
 export function FeaturesSection() {
   const words = pageClaimWords();
+  const mark = useClaimMark();
   return (
     <Section id={SECTION_IDS.features} title={features.title} intro={features.intro}>
       <ul className="card-grid card-grid--four">
@@ -17,7 +18,7 @@ export function FeaturesSection() {
           <li key={item.title} className="tile">
             <Icon name={item.icon} className="tile__icon" />
             <h3>{item.title}</h3>
-            {"claim" in item ? <p data-claim={item.claim}>{words[item.claim]}</p> : <p>{item.text}</p>}
+            {"claim" in item ? <p data-claim={mark(item.claim)}>{words[item.claim]}</p> : <p>{item.text}</p>}
           </li>
         ))}
       </ul>
@@ -48,6 +49,7 @@ export function HowItWorksSection() {
 /** The advanced-AI section with the stats claims (99% accuracy, under 30 s, 1,000+ waiting). */
 export function AdvancedAiSection() {
   const words = pageClaimWords();
+  const mark = useClaimMark();
   return (
     <Section id={SECTION_IDS.advancedAi} title={advancedAi.title} intro={advancedAi.intro}>
       <div className="ai">
@@ -65,9 +67,9 @@ export function AdvancedAiSection() {
             // The students' line is left out while the count is below the threshold.
             if (value === null) return null;
             return (
-              <div key={stat.label} className="stats__item" data-claim={"line" in stat ? stat.line : undefined}>
+              <div key={stat.label} className="stats__item" data-claim={mark("line" in stat ? stat.line : undefined)}>
                 <dt>{stat.label}</dt>
-                <dd data-claim={stat.claim}>{value}</dd>
+                <dd data-claim={mark(stat.claim)}>{value}</dd>
               </div>
             );
           })}

@@ -2,7 +2,7 @@ import Sparkles from "lucide-react/icons/sparkles";
 import { Demo } from "../../components/Demo";
 import { Icon } from "../../components/Icon";
 import { WaitlistForm } from "../../components/WaitlistForm";
-import { pageClaimWords } from "../../claims";
+import { pageClaimWords, useClaimMark } from "../../claims";
 import { hero } from "../../content";
 import { SECTION_IDS } from "../../routes";
 
@@ -13,6 +13,7 @@ export function HeroSection() {
   const lead = hero.headline.slice(0, hero.headline.length - hero.headlineAccent.length);
   // The claims the page carries (the worker writes them into the marked elements too).
   const words = pageClaimWords();
+  const mark = useClaimMark();
   return (
     <section id={SECTION_IDS.hero} className="hero" aria-labelledby={TITLE_ID}>
       <div className="container hero__inner">
@@ -25,15 +26,15 @@ export function HeroSection() {
             {lead}
             <span className="hero__accent">{hero.headlineAccent}</span>
           </h1>
-          <p className="hero__intro" data-claim="heroIntro">
+          <p className="hero__intro" data-claim={mark("heroIntro")}>
             {words.heroIntro}
           </p>
           <WaitlistForm source="hero" />
           <ul className="badges" aria-label={hero.badgesLabel}>
             {hero.badges.map((badge) => (
-              <li key={badge.text} className="badge">
+              <li key={badge.text} className="badge" data-claim={mark("claim" in badge ? badge.claim : undefined)}>
                 <Icon name={badge.icon} className="icon" />
-                {"claim" in badge ? <span data-claim={badge.claim}>{words[badge.claim]}</span> : badge.text}
+                {"claim" in badge ? words[badge.claim] : badge.text}
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { ClaimKey } from "@shared/claims";
+import { useClaimMark } from "../../claims";
 import type { SectionId } from "../../routes";
 
 /**
@@ -23,6 +24,7 @@ export function Section({
   children: ReactNode;
 }) {
   const titleId = `${id}-title`;
+  const mark = useClaimMark();
   return (
     <section id={id} className={className ? `section ${className}` : "section"} aria-labelledby={titleId}>
       <div className="container">
@@ -30,7 +32,7 @@ export function Section({
           <h2 id={titleId} tabIndex={-1}>
             {title}
           </h2>
-          <p data-claim={introClaim}>{intro}</p>
+          <p data-claim={mark(introClaim)}>{intro}</p>
         </div>
         {children}
       </div>
