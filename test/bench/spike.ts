@@ -419,14 +419,16 @@ async function spikeRun(kind: RunKind, provider: StandInProvider): Promise<RunRe
       `  provider: ${mail.attempts - providerAtStart.attempts} send attempts, ${repeats} repeated an Idempotency-Key (deduped), ${mail.unkeyed - providerAtStart.unkeyed} without a key`,
     );
     const lastMail = Math.max(0, ...deliveries.map((delivery) => delivery.at));
-    if (lastMail > 0)
+    const complete = stored.length === JOINS && once(confirmations) === JOINS && once(notifications) === JOINS;
+    if (lastMail > 0) {
+      const afterLastAnswer = lastMail - started - burstMs;
       say(
-        `  the last e-mail ${seconds(lastMail - started)} after the burst began (${seconds(lastMail - started - burstMs)} after its last answer)`,
+        `  the last e-mail ${seconds(lastMail - started)} after the burst began (${afterLastAnswer >= 0 ? `${seconds(afterLastAnswer)} after` : `${seconds(-afterLastAnswer)} before`} its last answer)${complete ? "" : ", but some never arrived"}`,
       );
+    }
     if (kind === "outage" && outageEnd > 0) {
-      const lastStoredOrSent = lastMail;
       say(
-        `  outage ${seconds(outageStart - started)} to ${seconds(outageEnd - started)} into the burst; drained ${seconds(Math.max(0, lastStoredOrSent - outageEnd))} after the database returned`,
+        `  outage ${seconds(outageStart - started)} to ${seconds(outageEnd - started)} into the burst; ${complete ? `drained ${seconds(Math.max(0, lastMail - outageEnd))} after the database returned (every join stored, every e-mail delivered)` : `not drained within ${DRAIN_TIMEOUT_S} s`}`,
       );
     }
     if (cronRuns > 0)
