@@ -240,7 +240,14 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-async function spikeRun(kind: RunKind, provider: StandInProvider): Promise<RunReport> {
+/**
+ * One run, with a stand-in provider of its own: the idempotency keys name rows of the run's own
+ * database, so a second fresh database repeats the first one's keys.
+ */
+async function spikeRun(kind: RunKind): Promise<RunReport> {
+  const provider = await startStandInProvider();
+  const killProvider = () => killGroupNow(provider.process);
+  process.once("exit", killProvider);
   const lines: string[] = [];
   const say = (line: string) => {
     lines.push(line);
@@ -447,6 +454,8 @@ async function spikeRun(kind: RunKind, provider: StandInProvider): Promise<RunRe
     await server?.stop();
     if (database.driver === "libsql") await database.standIn.stop();
     if (d1Dir) rmSync(d1Dir, { recursive: true, force: true });
+    await stopGroup(provider.process);
+    process.off("exit", killProvider);
   }
   return { ok, lines };
 }
@@ -478,20 +487,12 @@ async function main(): Promise<number> {
   console.log(
     `Run:     ${JOINS} joins, each from its own client address, ~${BURST_S} s at ${CONNECTIONS} connections; double opt-in on; NOTIFY_HOURLY_CAP ${NOTIFY_CAP}; e-mail via the provider transport to a local stand-in`,
   );
-  const provider = await startStandInProvider();
-  process.once("exit", () => killGroupNow(provider.process));
-  const onSignal = () => {
-    killGroupNow(provider.process);
-    process.exit(130);
-  };
+  // What a run started (wrangler, the stand-ins) is killed on the way out by its own exit hooks.
+  const onSignal = () => process.exit(130);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const reports: RunReport[] = [];
-  try {
-    for (const kind of RUNS.split(",") as RunKind[]) reports.push(await spikeRun(kind, provider));
-  } finally {
-    await stopGroup(provider.process);
-  }
+  for (const kind of RUNS.split(",") as RunKind[]) reports.push(await spikeRun(kind));
   const ok = reports.every((report) => report.ok);
   console.log(ok ? "\nAll checks passed." : "\nSome checks FAILED (see above).");
   return ok ? 0 : 1;
