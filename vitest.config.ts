@@ -35,6 +35,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       MAIL_API_URL: "https://provider.test/v1/run",
       MAIL_PROVIDER_TOKEN: "",
       LIBSQL_URL: "",
+      // The files share one runtime and swap the assets binding for pages of their own: a page
+      // kept in the Cache API would be served to the next test. The cache's own tests turn it on
+      // (test/worker/page-cache.test.ts).
+      PAGE_CACHE_SECONDS: "0",
       LIBSQL_AUTH_TOKEN: "",
       // Test-only values: sign-in needs a secret of at least 32 characters.
       AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",

@@ -9,6 +9,7 @@ import { createDevMailQueries } from "./features/dev-mailbox/queries";
 import { createHealthRepository } from "./features/health/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
+import { createPagesRepository } from "./features/pages/queries";
 import { createParentalRepository } from "./features/parents/queries";
 import { createReferralRepository } from "./features/referrals/queries";
 import { createRetentionRepository } from "./features/retention/queries";
@@ -77,6 +78,9 @@ export function createRepository(db: Database) {
 
     /** The health check's schema probe. */
     health: createHealthRepository(db),
+
+    /** The confirmed count the home page states (read once a minute per location: features/pages/live-count.ts). */
+    pages: createPagesRepository(db),
 
     /** What the dev mailbox shows. */
     devMail: createDevMailQueries(db),

@@ -259,12 +259,13 @@ async function main() {
     server = await startDevServer({
       assetsDir: siteDir,
       tempPrefix: "bench-web-server-",
-      // Every load comes from 127.0.0.1: the form-usable runs must not meet the per-client limit.
+      // Every load comes from 127.0.0.1: the form-usable runs must not meet the per-client limit
+      // (wrangler.toml's rate-limit bindings, raised for this server).
+      raisedRateLimits: 100_000,
       // The join keys its journey (the mailbox's keyed hash) with the server secret, as deployed.
       vars: {
         ENVIRONMENT: "development",
         MAIL_PROVIDER_TOKEN: "",
-        WAITLIST_RATE_LIMIT: "100000",
         AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
       },
     });

@@ -59,6 +59,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       assetsDir: siteDir,
       tempPrefix: "e2e-server-",
       logFile: process.env.E2E_WRANGLER_LOG || undefined,
+      // Every browser test posts from 127.0.0.1 (no CF-Connecting-IP: one client to the public
+      // routes' rate-limit bindings), so their wrangler.toml limits are raised for this server; the
+      // limits themselves are covered by the worker tests.
+      raisedRateLimits: 100_000,
       vars: {
         ENVIRONMENT: "development",
         // The operator console's browser test signs in as this address (code from the dev mailbox).
@@ -69,11 +73,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
         AUTH_RATE_LIMIT_OTP: "1000",
         AUTH_RATE_LIMIT_VERIFY: "1000",
         AUTH_RATE_LIMIT_TOKEN: "1000",
-        // Every browser test posts from 127.0.0.1: one client to the limits. The limits
-        // themselves are covered by the worker tests.
-        WAITLIST_RATE_LIMIT: "100000",
-        FORMS_RATE_LIMIT: "100000",
-        ME_RATE_LIMIT_CLIENT: "100000",
         AUTH_CODE_HOURLY_LIMIT: "1000",
         AUTH_CODE_DAILY_LIMIT: "1000",
         NOTIFY_HOURLY_CAP: "100000",

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { judge, judgeAll, windowOf } from "../../worker/platform/limits";
 
 /**
- * The one limit decision (worker/platform/limits.ts) that the public forms, the operator routes,
- * sign-in's mailbox caps and the notification cap all take: allowed up to the limit, else the
+ * The one limit decision (worker/platform/limits.ts) that the database-counted limits (the
+ * operator routes, sign-in's mailbox caps and the notification cap) all take: allowed up to the limit, else the
  * wait until the window that refused it ends, in whole seconds and never 0.
  */
 describe("judge: the over-the-limit decision and its Retry-After", () => {

@@ -15,6 +15,7 @@ import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
+import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
@@ -50,6 +51,7 @@ addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(awa
 erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+pagesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

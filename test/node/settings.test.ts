@@ -27,11 +27,10 @@ describe("the settings schema", () => {
     expect(values).toMatchObject({
       ENVIRONMENT: "",
       MAIL_TIMEOUT_MS: 10_000,
-      PUBLIC_RATE_LIMIT_WINDOW_SECONDS: 600,
       AUTH_RATE_LIMIT_WINDOW_SECONDS: 300,
       NOTIFY_RETRY_MAX_SECONDS: 21_600,
-      WAITLIST_RATE_LIMIT: 60,
-      FORMS_RATE_LIMIT: 5,
+      REFERRAL_NETWORK_FLAG: 5,
+      OPERATOR_RATE_LIMIT: 300,
       WAITLIST_DOUBLE_OPT_IN: true,
       WAITLIST_CONFIRM_TTL_SECONDS: 604_800,
       CAMPAIGN_SEND_RATE: 10,
@@ -45,7 +44,7 @@ describe("the settings schema", () => {
       RETENTION_CONTACT_DAYS: 365,
     });
     // Blank is unset.
-    expect(readSettings({ WAITLIST_RATE_LIMIT: "  ", WAITLIST_DOUBLE_OPT_IN: "" })).toEqual({ values: DEFAULTS, invalid: [] });
+    expect(readSettings({ REFERRAL_NETWORK_FLAG: "  ", WAITLIST_DOUBLE_OPT_IN: "" })).toEqual({ values: DEFAULTS, invalid: [] });
   });
 
   it("accepts each whole number at both ends of its range, spaces around it forgiven", () => {
@@ -68,17 +67,17 @@ describe("the settings schema", () => {
 
   it("reports every value it cannot use, in the schema's order, and uses the others", () => {
     const { values, invalid } = readSettings({
-      WAITLIST_RATE_LIMIT: "0",
+      REFERRAL_NETWORK_FLAG: "0",
       NOTIFY_HOURLY_CAP: "lots",
-      FORMS_RATE_LIMIT: "7",
+      OPERATOR_RATE_LIMIT: "7",
       SITE_URL: "ftp://x",
     });
     expect(invalid).toEqual([
       "SITE_URL (an origin such as https://homeworkhelper.app)",
       "NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)",
-      "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)",
+      "REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)",
     ]);
-    expect(values).toMatchObject({ WAITLIST_RATE_LIMIT: 60, NOTIFY_HOURLY_CAP: 60, FORMS_RATE_LIMIT: 7, SITE_URL: "" });
+    expect(values).toMatchObject({ REFERRAL_NETWORK_FLAG: 5, NOTIFY_HOURLY_CAP: 60, OPERATOR_RATE_LIMIT: 7, SITE_URL: "" });
   });
 
   it("reads WAITLIST_DOUBLE_OPT_IN as true or false in any case; anything else is reported and the default (true) kept", () => {
@@ -107,16 +106,27 @@ describe("the settings schema", () => {
     expect([...values.OPERATOR_EMAILS]).toEqual(["ops@x.app"]);
   });
 
+  it("has no settings for the public flood limits: they are wrangler.toml's [[ratelimits]] (issue 24)", () => {
+    const gone = [
+      "WAITLIST_RATE_LIMIT",
+      "FORMS_RATE_LIMIT",
+      "PUBLIC_RATE_LIMIT_WINDOW_SECONDS",
+      "ME_RATE_LIMIT_USER",
+      "ME_RATE_LIMIT_CLIENT",
+    ];
+    const { values, invalid } = readSettings(Object.fromEntries(gone.map((name) => [name, "0"])));
+    expect(invalid).toEqual([]);
+    for (const name of gone) expect(Object.keys(values), name).not.toContain(name);
+  });
+
   it("builds each area's settings from the parsed values (the config features read)", () => {
     const config = readConfig({
       AUTH_RATE_LIMIT_WINDOW_SECONDS: "120",
       OPERATOR_RATE_LIMIT: "9",
       MAIL_TIMEOUT_MS: "5000",
-      PUBLIC_RATE_LIMIT_WINDOW_SECONDS: "60",
     });
     expect(config.auth.rateLimit.admin).toEqual({ max: 60, windowSeconds: 120 });
     expect(config.operatorLimit).toEqual({ max: 9, windowSeconds: 120 });
-    expect(config.publicLimits.forms).toEqual({ max: 5, windowSeconds: 60 });
     expect(config.notify.lockMs).toBe(65_000);
     expect(config.campaigns.lockMs).toBe(65_000);
     expect(config.environment).toBe("production");

@@ -8,7 +8,9 @@ import { sitePageHtml } from "../../worker/platform/http/site-page";
 import { cspHash } from "../../worker/shared/hash";
 import { CONFIRM_LINK_PROBLEMS, JOURNEY_TEXT, placeLine, referralRule, shareLinks } from "../../worker/shared/journey-text";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
-import { call, postJson, testRepository, uniqueEmail, type EnvOverrides } from "../support/worker";
+import { tooManyAttempts } from "../../worker/shared/public-forms";
+import { freshNetwork, limitedTo, roomInWindow, rowCounts, secondsLeftInWindow } from "../support/rate-limits";
+import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
 /**
@@ -207,6 +209,40 @@ describe("POST /confirm: the button", () => {
       expect(sentence).toMatch(/My place/);
       expect(sentence!.match(/[.!?](\s|$)/g), "one sentence").toHaveLength(1);
     }
+  });
+
+  it("over CONFIRM_LIMITER (a limit of 1 here): a 429 page with the real wait, and nothing read or written (issue 24)", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = uniqueClientIp();
+    const limited = { CONFIRM_LIMITER: limitedTo(env.CONFIRM_LIMITER, 1) };
+    const first = await joined("confirmlimit");
+    const second = await joined("confirmlimit");
+    expect((await press(await tokenFor(first.id), { ...BROWSER, "CF-Connecting-IP": ip }, limited)).status).toBe(200);
+    const before = await rowCounts();
+    const refused = await press(await tokenFor(second.id), { ...BROWSER, "CF-Connecting-IP": ip }, limited);
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(Math.abs(wait - secondsLeftInWindow())).toBeLessThanOrEqual(1);
+    const html = await refused.text();
+    expect(html).toContain(escapeHtml(tooManyAttempts(wait)));
+    expect(html).toContain(JOURNEY_TEXT.backLink);
+    expect(await rowCounts()).toEqual(before);
+    expect((await rowOf(second.id))!.confirmed_at).toBeNull();
+    // Another network confirms.
+    expect((await press(await tokenFor(second.id), { ...BROWSER, "CF-Connecting-IP": uniqueClientIp() }, limited)).status).toBe(200);
+  });
+
+  it("a class confirming from one network: 40 presses in a minute, every one confirmed (CONFIRM_LIMITER allows 60)", {
+    timeout: 60_000,
+  }, async () => {
+    const entries = await Promise.all(Array.from({ length: 40 }, () => joined("confirmclass")));
+    await roomInWindow();
+    const ip = freshNetwork();
+    const statuses = [];
+    for (const entry of entries) statuses.push((await press(await tokenFor(entry.id), { ...BROWSER, "CF-Connecting-IP": ip })).status);
+    expect(statuses).toEqual(entries.map(() => 200));
   });
 
   it("refuses a press sent by another site's page (403) and confirms nothing", async () => {

@@ -231,21 +231,34 @@ describe("configuration fails closed", () => {
   });
 
   it("a setting the worker cannot use is named by health, not quietly replaced by its default", async () => {
-    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, WAITLIST_RATE_LIMIT: "0", NOTIFY_HOURLY_CAP: "lots" });
+    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, REFERRAL_NETWORK_FLAG: "0", NOTIFY_HOURLY_CAP: "lots" });
     expect(res.status).toBe(503);
     const body = await res.json<Health>();
     expect(body.settings.invalid).toEqual([
       "NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)",
-      "WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)",
+      "REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)",
     ]);
     expect(body.error?.message).toContain("settings not valid: NOTIFY_HOURLY_CAP");
     // Only those two take their defaults: every other setting of the worker's env is still read.
     expect(body.settings.missing).toEqual([]);
     expect(body.environment).toBe("production");
     // In development it is reported, and the default is used.
-    const dev = await (await call("/api/health", {}, { WAITLIST_RATE_LIMIT: "0" })).json<Health>();
+    const dev = await (await call("/api/health", {}, { REFERRAL_NETWORK_FLAG: "0" })).json<Health>();
     expect(dev.status).toBe("ok");
-    expect(dev.settings.invalid).toEqual(["WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)"]);
+    expect(dev.settings.invalid).toEqual(["REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)"]);
+  });
+
+  it("a production deploy without a public route's rate-limit binding is not ready, and health names it (issue 24)", async () => {
+    const res = await call("/api/health", AS_OPERATOR, { ...PRODUCTION, WAITLIST_LIMITER: undefined, CONFIRM_LIMITER: undefined });
+    expect(res.status).toBe(503);
+    const body = await res.json<Health>();
+    expect(body.error?.message).toContain("rate-limit bindings missing (wrangler.toml [[ratelimits]]): WAITLIST_LIMITER, CONFIRM_LIMITER");
+    // Anyone is told what to fix, as with settings.
+    expect((await (await call("/api/health", {}, { ...PRODUCTION, FORMS_LIMITER: undefined })).json<Health>()).error?.message).toContain(
+      "FORMS_LIMITER",
+    );
+    // With every binding there, production is ready.
+    expect((await call("/api/health", AS_OPERATOR, PRODUCTION)).status).toBe(200);
   });
 
   it("asks for both Turnstile keys or neither", () => {

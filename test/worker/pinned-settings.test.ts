@@ -31,7 +31,7 @@ it("the settings a developer's .dev.vars sets for `npm start` are the pinned one
   expect(env.OPERATOR_EMAILS).toBe("");
   // .dev.vars.example's settings the tests do not pin are absent, so the worker takes its defaults.
   const unpinned = env as unknown as Record<string, unknown>;
-  for (const name of ["TURNSTILE_SECRET_KEY", "WAITLIST_RATE_LIMIT", "AUTH_CODE_COOLDOWN_SECONDS", "CAMPAIGN_SEND_RATE"]) {
+  for (const name of ["TURNSTILE_SECRET_KEY", "REFERRAL_NETWORK_FLAG", "AUTH_CODE_COOLDOWN_SECONDS", "CAMPAIGN_SEND_RATE"]) {
     expect(unpinned[name], name).toBeUndefined();
   }
 });

@@ -2,12 +2,24 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { clientKey } from "../../worker/platform/http/client";
 import { isBot, retryAfterSeconds, tooManyAttempts } from "../../worker/shared/public-forms";
+import { secondsToWindowEnd } from "../../worker/platform/limits";
+import {
+  failingBinding,
+  freshNetwork,
+  limitedTo,
+  publicCounterRows,
+  roomInWindow,
+  rowCounts,
+  secondsLeftInWindow,
+  windowNumber,
+} from "../support/rate-limits";
 import { call, countRows, testRepository, uniqueClientIp, uniqueEmail } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
 /**
  * Issue 8 §1: the public forms cannot be used to flood the company. Per-client limits (the
- * client is CF-Connecting-IP only, IPv6 per /64), the honeypot, and Turnstile when configured.
+ * client is CF-Connecting-IP only, IPv6 per /64; on the rate-limit bindings since issue 24), the
+ * honeypot, and Turnstile when configured.
  */
 
 const repo = testRepository();
@@ -19,73 +31,121 @@ function post(path: string, body: Record<string, unknown>, headers: Record<strin
 const contact = (tag: string) => ({ name: "Ada", email: uniqueEmail(tag), message: "Hello" });
 const mailsTo = async (text: string) => (await repo.devMail.list(500)).filter((mail) => mail.bodyHtml.includes(text)).length;
 
-/**
- * Fake clock at `offsetSeconds` into a 10-minute window `daysAhead` days from now, where no other
- * test's counts (nor the hour's notification cap) are.
- */
-function atWindowStart(offsetSeconds = 0, daysAhead = 30): number {
-  const ahead = Date.now() + daysAhead * 86_400_000;
-  const start = ahead - (ahead % 600_000);
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(start + offsetSeconds * 1000);
-  return start;
+const join = (tag: string) => ({ ...ADULT_ANSWER, email: uniqueEmail(tag) });
+
+/** `count` posts from one address, `concurrency` at a time (a flood is quick; the window is a real minute). */
+async function burst(path: string, count: number, body: () => Record<string, unknown>, ip: string, concurrency = 10): Promise<Response[]> {
+  const responses: Response[] = [];
+  for (let sent = 0; sent < count; sent += concurrency) {
+    const size = Math.min(concurrency, count - sent);
+    responses.push(...(await Promise.all(Array.from({ length: size }, () => post(path, body(), { "CF-Connecting-IP": ip })))));
+  }
+  return responses;
 }
 
+/**
+ * Issue 24 §1: the per-client flood limits are Cloudflare's rate-limit bindings (wrangler.toml:
+ * WAITLIST_LIMITER 60 a minute, FORMS_LIMITER 5 a minute per form), so they cost the database
+ * nothing. Their simulation counts real minutes aligned to the clock: these tests never fake Date.
+ */
 describe("per-client limits", () => {
-  it("a class of 40 behind one school address joins within ten minutes, every one 201 (the default allows 60)", async () => {
-    const ip = uniqueClientIp();
-    const tag = `class${Date.now()}`;
-    const start = atWindowStart(0, 40);
-    const statuses: number[] = [];
-    // One student every 15 s: 40 in ten minutes, all in one window (the worst case).
-    for (let n = 0; n < 40; n += 1) {
-      vi.setSystemTime(start + n * 15_000);
-      statuses.push((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status);
-    }
+  it("a class of 40 behind one school address joins together, every one 201 (the binding allows 60 a minute)", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    // All 40 in one minute: the worst case of a class joining within ten minutes.
+    const statuses = (await burst("/api/waitlist", 40, () => join("class"), ip, 5)).map((response) => response.status);
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 201));
-    // Still a limit: the window's 61st join from that address is refused.
-    for (let n = 40; n < 60; n += 1)
-      expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(201);
-    expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip })).status).toBe(429);
   });
 
-  it("a flood (a limit of 10 here): the 11th is a 429 saying the real wait, with Retry-After; stores and sends nothing", async () => {
-    const ip = uniqueClientIp();
-    const tag = `burst${Date.now()}`;
-    const settings = { WAITLIST_RATE_LIMIT: "10" };
-    atWindowStart(41);
-    for (let n = 0; n < 10; n += 1) {
-      expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings)).status).toBe(
-        201,
-      );
-    }
+  it("a flood of 150 quick joins from one address is cut: 429s, at most 60 stored a minute, the real wait; another client is not affected", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const tag = `flood${Date.now()}`;
     const before = await countRows("hwh_waitlist");
-    const refused = await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings);
-    expect(refused.status).toBe(429);
-    // 41 s into the window: 559 s to its end, said in the nearest whole minutes.
-    expect(refused.headers.get("Retry-After")).toBe("559");
-    expect(await refused.json()).toEqual({
-      error: { code: "rate_limited", message: "Too many attempts. Please try again in 9 minutes.", retry_after: 559 },
-    });
-    expect(await countRows("hwh_waitlist")).toBe(before);
-    expect(await mailsTo(tag)).toBe(10);
+    const firstWindow = windowNumber();
+    const responses = await burst("/api/waitlist", 150, () => join(tag), ip);
+    const windows = windowNumber() - firstWindow + 1;
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
+    const created = statuses.filter((status) => status === 201).length;
+    // One window (roomInWindow makes that all but certain); a slow machine may cross into a second.
+    expect(created).toBeLessThanOrEqual(60 * windows);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(150 - 60 * windows);
+    expect((await countRows("hwh_waitlist")) - before).toBe(created);
+    expect(await mailsTo(tag)).toBe(created);
     // Another client is not affected.
-    expect(
-      (await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": uniqueClientIp() }, settings))
-        .status,
-    ).toBe(201);
+    expect((await post("/api/waitlist", join(tag), { "CF-Connecting-IP": uniqueClientIp() })).status).toBe(201);
   });
 
-  it("the contact form's 429 near the window's end says the wait in seconds", async () => {
-    const ip = uniqueClientIp();
-    atWindowStart(560);
-    const settings = { FORMS_RATE_LIMIT: "1" };
-    expect((await post("/api/forms/contact", contact("seconds"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
-    const refused = await post("/api/forms/contact", contact("seconds"), { "CF-Connecting-IP": ip }, settings);
-    expect(refused.headers.get("Retry-After")).toBe("40");
-    expect(await refused.json()).toMatchObject({
-      error: { message: "Too many attempts. Please try again in 40 seconds.", retry_after: 40 },
-    });
+  it("a 429 says the real wait: Retry-After is the seconds left in the current minute, in the site's words", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1) };
+    expect((await post("/api/waitlist", join("wait"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+    const leftBefore = secondsLeftInWindow();
+    const refused = await post("/api/waitlist", join("wait"), { "CF-Connecting-IP": ip }, settings);
+    const leftAfter = secondsLeftInWindow();
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThanOrEqual(leftAfter - 1);
+    expect(wait).toBeLessThanOrEqual(leftBefore + 1);
+    expect(await refused.json()).toEqual({ error: { code: "rate_limited", message: tooManyAttempts(wait), retry_after: wait } });
+  });
+
+  it("the wait is the seconds to the window's end, at least 1, on the worker's clock", () => {
+    expect(secondsToWindowEnd(new Date(Date.UTC(2026, 11, 4, 23, 0, 0)), 60)).toBe(60);
+    expect(secondsToWindowEnd(new Date(Date.UTC(2026, 11, 4, 23, 0, 41, 500)), 60)).toBe(19);
+    expect(secondsToWindowEnd(new Date(Date.UTC(2026, 11, 4, 23, 0, 59, 999)), 60)).toBe(1);
+    expect(secondsToWindowEnd(new Date(Date.UTC(2026, 11, 4, 23, 0, 7)), 10)).toBe(3);
+  });
+
+  it("refused, invalid, bot and unverified requests write nothing to the database (no counter either)", { timeout: 60_000 }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1), FORMS_LIMITER: limitedTo(env.FORMS_LIMITER, 1) };
+    expect((await post("/api/waitlist", join("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+    expect((await post("/api/forms/contact", contact("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(201);
+    const before = await rowCounts();
+    expect(before.hwh_rate_limits).toBeDefined();
+    // Over the allowance.
+    expect((await post("/api/waitlist", join("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(429);
+    expect((await post("/api/forms/contact", contact("nothing"), { "CF-Connecting-IP": ip }, settings)).status).toBe(429);
+    // Not valid, from clients with allowance left.
+    expect((await post("/api/waitlist", { ...ADULT_ANSWER, email: "not-an-address" }, {})).status).toBe(400);
+    expect((await post("/api/forms/contact", { name: "", email: uniqueEmail(), message: "x" }, {})).status).toBe(400);
+    // A bot (the honeypot), answered as a success.
+    expect((await post("/api/waitlist", { ...join("nothing"), website: "https://spam.example" }, {})).status).toBe(201);
+    // Turnstile's refusal.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({ success: false, "error-codes": ["invalid-input-response"] }),
+    );
+    const turnstile = {
+      TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+      TURNSTILE_SECRET_KEY: "test-turnstile-secret",
+      TURNSTILE_VERIFY_URL: "https://turnstile.test/siteverify",
+    };
+    expect((await post("/api/waitlist", { ...join("nothing"), "cf-turnstile-response": "forged" }, {}, turnstile)).status).toBe(403);
+    expect(await rowCounts()).toEqual(before);
+    expect(await publicCounterRows()).toBe(0);
+  });
+
+  it("a binding that fails lets the request through, logged rate_limit.unavailable (flood control; the database is not involved)", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const email = uniqueEmail("nolimiter");
+    const res = await post("/api/waitlist", { ...ADULT_ANSWER, email }, {}, { WAITLIST_LIMITER: failingBinding });
+    expect(res.status).toBe(201);
+    expect(await repo.findWaitlistEntry(email)).toBeDefined();
+    const logged = errors.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ event: "rate_limit.unavailable", limiter: "WAITLIST_LIMITER" }));
+    // So does a deploy without the binding (health names it: test/worker/health.test.ts).
+    expect((await post("/api/forms/contact", contact("nolimiter"), {}, { FORMS_LIMITER: undefined })).status).toBe(201);
+    expect(await publicCounterRows()).toBe(0);
   });
 
   it("the wait in words: seconds under a minute, else the nearest whole minutes (559 s is 9); no usable wait, the general words", () => {
@@ -114,28 +174,31 @@ describe("per-client limits", () => {
     for (const none of [null, "", "soon", "-3", "1.5"]) expect(retryAfterSeconds(none, now)).toBeNull();
   });
 
-  it("the contact form takes 5 per client per 10 minutes, and a new window starts over", async () => {
-    const ip = uniqueClientIp();
-    const start = Date.now() + 30 * 86_400_000;
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(start - (start % 600_000));
-    const statuses: number[] = [];
-    for (let n = 0; n < 7; n += 1)
-      statuses.push((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status);
+  it("the contact form takes 5 per client a minute, and a new window starts over", { timeout: 60_000 }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const statuses = (await burst("/api/forms/contact", 7, () => contact("contactburst"), ip, 1)).map((response) => response.status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
-    vi.setSystemTime(start - (start % 600_000) + 600_000);
-    expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": ip })).status).toBe(201);
+    // A new window (a 10 s one here, to wait less) starts over.
+    const tenSeconds = { FORMS_LIMITER: limitedTo(env.FORMS_LIMITER, 1, 10) };
+    await roomInWindow(5, 10);
+    const other = freshNetwork();
+    expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": other }, tenSeconds)).status).toBe(201);
+    expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": other }, tenSeconds)).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, secondsLeftInWindow(10) * 1000 + 50));
+    expect((await post("/api/forms/contact", contact("contactburst"), { "CF-Connecting-IP": other }, tenSeconds)).status).toBe(201);
   });
 
-  it("40 concurrent posts from one client store exactly the allowance (a waitlist limit of 10 here)", async () => {
-    const ip = uniqueClientIp();
+  it("40 concurrent posts from one client store exactly the allowance (5 contact posts, and a waitlist limit of 10 here)", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
     const tag = `concurrent${Date.now()}`;
-    const settings = { WAITLIST_RATE_LIMIT: "10" };
+    const settings = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 10) };
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => post("/api/forms/contact", contact(tag), { "CF-Connecting-IP": ip })).concat(
-        Array.from({ length: 20 }, () =>
-          post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail(tag) }, { "CF-Connecting-IP": ip }, settings),
-        ),
+        Array.from({ length: 20 }, () => post("/api/waitlist", join(tag), { "CF-Connecting-IP": ip }, settings)),
       ),
     );
     const created = responses.filter((response) => response.status === 201).length;
@@ -144,17 +207,17 @@ describe("per-client limits", () => {
     expect(await mailsTo(tag)).toBe(15);
   });
 
-  it("the limits are settings", async () => {
-    const ip = uniqueClientIp();
-    const settings = { WAITLIST_RATE_LIMIT: "2", PUBLIC_RATE_LIMIT_WINDOW_SECONDS: "60" };
-    const statuses = [];
-    for (let n = 0; n < 3; n += 1)
-      statuses.push((await post("/api/waitlist", { ...ADULT_ANSWER, email: uniqueEmail() }, { "CF-Connecting-IP": ip }, settings)).status);
-    expect(statuses).toEqual([201, 201, 429]);
+  it("each form counts on its own: the waitlist's allowance is not the contact form's", { timeout: 60_000 }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const statuses = (await burst("/api/forms/contact", 6, () => contact("ownform"), ip, 1)).map((response) => response.status);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await post("/api/waitlist", join("ownform"), { "CF-Connecting-IP": ip })).status).toBe(201);
   });
 
-  it("X-Forwarded-For, X-Real-IP, True-Client-IP and Forwarded never give a client a new allowance", async () => {
-    const ip = uniqueClientIp();
+  it("X-Forwarded-For, X-Real-IP, True-Client-IP and Forwarded never give a client a new allowance", { timeout: 60_000 }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
     const statuses = [];
     for (let n = 0; n < 8; n += 1) {
       const spoof = `192.0.2.${n + 1}`;
@@ -170,7 +233,8 @@ describe("per-client limits", () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
   });
 
-  it("IPv6 clients count per /64: 7 addresses of one /64 share 5 contact posts", async () => {
+  it("IPv6 clients count per /64: 7 addresses of one /64 share 5 contact posts", { timeout: 60_000 }, async () => {
+    await roomInWindow();
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
     const statuses = [];
     for (let n = 1; n <= 7; n += 1) {
@@ -181,30 +245,6 @@ describe("per-client limits", () => {
     expect(
       (await post("/api/forms/contact", contact("v6"), { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` })).status,
     ).toBe(201);
-  });
-
-  it("fails closed: when the counter cannot be written, the form answers its own failure and stores nothing", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    // A database whose counters table is gone (a half-applied migration): the rest works.
-    const countersGone = new Proxy(env.DB, {
-      get(target, property) {
-        if (property === "prepare") {
-          return (query: string) => {
-            if (query.includes("hwh_rate_limits")) throw new Error("D1_ERROR: no such table: hwh_rate_limits");
-            return target.prepare(query);
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const email = uniqueEmail("failclosed");
-    const res = await post("/api/waitlist", { ...ADULT_ANSWER, email }, {}, { DB: countersGone });
-    expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { code: "internal_error", message: "Something went wrong. Please try again." } });
-    expect(await repo.findWaitlistEntry(email)).toBeUndefined();
-    const contact = await post("/api/forms/contact", { name: "Ada", email, message: "Hi" }, {}, { DB: countersGone });
-    expect(await contact.json()).toEqual({ error: { code: "internal_error", message: "Submission failed. Please try again later." } });
   });
 
   it("keys clients as Cloudflare reports them: IPv4 as is, IPv6 by /64 in every spelling", () => {

@@ -8,6 +8,7 @@ import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
+import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
@@ -47,3 +48,4 @@ addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
 operatorActionsSuite("D1", fresh);
 retentionRepositorySuite("D1", fresh);
+pagesRepositorySuite("D1", fresh);

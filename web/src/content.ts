@@ -12,6 +12,7 @@
  * so an edit of it hot-updates just them in `npm run dev` (README "Development").
  */
 import { BRAND_NAME } from "@shared/brand";
+import { SPEC_CLAIMS, claimWords } from "@shared/claims";
 import { SECTION_IDS } from "./routes";
 
 /** The year of the footer's copyright line (a constant: the prerendered page must not vary). */
@@ -20,13 +21,16 @@ export const COPYRIGHT_YEAR = 2025;
 /** Where visitors write to: shown on the privacy policy (spec §2 "Contact Us") and the contact section. */
 export const contactEmail = "hello@homeworkhelper.app";
 
-/** The claims of spec §1 and §9, used wherever the copy states them. */
-export const claims = {
-  launch: "Q3 2025",
-  studentsWaiting: "1,000+",
-  accuracyRate: "99%",
-  responseTime: "under 30s",
-} as const;
+/**
+ * The claims of spec §1 and §9, used wherever the copy states them. The sentences that state one
+ * are worker/shared/claims.ts's (claimWords): the worker writes the current claims into the page
+ * (settings CLAIM_LAUNCH, CLAIM_ACCURACY, CLAIM_RESPONSE_TIME; the live count from
+ * CLAIM_STUDENTS_THRESHOLD on) and the components render them from the page (claims.ts). The
+ * texts below are those sentences with the spec's claims, as the page is prerendered; an entry's
+ * `claim` names the sentence that replaces it.
+ */
+export const claims = SPEC_CLAIMS;
+const specWords = claimWords(SPEC_CLAIMS);
 
 export const brand = {
   // Shared with the worker, which names the product in the e-mails it sends.
@@ -92,13 +96,11 @@ export const hero = {
   /** The headline is `headline` with `headlineAccent` (its ending) highlighted. */
   headline: "Your Homework, Solved in Seconds",
   headlineAccent: "Solved in Seconds",
-  intro:
-    "Snap a photo or type any question and get a clear, step-by-step explanation in " +
-    `${claims.responseTime}, so you understand the answer, not just copy it.`,
+  intro: specWords.heroIntro,
   /** Accessible name of the badge list. */
   badgesLabel: "At a glance",
   badges: [
-    { icon: "rocket", text: `Launching ${claims.launch}` },
+    { icon: "rocket", text: specWords.launchBadge, claim: "launchBadge" },
     { icon: "gift", text: "Free for students" },
     { icon: "badge-check", text: "No subscriptions" },
   ],
@@ -138,7 +140,8 @@ export const features = {
     {
       icon: "zap",
       title: "Answers in Seconds",
-      text: `Get a complete, worked solution with a response time ${claims.responseTime}, even late the night before it's due.`,
+      text: specWords.speedFeature,
+      claim: "speedFeature",
     },
     {
       icon: "camera",
@@ -191,9 +194,10 @@ export const advancedAi = {
     "Double-checks every result before you see it",
   ],
   stats: [
-    { value: claims.accuracyRate, label: "Accuracy rate" },
-    { value: "<30s", label: "Response time" },
-    { value: claims.studentsWaiting, label: "Students waiting" },
+    { value: specWords.accuracyStat, label: "Accuracy rate", claim: "accuracyStat" },
+    { value: specWords.responseStat, label: "Response time", claim: "responseStat" },
+    // Left out (the whole item) while the confirmed count is below CLAIM_STUDENTS_THRESHOLD.
+    { value: specWords.studentsStat, label: "Students waiting", claim: "studentsStat", line: "studentsLine" },
   ],
 } as const;
 
@@ -219,7 +223,8 @@ export const contactSection = {
 
 export const closingCta = {
   title: "Be the First to Try It",
-  intro: `Join ${claims.studentsWaiting} students waiting for launch in ${claims.launch}. Free for students, no subscriptions.`,
+  intro: specWords.ctaIntro,
+  introClaim: "ctaIntro",
 } as const;
 
 export const footer = {

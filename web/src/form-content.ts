@@ -8,6 +8,7 @@
  * only components import) import this module, so an edit of it hot-updates just them in
  * `npm run dev` (README "Development").
  */
+import { FORM_NOTES } from "@shared/claims";
 import { FORM_MESSAGES } from "@shared/forms";
 import { FORM_PAGE_TEXT, PUBLIC_FORM_ERRORS } from "@shared/public-forms";
 import { WAITLIST_MESSAGES } from "@shared/waitlist";
@@ -26,7 +27,8 @@ export const waitlistForm = {
   /** Under the spec's two success lines: what happens next, the e-mail's confirmation (issue 22). */
   checkInbox: WAITLIST_MESSAGES.checkInbox,
   addAnother: "Add another email",
-  note: "Join thousands of students already on our waitlist. No spam, ever.",
+  /** Spec §2, as prerendered; below CLAIM_STUDENTS_THRESHOLD the page says FORM_NOTES.withoutCount (@shared/claims). */
+  note: FORM_NOTES.withCount,
   /** The API's answers (spec §5, §8), and what the site says to a refusal any public form can get. */
   messages: { ...WAITLIST_MESSAGES, ...PUBLIC_FORM_ERRORS },
 } as const;

@@ -3,6 +3,7 @@ import { validate } from "@shared/text";
 import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
 import { AGE_MESSAGES, birthProblemMessage, isBirthProblem, readBirthAnswer } from "@shared/age";
 import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
+import { pageClaimWords } from "../claims";
 import { WAITLIST_ENDPOINT, type WaitlistField, type WaitlistJoin, joinWaitlist } from "../api";
 import { waitlistForm } from "../form-content";
 import { useMounted } from "../hooks/mounted";
@@ -283,8 +284,8 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
       </p>
       {/* The invitation to join is the child's no longer once a parent decides (no nudge on the parent step). */}
       {step === "email" && !asked && (
-        <p className="waitlist__note" id={noteId}>
-          {waitlistForm.note}
+        <p className="waitlist__note" id={noteId} data-claim="formNote">
+          {pageClaimWords().formNote}
         </p>
       )}
       <p className="waitlist__note">

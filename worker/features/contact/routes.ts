@@ -11,12 +11,11 @@ import { submitForm } from "./submit";
  * POST /api/forms/:form: one route per form definition (shared with the web app, which renders
  * the same definitions), each a declaration of the public submission pipeline
  * (worker/platform/http/submission.ts), as JSON or as a browser's form post (answered with a page).
- * Per client at most FORMS_RATE_LIMIT submissions of a form per window.
+ * Per client network at most FORMS_LIMITER's submissions of a form a minute (wrangler.toml: 5).
  */
 function formSubmission(form: FormDefinition): PublicSubmission<ReturnType<typeof formSchema>, Deps> {
   return {
-    counter: `form-${form.slug}`,
-    limit: (config) => config.publicLimits.forms,
+    limiter: { binding: "FORMS_LIMITER", scope: `form-${form.slug}` },
     schema: formSchema(form),
     // Back to the home page's section of the form, which is named after its slug (#contact).
     page: {

@@ -2,13 +2,15 @@ import { Hono } from "hono";
 import { operatorOf } from "../operator";
 import { missingProductionSettings } from "../../platform/config/production";
 import type { AppEnv, Deps } from "../../deps";
+import { missingFloodLimiters } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
 
 /**
  * GET /api/health: is the worker fit to serve. 503 when the database cannot be reached, when
  * its schema lacks a table or column (migrations not applied), or, outside development, when a
  * setting production needs is missing, a placeholder or too weak a secret, or a setting's value
- * is not valid (named, never shown). Also: the database, the mail transport, and how many
+ * is not valid (named, never shown), or a rate-limit binding of the public routes is missing
+ * (wrangler.toml [[ratelimits]]: without it those routes run unlimited). Also: the database, the mail transport, and how many
  * notifications wait undelivered and since when.
  *
  * In production those details tell how many people sign up (an outage's backlog) and how mail
@@ -47,6 +49,11 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
     log("error", "health.database_unreachable", { driver, error: describeError(error) });
     if (databaseProblem) report.database.problem = databaseProblem;
     problems.push(databaseProblem ?? "the database cannot be reached");
+  }
+  // wrangler dev simulates every binding; a production deploy without one runs those routes unlimited.
+  const missingLimiters = missingFloodLimiters(c.env);
+  if (!config.isDevelopment && missingLimiters.length > 0) {
+    problems.push(`rate-limit bindings missing (wrangler.toml [[ratelimits]]): ${missingLimiters.join(", ")}`);
   }
   if (missingSettings.length > 0) problems.push(`settings missing, placeholders or too weak: ${missingSettings.join(", ")}`);
   // Outside development a value the worker cannot use is not quietly replaced by its default.

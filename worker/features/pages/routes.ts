@@ -4,6 +4,8 @@ import { sha256Hex } from "../../shared/hash";
 import { TURNSTILE_META } from "../../shared/public-forms";
 import { LANDING_FIELDS, landingValues } from "../../shared/waitlist";
 import { withTurnstile } from "../../shared/security-headers";
+import { CLAIM_LINES, CLAIMS_META, type ClaimKey, type Claims, claimWords, claimsMetaContent, studentsClaim } from "../../shared/claims";
+import { confirmedCount } from "./live-count";
 
 /**
  * The page's tags whose root-relative address must be absolute (web/index.html): the canonical
@@ -18,8 +20,8 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
 ];
 
 /**
- * The site's pages, passed on from the static assets (web/dist, with the headers of its
- * `_headers` file) through one streaming HTMLRewriter pass, which:
+ * The site's pages (the home page, at "/" and "/index.html"), passed on from the static assets
+ * (web/dist, with the headers of its `_headers` file) through one streaming HTMLRewriter pass, which:
  *
  * - makes the canonical link and the share preview's addresses absolute with the site's origin:
  *   SITE_URL (a preview or workers.dev address then still names the real site). Without it, in
@@ -28,27 +30,83 @@ const ABSOLUTE_ADDRESSES: readonly (readonly [selector: string, attribute: strin
  *   evil.example`), and health reports SITE_URL missing;
  * - when Turnstile is configured, adds its site key (a <meta> the forms read), and the response
  *   gets a policy that allows Turnstile's origin;
- * - writes the visit's attribution (the address's utm_* parameters, the linking page's host)
- *   and a shared link's referral code (ref) into the waitlist forms' hidden fields, which send it with a join. Such a page is the
- *   visitor's own: it is marked private (no shared cache keeps it) and gets no ETag.
+ * - writes the page's claims (worker/shared/claims.ts): the launch line, accuracy and response
+ *   time as set (CLAIM_*), and the confirmed count rounded down from CLAIM_STUDENTS_THRESHOLD on
+ *   (below it the line is left out and the forms' note says no "thousands"), into the elements
+ *   marked `data-claim`, and all of them into a <meta> the app hydrates with.
  *
- * The page stays cheap to revalidate: its ETag is the built file's, tagged with a digest of what
- * the pass puts in (origin, site key), and a conditional request is asked of the assets with the
- * built file's ETag, so an unchanged page is still a 304 with no body.
+ * That page is kept in the location's cache (the Cache API) for PAGE_CACHE_SECONDS (default 60),
+ * under a key of its own per variant (the path, and a digest of the origin, site key and claims),
+ * so a spike of visitors costs no asset fetch and no database read per visit (the count is kept
+ * as long: live-count.ts). A new build is served within that time.
+ *
+ * A visit with attribution (the address's utm_* parameters, the linking page's host) or a shared
+ * link's referral code (ref) gets that page with those values written into the waitlist forms'
+ * hidden fields, which send them with a join, by a second pass per request over the cached copy.
+ * Such a page is the visitor's own: it is never stored, it is marked private (no shared cache
+ * keeps it) and gets no ETag.
+ *
+ * The page stays cheap to revalidate: its ETag is the built file's, tagged with the variant's
+ * digest, and a request naming it gets a 304 with no body (from the cached copy's ETag, or, with
+ * the cache off, by asking the assets with the built file's ETag).
  */
 async function page(c: Context<AppEnv>): Promise<Response> {
-  const { turnstile, siteUrl, isDevelopment } = c.get("deps").config;
-  const origin = siteUrl || (isDevelopment ? new URL(c.req.url).origin : "");
+  const deps = c.get("deps");
+  const { turnstile, siteUrl, isDevelopment, pages } = deps.config;
+  const url = new URL(c.req.url);
+  const origin = siteUrl || (isDevelopment ? url.origin : "");
   const siteKey = turnstile.enabled ? turnstile.siteKey.replace(/[^\w-]/g, "") : "";
-  const variant = await digest(`${origin}\n${siteKey}`);
+  const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+  const count = await confirmedCount(deps, url.origin, waitUntil);
+  const claims: Claims = {
+    launch: pages.launch,
+    accuracyRate: pages.accuracyRate,
+    responseTime: pages.responseTime,
+    studentsWaiting: studentsClaim(count, pages.studentsThreshold),
+  };
+  const variant = await digest(`${origin}\n${siteKey}\n${claimsMetaContent(claims)}`);
   // The attribution and a shared link's referral code (?ref=CODE), for the forms' hidden fields.
-  const attribution = landingValues(new URL(c.req.url), c.req.header("Referer") ?? null);
+  const attribution = landingValues(url, c.req.header("Referer") ?? null);
   const attributed = LANDING_FIELDS.some((name) => attribution[name] !== null);
+  const personal = (plain: Response) => (attributed ? personalised(plain, attribution) : plain);
 
-  const response = await c.env.ASSETS.fetch(attributed ? unconditional(c.req.raw) : assetRequest(c.req.raw, variant));
-  if (response.status === 304) return withPageHeaders(response, response.body, variant, siteKey !== "");
-  if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
+  if (pages.cacheSeconds === 0) {
+    const response = await c.env.ASSETS.fetch(attributed ? unconditional(c.req.raw) : assetRequest(c.req.raw, variant));
+    if (response.status === 304) return withPageHeaders(response, response.body, variant, siteKey !== "");
+    if (!isPage(response)) return response;
+    return personal(rewritten(response, origin, siteKey, claims, variant));
+  }
 
+  const key = pageCacheKey(url, variant);
+  const cached = await caches.default.match(key);
+  let plain: Response;
+  if (cached) {
+    plain = fromCache(cached);
+  } else {
+    // The whole page (a GET, whatever the visitor asked: a HEAD's empty body must never be stored).
+    const response = await c.env.ASSETS.fetch(new Request(url, { method: "GET", headers: withoutConditions(c.req.raw.headers) }));
+    if (!isPage(response)) return response;
+    const filled = rewritten(response, origin, siteKey, claims, variant);
+    const [forCache, forVisitor] = filled.body!.tee();
+    waitUntil(caches.default.put(key, toCache(filled, forCache, pages.cacheSeconds)));
+    plain = new Response(forVisitor, { status: filled.status, headers: filled.headers });
+  }
+  if (!attributed && matches(c.req.header("If-None-Match"), plain.headers.get("ETag"))) {
+    await plain.body?.cancel();
+    const headers = new Headers(plain.headers);
+    headers.delete("Content-Length");
+    return new Response(null, { status: 304, headers });
+  }
+  return personal(plain);
+}
+
+/** A 200 HTML answer of the assets (anything else, a redirect or a 404, is passed on as it is). */
+function isPage(response: Response): boolean {
+  return response.status === 200 && (response.headers.get("content-type") ?? "").includes("text/html");
+}
+
+/** The built page with the origin, site key and claims written in: the page every visit of this variant gets. */
+function rewritten(response: Response, origin: string, siteKey: string, claims: Claims, variant: string): Response {
   const rewriter = new HTMLRewriter();
   // No origin (production without SITE_URL): the addresses stay as built.
   for (const [selector, attribute] of origin === "" ? [] : ABSOLUTE_ADDRESSES) {
@@ -60,31 +118,88 @@ async function page(c: Context<AppEnv>): Promise<Response> {
       },
     });
   }
-  if (siteKey !== "") {
-    rewriter.on("head", {
-      element(head) {
-        head.append(`<meta name="${TURNSTILE_META}" content="${siteKey}">`, { html: true });
+  const words = claimWords(claims);
+  rewriter.on("head", {
+    element(head) {
+      head.append(`<meta name="${CLAIMS_META}" content="${attributeText(claimsMetaContent(claims))}">`, { html: true });
+      if (siteKey !== "") head.append(`<meta name="${TURNSTILE_META}" content="${siteKey}">`, { html: true });
+    },
+  });
+  rewriter.on("[data-claim]", {
+    element(element) {
+      const key = element.getAttribute("data-claim") ?? "";
+      if (!Object.hasOwn(words, key)) return;
+      const text = words[key as ClaimKey];
+      if (text === null) element.remove();
+      // A line (the stats' item) stays whole when shown; its number is an element of its own.
+      else if (!CLAIM_LINES.includes(key as ClaimKey)) element.setInnerContent(text);
+    },
+  });
+  const transformed = rewriter.transform(response);
+  return withPageHeaders(transformed, transformed.body, variant, siteKey !== "");
+}
+
+/** The visitor's own page: the attribution in the forms' hidden fields; private, without an ETag, never stored. */
+function personalised(plain: Response, attribution: ReturnType<typeof landingValues>): Response {
+  const rewriter = new HTMLRewriter();
+  for (const name of LANDING_FIELDS) {
+    const value = attribution[name];
+    if (value === null) continue;
+    rewriter.on(`form input[type="hidden"][name="${name}"]`, {
+      element(input) {
+        input.setAttribute("value", attributeText(value));
       },
     });
   }
-  if (attributed) {
-    for (const name of LANDING_FIELDS) {
-      const value = attribution[name];
-      if (value === null) continue;
-      rewriter.on(`form input[type="hidden"][name="${name}"]`, {
-        element(input) {
-          input.setAttribute("value", attributeText(value));
-        },
-      });
-    }
-  }
-  const rewritten = rewriter.transform(response);
-  const answer = withPageHeaders(rewritten, rewritten.body, variant, siteKey !== "");
-  if (attributed) {
-    answer.headers.delete("ETag");
-    answer.headers.set("Cache-Control", "private, no-cache");
-  }
-  return answer;
+  const transformed = rewriter.transform(plain);
+  const headers = new Headers(transformed.headers);
+  headers.delete("ETag");
+  headers.set("Cache-Control", "private, no-cache");
+  return new Response(transformed.body, { status: transformed.status, headers });
+}
+
+/**
+ * The cache key of a page's variant: the path (no query string: attribution is per visit, any
+ * other parameter changes nothing) under the request's origin, with the variant's digest.
+ */
+export function pageCacheKey(url: URL, variant: string): string {
+  return `${url.origin}/.edge/page/${variant}${url.pathname}`;
+}
+
+/** The header under which a stored copy keeps the page's own Cache-Control (the copy's says how long the cache keeps it). */
+const PAGE_CACHE_CONTROL = "X-Page-Cache-Control";
+
+/** The copy the cache keeps for `seconds`. */
+function toCache(page: Response, body: ReadableStream, seconds: number): Response {
+  const headers = new Headers(page.headers);
+  headers.set(PAGE_CACHE_CONTROL, page.headers.get("Cache-Control") ?? "");
+  headers.set("Cache-Control", `public, max-age=${seconds}`);
+  return new Response(body, { status: 200, headers });
+}
+
+/** A stored copy as the visitor gets it: the page's own Cache-Control back. */
+function fromCache(cached: Response): Response {
+  const headers = new Headers(cached.headers);
+  const own = headers.get(PAGE_CACHE_CONTROL);
+  headers.delete(PAGE_CACHE_CONTROL);
+  if (own) headers.set("Cache-Control", own);
+  else headers.delete("Cache-Control");
+  return new Response(cached.body, { status: 200, headers });
+}
+
+/** Whether an If-None-Match names this ETag (or any: `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string | null): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const tags = ifNoneMatch.split(",").map((tag) => tag.trim());
+  return tags.includes("*") || tags.includes(etag);
+}
+
+/** The headers without the request's conditions. */
+function withoutConditions(original: Headers): Headers {
+  const headers = new Headers(original);
+  headers.delete("If-None-Match");
+  headers.delete("If-Modified-Since");
+  return headers;
 }
 
 /**
@@ -98,10 +213,7 @@ function attributeText(value: string): string {
 
 /** The request without its conditions: a page with the visit's own attribution is always sent whole. */
 function unconditional(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.delete("If-None-Match");
-  headers.delete("If-Modified-Since");
-  return new Request(request, { headers });
+  return new Request(request, { headers: withoutConditions(request.headers) });
 }
 
 /** The response with the page's ETag (tagged with `variant`) and, with Turnstile, its policy. */

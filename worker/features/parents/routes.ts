@@ -3,7 +3,9 @@ import type { AppEnv } from "../../deps";
 import { bodyFormatOf, readBodyObject } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { noStore } from "../../platform/http/no-store";
+import { limitedPage } from "../../platform/http/limited-page";
 import { sitePageResponse } from "../../platform/http/site-page";
+import { clientNetwork } from "../../platform/limits";
 import { fromThisOrigin } from "../../platform/http/submission";
 import { describeError, log } from "../../platform/log";
 import { answerRequest, noticeOfToken } from "./answer";
@@ -17,7 +19,9 @@ import { ParentTokenError } from "./token";
  * - GET /parent?token=…: the notice and two buttons, each a form posting the token and an answer.
  *   Opening the link answers nothing (mail scanners and link previews open links).
  * - POST /parent (from this site's own page only, as the public forms), `token` and
- *   `answer=agree|decline`: the answer (answer.ts), then its page.
+ *   `answer=agree|decline`: the answer (answer.ts), then its page. Per client network at most
+ *   CONFIRM_LIMITER's answers a minute (wrangler.toml: 60; counted apart from /confirm's), on
+ *   the binding before the token is read: over it, a 429 page with the real wait, nothing written.
  *
  * A token that cannot be used gets its own page and nothing changes: 400 (not ours, or changed),
  * 410 (expired), 404 (answered already, deleted, or unknown). An answer that is neither: 400.
@@ -56,6 +60,8 @@ export const parentRoutes = new Hono<AppEnv>()
 
   .post("/", async (c) => {
     if (!fromThisOrigin(c.req.raw)) return sitePageResponse(c, parentProblemPage("otherSite"), 403);
+    const limited = await limitedPage(c, [{ limiter: "CONFIRM_LIMITER", key: `parent:${clientNetwork(c.req.raw)}` }]);
+    if (limited) return limited;
     const { token, answer } = await posted(c);
     try {
       if (answer !== "agree" && answer !== "decline") {

@@ -2,10 +2,11 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../deps";
 import { bodyFormatOf, readBodyObject } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
-import { clientAddress, clientKey } from "../../platform/http/client";
 import { noStore } from "../../platform/http/no-store";
 import { fromThisOrigin } from "../../platform/http/submission";
+import { limitedPage } from "../../platform/http/limited-page";
 import { sitePageResponse } from "../../platform/http/site-page";
+import { clientNetwork } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
 import { confirmPromptPage, linkProblemPage, placePage } from "./confirm-page";
 import { confirmEntry, entryOfToken } from "./confirm";
@@ -21,6 +22,9 @@ import { ConfirmTokenError } from "./tokens";
  *   already is shown as such.
  * - POST /confirm (the button; from this site's own page only, as the public forms): confirms,
  *   then "You're #N in line" with the share box; pressed again, "Your place is already confirmed."
+ *   Per client network at most CONFIRM_LIMITER's posts a minute (wrangler.toml: 60, a class
+ *   confirming together), counted on the binding before the token is read: over it, a 429 page
+ *   with the real wait (and Retry-After), and nothing is read or written.
  *
  * A token that cannot be used gets its own page, and nothing changes: 400 (not ours, or changed),
  * 410 (expired), 404 (its entry has left the list or was erased). No answer is stored anywhere.
@@ -69,9 +73,12 @@ export const confirmRoutes = new Hono<AppEnv>()
     if (!fromThisOrigin(c.req.raw)) {
       return sitePageResponse(c, linkProblemPage("otherSite"), 403);
     }
+    const network = clientNetwork(c.req.raw);
+    const limited = await limitedPage(c, [{ limiter: "CONFIRM_LIMITER", key: network }]);
+    if (limited) return limited;
     const token = await postedToken(c);
     try {
-      const { outcome, entryId } = await confirmEntry(c.get("deps"), token, clientKey(clientAddress(c.req.raw.headers)));
+      const { outcome, entryId } = await confirmEntry(c.get("deps"), token, network);
       return await placeOf(c, entryId, outcome === "already");
     } catch (error) {
       return problemAnswer(c, error);

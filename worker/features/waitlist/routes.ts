@@ -8,12 +8,12 @@ import { ALREADY_JOINED, join } from "./join";
 /**
  * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?, ref?}:
  * spec §5 and §7, as JSON or as a browser's form post (answered with a page), through the public
- * submission pipeline (worker/platform/http/submission.ts). Per client at most WAITLIST_RATE_LIMIT
- * joins per window. What a join stores, refuses and sends is join.ts'.
+ * submission pipeline (worker/platform/http/submission.ts). Per client network at most
+ * WAITLIST_LIMITER's joins a minute (wrangler.toml: 60, a class of 40 is never refused). What a
+ * join stores, refuses and sends is join.ts'.
  */
 const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistPostSchema, Deps> = {
-  counter: "waitlist",
-  limit: (config) => config.publicLimits.waitlist,
+  limiter: { binding: "WAITLIST_LIMITER" },
   schema: waitlistPostSchema,
   page: {
     heading: FORM_PAGE_TEXT.waitlistHeading,

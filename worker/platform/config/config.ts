@@ -51,12 +51,8 @@ export type AppConfig = {
     /** The most records one digest e-mail lists; a bigger backlog takes several cron runs. */
     digestSize: number;
   };
-  /** Per-client limits of the public forms (POST /api/waitlist, POST /api/forms/:form, per form). */
-  publicLimits: { waitlist: RequestLimit; forms: RequestLimit };
   /** Per-client limit of the operator API (every /api/admin/* route together), credentials or not. */
   operatorLimit: RequestLimit;
-  /** Limits of My place's writes and data download (/api/me): per signed-in user and per client. */
-  meLimits: { user: RequestLimit; client: RequestLimit };
   /** The joiner's journey (worker/features/waitlist/*): confirmation, places and referrals. */
   waitlist: WaitlistConfig;
   /** Launch day: campaigns to the list (worker/features/campaigns/*). */
@@ -68,8 +64,21 @@ export type AppConfig = {
   age: { parentalConsentUnder: number; defaultCountry: string };
   /** The retention schedule the cron enforces (worker/features/retention/). */
   retention: RetentionConfig;
+  /** Pages from the edge (worker/features/pages): the cache's lifetime, the page's claims and when the count is shown. */
+  pages: PagesConfig;
   /** Settings given a value out of range or not a number (with what is accepted): health says so. */
   invalidSettings: string[];
+};
+
+/** PAGE_CACHE_SECONDS, CLAIM_STUDENTS_THRESHOLD and the claims (docs/configuration.md). */
+export type PagesConfig = {
+  /** How long a location keeps a page and the confirmed count in the Cache API (0: not at all). */
+  cacheSeconds: number;
+  /** The confirmed count from which the page states it (rounded down); below it the line is left out. */
+  studentsThreshold: number;
+  launch: string;
+  accuracyRate: string;
+  responseTime: string;
 };
 
 export function readConfig(env: Settings): AppConfig {
@@ -85,23 +94,21 @@ export function readConfig(env: Settings): AppConfig {
     operatorEmails: values.OPERATOR_EMAILS,
     mail: mailSettings(values),
     notify: notifySettings(values, lockMs),
-    publicLimits: {
-      waitlist: { max: values.WAITLIST_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
-      forms: { max: values.FORMS_RATE_LIMIT, windowSeconds: values.PUBLIC_RATE_LIMIT_WINDOW_SECONDS },
-    },
     // The operator API counts in sign-in's window.
     operatorLimit: { max: values.OPERATOR_RATE_LIMIT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-    // So does My place, behind a sign-in.
-    meLimits: {
-      user: { max: values.ME_RATE_LIMIT_USER, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-      client: { max: values.ME_RATE_LIMIT_CLIENT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
-    },
     waitlist: waitlistSettings(values),
     campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),
     auth: authSettings(values),
     age: { parentalConsentUnder: values.PARENTAL_CONSENT_UNDER, defaultCountry: values.DEFAULT_COUNTRY },
     retention: retentionSettings(values),
+    pages: {
+      cacheSeconds: values.PAGE_CACHE_SECONDS,
+      studentsThreshold: values.CLAIM_STUDENTS_THRESHOLD,
+      launch: values.CLAIM_LAUNCH,
+      accuracyRate: values.CLAIM_ACCURACY,
+      responseTime: values.CLAIM_RESPONSE_TIME,
+    },
     invalidSettings: invalid,
   };
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { SPEC_CLAIMS } from "../../shared/claims";
 import { PUBLISHED_RETENTION_DAYS } from "../../shared/retention";
 import { CODE_COOLDOWN_SECONDS } from "../../shared/sign-in";
 import { normalizeEmail } from "../../shared/text";
@@ -94,12 +95,20 @@ const countryOrNothing = v.pipe(
   v.check((value) => value === "" || /^[A-Z]{2}$/.test(value), "two letters such as US, or empty"),
 );
 
+/** A claim the page states: one line of at most 60 characters; unset or blank takes `fallback`. */
+function claim(fallback: string) {
+  return v.pipe(
+    trimmed,
+    v.check((value) => value.length <= 60 && !/[<>\p{Cc}]/u.test(value), "one line of at most 60 characters, without < or >"),
+    v.transform((value) => value || fallback),
+  );
+}
+
 /** Every setting, in the order a problem is reported (the order health names them in). */
 const SETTINGS = v.object({
   /** Not trimmed: only "development", exactly, is development (config.ts). */
   ENVIRONMENT: text,
   MAIL_TIMEOUT_MS: wholeNumber(10_000, 1, 120_000),
-  PUBLIC_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(600, 1, 86_400),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(300, 1, 86_400),
   SITE_URL: origin,
   COMPANY_EMAIL: addresses,
@@ -114,12 +123,6 @@ const SETTINGS = v.object({
   NOTIFY_RETRY_BASE_SECONDS: wholeNumber(300, 1, 86_400),
   NOTIFY_RETRY_MAX_SECONDS: wholeNumber(6 * 60 * 60, 1, 7 * 86_400),
   NOTIFY_HOURLY_CAP: wholeNumber(60, 0, 1_000_000),
-  // A school network is one address, and a teacher sharing the link in class is the likeliest
-  // way students arrive: a class of 40 joining within ten minutes meets at most 40 of these in
-  // a window (they start on the clock), and 60 leaves room for re-joins and retries. Bots are
-  // the honeypot's, Turnstile's and the notification cap's business.
-  WAITLIST_RATE_LIMIT: wholeNumber(60, 1, 1_000_000),
-  FORMS_RATE_LIMIT: wholeNumber(5, 1, 1_000_000),
   WAITLIST_DOUBLE_OPT_IN: trueOrFalse(true),
   WAITLIST_CONFIRM_TTL_SECONDS: wholeNumber(7 * 86_400, 60, 90 * 86_400),
   REFERRAL_BOOST: wholeNumber(5, 0, 1000),
@@ -128,9 +131,6 @@ const SETTINGS = v.object({
   // The joiner's e-mails (confirmations, welcomes) to everyone in a UTC day: a launch-day spike
   // of a few thousand joins goes out at once; an abuser's flood past it waits (docs/configuration.md).
   VISITOR_EMAIL_DAILY_BUDGET: wholeNumber(5000, 1, 10_000_000),
-  // My place's writes and data downloads: a person does a handful; a class on one network a few each.
-  ME_RATE_LIMIT_USER: wholeNumber(20, 1, 1_000_000),
-  ME_RATE_LIMIT_CLIENT: wholeNumber(150, 1, 1_000_000),
   SENDER_NAME: trimmed,
   SENDER_POSTAL_ADDRESS: trimmed,
   EMAIL_FROM: trimmed,
@@ -149,7 +149,7 @@ const SETTINGS = v.object({
   AUTH_CODE_COOLDOWN_SECONDS: wholeNumber(CODE_COOLDOWN_SECONDS, 1, 3600),
   AUTH_CODE_HOURLY_LIMIT: wholeNumber(5, 1, 1000),
   AUTH_CODE_DAILY_LIMIT: wholeNumber(20, 1, 10_000),
-  // The waitlist's class rule (WAITLIST_RATE_LIMIT above): a school network is one client, and a
+  // The waitlist's class rule (WAITLIST_LIMITER in wrangler.toml): a school network is one client, and a
   // class of 40 signing in within ten minutes asks at most 40 codes and makes at most 40 right
   // guesses in a window; 60 leaves room for a second code and a mistyped one. An inbox is guarded
   // by the caps per address and per mailbox, a code by its 5 guesses, not by these.
@@ -171,6 +171,14 @@ const SETTINGS = v.object({
   PARENTAL_CONSENT_UNDER: wholeNumber(13, 13, 18),
   DEFAULT_COUNTRY: countryOrNothing,
   MINOR_REFERRAL_REWARDS: trueOrFalse(false),
+  // Pages from the edge (issue 24; worker/features/pages): how long a location keeps the home page
+  // and the confirmed count in Cloudflare's cache (0: never), the count from which the page says how
+  // many students wait, and the page's other claims (the spec's words by default).
+  PAGE_CACHE_SECONDS: wholeNumber(60, 0, 3600),
+  CLAIM_STUDENTS_THRESHOLD: wholeNumber(1000, 0, 100_000_000),
+  CLAIM_LAUNCH: claim(SPEC_CLAIMS.launch),
+  CLAIM_ACCURACY: claim(SPEC_CLAIMS.accuracyRate),
+  CLAIM_RESPONSE_TIME: claim(SPEC_CLAIMS.responseTime),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */
@@ -178,7 +186,7 @@ export type SettingValues = v.InferOutput<typeof SETTINGS>;
 
 /**
  * The environment's settings as values, and the settings given a value that is not accepted,
- * each named with what is accepted ("WAITLIST_RATE_LIMIT (a whole number from 1 to 1000000)").
+ * each named with what is accepted ("REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)").
  */
 export function readSettings(env: Settings): { values: SettingValues; invalid: string[] } {
   const parsed = v.safeParse(SETTINGS, env, { abortPipeEarly: true });

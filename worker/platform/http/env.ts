@@ -1,5 +1,6 @@
 import type { AppConfig } from "../config/config";
 import type { CounterRepository } from "../db/counters";
+import type { FloodLimiterName } from "../limits";
 
 /**
  * What the platform's middleware and answers need of a request, declared here so the platform
@@ -16,7 +17,11 @@ export type PlatformDeps = {
 
 /**
  * The Hono env of a request as the platform reads it: the site's static assets (the pages the
- * worker renders take their stylesheet from the built home page) and the request's
- * dependencies, of the app's own type `D` (the platform reads only what PlatformDeps declares).
+ * worker renders take their stylesheet from the built home page), the public routes' rate-limit
+ * bindings (limits.ts; a deploy may lack them) and the request's dependencies, of the app's own
+ * type `D` (the platform reads only what PlatformDeps declares).
  */
-export type PlatformEnv<D extends PlatformDeps = PlatformDeps> = { Bindings: Pick<Env, "ASSETS">; Variables: { deps: D } };
+export type PlatformEnv<D extends PlatformDeps = PlatformDeps> = {
+  Bindings: Pick<Env, "ASSETS"> & Partial<Pick<Env, FloodLimiterName>>;
+  Variables: { deps: D };
+};

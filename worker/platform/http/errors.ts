@@ -1,6 +1,5 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { tooManyAttempts } from "../../shared/public-forms";
 import type { BodyErrors } from "./body";
 import type { LimitErrors } from "../limits";
 
@@ -29,7 +28,7 @@ export function errorBody(code: string, message: string, details: Record<string,
 }
 
 /**
- * The API's one 429 (public forms and the operator routes): `rate_limited`, saying when to come
+ * The API's one 429 (public forms, My place and the operator routes): `rate_limited`, saying when to come
  * back both in the body (`retry_after`, seconds) and in the Retry-After header.
  */
 export function tooManyRequests(retryAfterSeconds: number, message: string): ApiError {
@@ -46,9 +45,6 @@ export function apiLimitErrors(message: (retryAfterSeconds: number) => string, f
     unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
   };
 }
-
-/** A public form's limit errors: the site's own rate-limit words with the real wait, or the form's failure message. */
-export const publicFormLimitErrors = (failure: string): LimitErrors => apiLimitErrors(tooManyAttempts, failure);
 
 /** Request bodies that cannot be read, in the API's codes. */
 export const API_BODY_ERRORS: BodyErrors = {

@@ -1,14 +1,12 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type * as v from "valibot";
-import type { AppConfig, RequestLimit } from "../config/config";
-import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD } from "../../shared/public-forms";
+import { FORM_PAGE_TEXT, HONEYPOT_FIELD, TURNSTILE_FIELD, tooManyAttempts } from "../../shared/public-forms";
 import { accepted, created, type FormPostEnv, textFields } from "./answer";
 import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, validBody } from "./body";
-import { API_BODY_ERRORS, ApiError, publicFormLimitErrors, withHeaders } from "./errors";
+import { API_BODY_ERRORS, ApiError, tooManyRequests, withHeaders } from "./errors";
 import type { PlatformDeps } from "./env";
 import type { FormPage } from "./form-page";
-import { clientAddress, clientKey } from "./client";
-import { limitPerClient } from "../limits";
+import { clientNetwork, type FloodLimiterName, limitFlood } from "../limits";
 import { screenSubmission } from "./turnstile";
 
 /**
@@ -48,14 +46,17 @@ export type Accepted = { json: Record<string, unknown>; lines: readonly string[]
 type Screened = { [HONEYPOT_FIELD]?: string; [TURNSTILE_FIELD]?: string };
 
 export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D extends PlatformDeps> = {
-  /** The per-client counter: its name (part of the counter's key) and its allowance, from the settings. */
-  counter: string;
-  limit: (config: AppConfig) => RequestLimit;
+  /**
+   * The per-client flood limit: the rate-limit binding (wrangler.toml [[ratelimits]]) and what
+   * the client's network is counted with in it (`scope`, e.g. the form: "contact:<network>"),
+   * or the network alone.
+   */
+  limiter: { binding: FloodLimiterName; scope?: string };
   /** The request body's schema (shared with the web app). */
   schema: S;
   /** The page a form post is answered with. */
   page: FormPage;
-  /** The words of a 500: the submission, or the per-client count, could not be stored. */
+  /** The words of a 500: the submission could not be stored. */
   failure: string;
   /**
    * The 201's JSON for a submission taken at `at` (ISO 8601). A caught bot gets the same, at
@@ -78,7 +79,9 @@ type SubmissionEnv<D extends PlatformDeps> = FormPostEnv<D> & { Variables: { bod
  *    page, so whatever it gets (201, 400, 429, ...) comes as that page (answer.ts);
  * 2. a body that is not JSON must come from this site's own pages (fromThisOrigin), checked
  *    before the per-client count, so a forged post does not spend the visitor's allowance;
- * 3. the per-client count (429 over the allowance; the declaration's 500 when it cannot count);
+ * 3. the per-client count, on the declaration's rate-limit binding (429 over the allowance, with
+ *    the real wait); it writes nothing to the database, and neither does anything refused up to
+ *    the store (a 4xx, a bot);
  * 4. the body read, parsed and validated once (415, 413, 400);
  * 5. the screen: a filled honeypot is answered as a success and dropped; anyone else must pass
  *    Turnstile when it is configured (403, 503);
@@ -93,9 +96,10 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
     if (format !== "json" && !fromThisOrigin(c.req.raw)) throw new ApiError(403, "cross_origin", FORM_PAGE_TEXT.otherOrigin);
     await next();
   };
-  const perClient = limitPerClient(
-    (c) => ({ name: declared.counter, ...declared.limit(c.get("deps").config) }),
-    publicFormLimitErrors(declared.failure),
+  const { binding, scope } = declared.limiter;
+  const perClient = limitFlood<SubmissionEnv<D>>(
+    (c) => [{ limiter: binding, key: scope ? `${scope}:${clientNetwork(c.req.raw)}` : clientNetwork(c.req.raw) }],
+    (wait) => tooManyRequests(wait, tooManyAttempts(wait)),
   );
 
   return new Hono<SubmissionEnv<D>>().post("/", head, perClient, async (c) => {
@@ -105,7 +109,7 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
 
     let stored: Stored;
     try {
-      const request = { origin: new URL(c.req.url).origin, network: clientKey(clientAddress(c.req.raw.headers)), raw: c.req.raw };
+      const request = { origin: new URL(c.req.url).origin, network: clientNetwork(c.req.raw), raw: c.req.raw };
       stored = await declared.store(deps, submission, request);
     } catch (error) {
       if (error instanceof ApiError) throw error;

@@ -2,12 +2,14 @@ import Check from "lucide-react/icons/check";
 import { ContactForm } from "../../components/ContactForm";
 import { Icon } from "../../components/Icon";
 import { WaitlistForm } from "../../components/WaitlistForm";
+import { pageClaimWords } from "../../claims";
 import { advancedAi, closingCta, contactEmail, contactSection, features, howItWorks, subjects } from "../../content";
 import { waitlistForm } from "../../form-content";
 import { SECTION_IDS } from "../../routes";
 import { Section } from "./Section";
 
 export function FeaturesSection() {
+  const words = pageClaimWords();
   return (
     <Section id={SECTION_IDS.features} title={features.title} intro={features.intro}>
       <ul className="card-grid card-grid--four">
@@ -15,7 +17,7 @@ export function FeaturesSection() {
           <li key={item.title} className="tile">
             <Icon name={item.icon} className="tile__icon" />
             <h3>{item.title}</h3>
-            <p>{item.text}</p>
+            {"claim" in item ? <p data-claim={item.claim}>{words[item.claim]}</p> : <p>{item.text}</p>}
           </li>
         ))}
       </ul>
@@ -45,6 +47,7 @@ export function HowItWorksSection() {
 
 /** The advanced-AI section with the stats claims (99% accuracy, under 30 s, 1,000+ waiting). */
 export function AdvancedAiSection() {
+  const words = pageClaimWords();
   return (
     <Section id={SECTION_IDS.advancedAi} title={advancedAi.title} intro={advancedAi.intro}>
       <div className="ai">
@@ -57,12 +60,17 @@ export function AdvancedAiSection() {
           ))}
         </ul>
         <dl className="stats">
-          {advancedAi.stats.map((stat) => (
-            <div key={stat.label} className="stats__item">
-              <dt>{stat.label}</dt>
-              <dd>{stat.value}</dd>
-            </div>
-          ))}
+          {advancedAi.stats.map((stat) => {
+            const value = words[stat.claim];
+            // The students' line is left out while the count is below the threshold.
+            if (value === null) return null;
+            return (
+              <div key={stat.label} className="stats__item" data-claim={"line" in stat ? stat.line : undefined}>
+                <dt>{stat.label}</dt>
+                <dd data-claim={stat.claim}>{value}</dd>
+              </div>
+            );
+          })}
         </dl>
       </div>
     </Section>
@@ -107,7 +115,13 @@ export function ContactSection() {
 /** The closing waitlist call to action (spec §1: 'Get Early Access'). */
 export function ClosingCtaSection() {
   return (
-    <Section id={SECTION_IDS.earlyAccess} title={closingCta.title} intro={closingCta.intro} className="section--cta">
+    <Section
+      id={SECTION_IDS.earlyAccess}
+      title={closingCta.title}
+      intro={pageClaimWords()[closingCta.introClaim]}
+      introClaim={closingCta.introClaim}
+      className="section--cta"
+    >
       <div className="cta__form">
         <WaitlistForm label={waitlistForm.ctaLabel} source="cta" />
       </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { ClaimKey } from "@shared/claims";
 import type { SectionId } from "../../routes";
 
 /**
@@ -9,12 +10,15 @@ export function Section({
   id,
   title,
   intro,
+  introClaim,
   className,
   children,
 }: {
   id: SectionId;
   title: string;
   intro: string;
+  /** The claim sentence the intro is (worker/shared/claims.ts), which the worker writes into the served page. */
+  introClaim?: ClaimKey;
   className?: string;
   children: ReactNode;
 }) {
@@ -26,7 +30,7 @@ export function Section({
           <h2 id={titleId} tabIndex={-1}>
             {title}
           </h2>
-          <p>{intro}</p>
+          <p data-claim={introClaim}>{intro}</p>
         </div>
         {children}
       </div>
