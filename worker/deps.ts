@@ -8,6 +8,8 @@ import { selectTransport, type MailTransport } from "./platform/mail/transport";
 // The messages' module only (it imports nothing of Deps): the feature's index would lead back here.
 import { campaignQueue, type CampaignQueue } from "./features/campaigns/messages";
 import { mailQueue, type MailQueue } from "./features/mail-queue/jobs";
+import { joinQueue, type JoinQueue } from "./features/joins/messages";
+import { backlog, type Backlog } from "./features/joins/backlog";
 
 /**
  * What every handler, service and the cron work with, built from the worker's env: one object,
@@ -34,7 +36,11 @@ export type Deps = {
     campaigns: CampaignQueue;
     /** The e-mails a join or a form causes, sent after the answer (MAIL_QUEUE; worker/features/mail-queue). */
     mail: MailQueue;
+    /** Joins the database could not take, waiting to be stored (JOIN_QUEUE; worker/features/joins). */
+    joins: JoinQueue;
   };
+  /** How many joins wait on the joins queue and since when, and the dead ones (JOIN_BACKLOG; worker/features/joins/backlog.ts). */
+  joinBacklog: Backlog;
   now: () => Date;
 };
 
@@ -60,7 +66,8 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
     databaseProblem: opened.problem,
     transport,
     visitorTransport: selectVisitorTransport(env, config, transport),
-    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE), mail: mailQueue(env.MAIL_QUEUE) },
+    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE), mail: mailQueue(env.MAIL_QUEUE), joins: joinQueue(env.JOIN_QUEUE) },
+    joinBacklog: backlog(env.JOIN_BACKLOG),
     now,
   };
 }

@@ -3,12 +3,13 @@ import { pruneRecords } from "./features/sign-in";
 import { canonicalizeAddresses } from "./features/addresses";
 import { runRetention } from "./features/retention";
 import { consumeCampaignBatch, runCampaignCron } from "./features/campaigns";
+import { consumeDeadJoins, consumeJoinBatch, JOINS_DLQ, JOINS_QUEUE } from "./features/joins";
 import { createDeps, withDeps, type AppEnv } from "./deps";
 import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
-import { confirmRoutes, runJoinerOutbox } from "./features/waitlist";
-import { runOutbox } from "./features/notifications";
-import { parentRoutes, runParentOutbox } from "./features/parents";
+import { confirmRoutes } from "./features/waitlist";
+import { consumeMailBatch, isMailQueue, requeueDue } from "./features/mail-queue";
+import { parentRoutes } from "./features/parents";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
 import { campaignPreviewRoutes } from "./features/campaigns/preview-routes";
@@ -49,24 +50,36 @@ function job(ctx: ExecutionContext, work: Promise<unknown>, event: string): void
   );
 }
 
+// The joins' backlog (wrangler.toml JOIN_BACKLOG): a Durable Object class is exported by the main module.
+export { JoinBacklog } from "./features/joins";
+
 export default {
   fetch: app.fetch,
-  /** The campaign queue and its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md). */
+  /**
+   * The mail queue and its dead-letter queue (worker/features/mail-queue/consumer.ts), the joins
+   * queue and its dead-letter queue (worker/features/joins/consumer.ts), and the campaign queue and
+   * its dead-letter queue (worker/features/campaigns/consumer.ts; docs/launch-day.md).
+   */
   async queue(batch, env) {
+    if (isMailQueue(batch.queue)) {
+      await consumeMailBatch(createDeps(env), batch);
+      return;
+    }
+    if (batch.queue === JOINS_QUEUE) return consumeJoinBatch(createDeps(env), batch);
+    if (batch.queue === JOINS_DLQ) return consumeDeadJoins(createDeps(env), batch);
     await consumeCampaignBatch(createDeps(env), batch);
   },
   /**
-   * Cron Trigger: sends due notifications (singles, then a digest), joiner e-mails and the
-   * e-mails asking parents for their consent; clears old
+   * Cron Trigger: re-queues due unsent e-mails (joiner e-mails, the e-mails asking parents for
+   * their consent, the team's notifications within the hour's cap) on the mail queue and sends
+   * the digest of the notifications past it; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
    * moves a few hundred addresses stored before they were canonical to their canonical form;
    * deletes what the retention schedule says is kept no longer (worker/features/retention/).
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
-    job(ctx, runOutbox(deps), "notification.outbox_run_failed");
-    job(ctx, runJoinerOutbox(deps), "joiner_mail.outbox_run_failed");
-    job(ctx, runParentOutbox(deps), "parent_mail.outbox_run_failed");
+    job(ctx, requeueDue(deps), "mail_queue.requeue_failed");
     job(ctx, runCampaignCron(deps), "campaign.cron_failed");
     job(ctx, pruneRecords(deps), "housekeeping.failed");
     job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");

@@ -7,6 +7,7 @@ import { createConsentRepository } from "./features/campaigns/queries/consent";
 import { createSubmissionRepository } from "./features/contact/queries";
 import { createDevMailQueries } from "./features/dev-mailbox/queries";
 import { createHealthRepository } from "./features/health/queries";
+import { createMailQueueRepository } from "./features/mail-queue/queries";
 import { createOutboxRepository } from "./features/notifications/queries";
 import { createAdminRepository } from "./features/operator/queries";
 import { createPagesRepository } from "./features/pages/queries";
@@ -48,6 +49,9 @@ export function createRepository(db: Database) {
 
     /** The team's notification outbox: claims, outcomes and what is still undelivered. */
     notifications: createOutboxRepository(db),
+
+    /** The mail queue's batches (claimed and recorded in one call each), the cron's re-queue, and its dead letters. */
+    mailQueue: createMailQueueRepository(db),
 
     /** Users, codes, sessions and refresh tokens of sign-in. */
     signIn: createAuthRepository(db),

@@ -14,9 +14,11 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { joinsRepositorySuite } from "../support/joins-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -43,6 +45,7 @@ async function freshDatabase() {
 repositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 authRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 journeyRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+joinsRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 ageRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 consentRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 adminJourneySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
@@ -51,6 +54,7 @@ addressesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(awa
 erasureRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+mailQueueRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 pagesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
@@ -71,6 +75,7 @@ describe("libSQL migrations", () => {
       "hwh_dev_mailbox",
       "hwh_form_submissions",
       "hwh_joiner_mail",
+      "hwh_mail_dead_letters",
       "hwh_parental_outcomes",
       "hwh_parental_requests",
       "hwh_rate_limits",

@@ -6,6 +6,74 @@ import { repositoryWithLookups } from "./records";
 
 export type EnvOverrides = Partial<Record<keyof Env, unknown>>;
 
+/** What an inline mail queue saw: every batch it delivered, with each message's ack or retry. */
+export type InlineQueueLog = { batches: { bodies: unknown[]; acked: number; retried: number; retryDelays: (number | undefined)[] }[] };
+
+/**
+ * A message batch as the Queues runtime hands it to the worker's queue() handler, made in the
+ * test: each message's ack/retry (and the batch's ackAll/retryAll) counted in `log`.
+ */
+export function syntheticBatch(queue: string, bodies: readonly unknown[], attempts = 1) {
+  const entry = { bodies: [...bodies], acked: 0, retried: 0, retryDelays: [] as (number | undefined)[] };
+  const messages = bodies.map((body, i) => ({
+    id: `inline-${Date.now()}-${i}`,
+    timestamp: new Date(),
+    body,
+    attempts,
+    ack: () => {
+      entry.acked += 1;
+    },
+    retry: (options?: QueueRetryOptions) => {
+      entry.retried += 1;
+      entry.retryDelays.push(options?.delaySeconds);
+    },
+  }));
+  const batch = {
+    queue,
+    messages,
+    ackAll: () => {
+      for (const m of messages) m.ack();
+    },
+    retryAll: (options?: QueueRetryOptions) => {
+      for (const m of messages) m.retry(options);
+    },
+  } as unknown as MessageBatch;
+  return { batch, entry };
+}
+
+/**
+ * The mail queue (MAIL_QUEUE) inline: sendBatch runs the worker's own queue() handler on a
+ * synthetic batch of the messages, with the env `envOf()` gives, and resolves when it is done. A
+ * request hands its jobs over inside its ctx.waitUntil, so `await call(...)` returns with the
+ * mail sent, deterministically, through the real consumer (no miniflare queue, no batch timeout).
+ */
+export function inlineMailQueue(envOf: () => Env, log: InlineQueueLog = { batches: [] }): Queue {
+  const deliver = async (bodies: unknown[]) => {
+    const { batch, entry } = syntheticBatch("homework-helper-mail", bodies);
+    log.batches.push(entry);
+    await worker.queue(batch, envOf());
+  };
+  return {
+    send: (body: unknown) => deliver([body]),
+    sendBatch: (messages: Iterable<MessageSendRequest>) => deliver([...messages].map((message) => message.body)),
+    metrics: async () => ({ backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: undefined }),
+  } as unknown as Queue;
+}
+
+/**
+ * The test env with `overrides` over it and, unless they name MAIL_QUEUE, the inline mail queue
+ * bound to that same env (its consumer sees the same settings: provider, caps, database). For
+ * tests that build Deps themselves: createDeps(testEnv({...})).
+ */
+export function testEnv(overrides: EnvOverrides = {}): Env {
+  const merged = { ...env, ...overrides } as Env;
+  if (!("MAIL_QUEUE" in overrides)) (merged as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => merged);
+  return merged;
+}
+
+// The default for tests that spread `env` themselves: the inline mail queue on the plain test env.
+(env as unknown as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => env as Env);
+
 // From a random start: the rate-limit bindings' counts (test/support/rate-limits.ts) outlive a test
 // file, so another file's run in the same minute must not meet this one's addresses.
 let clients = Math.floor(Math.random() * 50_000);
@@ -17,15 +85,16 @@ export function uniqueClientIp(): string {
 }
 
 /**
- * Sends a request through the worker's own fetch with the test env (optionally overridden)
- * and waits for everything it scheduled with ctx.waitUntil, such as notification delivery.
+ * Sends a request through the worker's own fetch with the test env (optionally overridden; the
+ * mail queue inline unless the overrides give MAIL_QUEUE: testEnv) and waits for everything it
+ * scheduled with ctx.waitUntil, such as the mail queue's batch of its e-mails (sent and recorded).
  * Each call comes from a client address of its own unless the request sets CF-Connecting-IP.
  */
 export async function call(path: string, init: RequestInit = {}, overrides: EnvOverrides = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const request = new Request(`http://localhost${path}`, init);
   if (!request.headers.has("cf-connecting-ip")) request.headers.set("CF-Connecting-IP", uniqueClientIp());
-  const response = await worker.fetch(request, { ...env, ...overrides } as Env, ctx);
+  const response = await worker.fetch(request, testEnv(overrides), ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

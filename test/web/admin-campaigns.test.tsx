@@ -120,6 +120,7 @@ const STATS: AdminStats = {
   notifications: { undelivered: 0, oldestUndeliveredAt: null },
   failedNotifications: { count: 0, nextAttemptAt: null },
   visitorMail: { budget: 5000, sentToday: 0, waiting: 0 },
+  mailDeadLetters: 0,
   retention: {
     schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
     today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },

@@ -149,6 +149,7 @@ function stats(
     notifications: { undelivered: overrides.undelivered ?? 3, oldestUndeliveredAt: "2026-01-30T08:15:00.000Z" },
     failedNotifications: { count: overrides.failed ?? 1, nextAttemptAt: "2026-01-30T09:00:00.000Z" },
     visitorMail: overrides.visitorMail ?? { budget: 5000, sentToday: 120, waiting: 0 },
+    mailDeadLetters: 0,
     retention: overrides.retention ?? {
       schedule: { unconfirmed_entries: 30, referral_networks: 30, contact_messages: 365, parental_requests: 7 },
       today: { unconfirmed_entries: 0, referral_networks: 0, contact_messages: 0, parental_requests: 0 },
@@ -481,6 +482,44 @@ describe("the console", () => {
       "Visitor e-mail today: 5,000 of the daily budget of 5,000 sent. Budget reached: the next e-mails wait for the next UTC day.",
     );
     expect(admin.overview.visitorMail({ budget: 2, sentToday: 2, waiting: 1 })).toContain("Budget reached: 1 e-mail waits and goes out");
+  });
+
+  it("lists the mail queue's dead letters when the stats count any, and retries one, then all (issue 24)", async () => {
+    routes["GET /api/admin/stats"] = () => jsonResponse(200, { ...stats(), mailDeadLetters: 2 });
+    routes["GET /api/admin/mail/dead-letters"] = () =>
+      jsonResponse(200, {
+        total: 2,
+        dead_letters: [
+          {
+            kind: "joiner",
+            row_id: 12,
+            error: "Not recorded after the mail queue's retries",
+            dead_lettered_at: "2026-12-04T10:00:00.000Z",
+          },
+          { kind: "form", row_id: 3, error: "Not recorded after the mail queue's retries", dead_lettered_at: "2026-12-04T09:00:00.000Z" },
+        ],
+      });
+    routes["POST /api/admin/mail/dead-letters/retry"] = () => jsonResponse(200, { requeued: 1 });
+    await openConsole();
+    const overview = within(section(admin.overview.title));
+    expect(await overview.findByText("Joiner's confirmation or welcome")).toBeTruthy();
+    expect(overview.getByText("Team notification (form)")).toBeTruthy();
+    expect(overview.getByText("E-mails that failed every retry (2)")).toBeTruthy();
+
+    await userEvent.click(overview.getByRole("button", { name: "Retry the joiner's confirmation or welcome of row 12" }));
+    expect(await overview.findByText("1 e-mail back on the mail queue.")).toBeTruthy();
+    expect(JSON.parse(callsTo("POST", "/api/admin/mail/dead-letters/retry")[0]!.body!)).toEqual({ rows: [{ kind: "joiner", row_id: 12 }] });
+    expect(overview.queryByText("Joiner's confirmation or welcome")).toBeNull();
+
+    await userEvent.click(overview.getByRole("button", { name: "Retry all" }));
+    await waitFor(() => expect(callsTo("POST", "/api/admin/mail/dead-letters/retry")).toHaveLength(2));
+    expect(JSON.parse(callsTo("POST", "/api/admin/mail/dead-letters/retry")[1]!.body!)).toEqual({});
+    await waitFor(() => expect(overview.queryByText("Team notification (form)")).toBeNull());
+  });
+
+  it("asks for no mail dead letters while the stats count none", async () => {
+    await openConsole();
+    expect(callsTo("GET", "/api/admin/mail/dead-letters")).toHaveLength(0);
   });
 
   it("shows who is signed in, the figures, the chart, the breakdowns and both lists, asking with the bearer token", async () => {

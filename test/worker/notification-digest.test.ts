@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
-import { postJson, testRepository, uniqueEmail } from "../support/worker";
+import { postJson, testRepository, uniqueEmail, testEnv } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
 /**
@@ -29,7 +29,7 @@ function freshHour() {
 
 async function runCron(settings: Record<string, unknown>) {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), { ...env, ...settings } as Env, ctx);
+  await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), testEnv(settings), ctx);
   await waitOnExecutionContext(ctx);
 }
 

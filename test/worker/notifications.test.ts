@@ -7,7 +7,7 @@ import { createDeps } from "../../worker/deps";
 import { runOutbox } from "../../worker/features/notifications/outbox";
 import { nextAttemptAt } from "../../worker/platform/mail/outbox";
 import { fakeProvider, PROVIDER_ENV, PROVIDER_URL } from "../support/fake-provider";
-import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { call, postJson, testRepository, uniqueEmail, testEnv } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
 const repo = testRepository();
@@ -30,7 +30,7 @@ beforeEach(() => {
 /** Runs the worker's Cron Trigger handler and waits for it. */
 async function runCron(overrides: Record<string, unknown> = {}) {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), { ...env, ...overrides } as Env, ctx);
+  await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), testEnv(overrides), ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -165,14 +165,20 @@ describe("scheduled retry", () => {
     await postJson("/api/waitlist", { ...ADULT_ANSWER, email }, settings);
 
     let clock = new Date();
-    const deps = () => createDeps({ ...env, ...settings } as Env, () => clock);
+    const deps = () => createDeps(testEnv(settings), () => clock);
+    // The cron re-queues on `clock`; the mail queue's consumer sends on the same clock.
+    const cron = async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(clock);
+      await runOutbox(deps());
+    };
     const first = (await repo.findWaitlistEntry(email))!;
     const firstWait = Date.parse(first.notifyNextAttemptAt!) - Date.parse(first.updatedAt);
     expect(firstWait).toBeGreaterThanOrEqual(299_000);
     expect(firstWait).toBeLessThanOrEqual(301_000);
 
     clock = new Date(Date.parse(first.notifyNextAttemptAt!) + 1);
-    await runOutbox(deps());
+    await cron();
     const second = (await repo.findWaitlistEntry(email))!;
     expect(second.notifyAttempts).toBe(2);
     expect(Date.parse(second.notifyNextAttemptAt!) - clock.getTime()).toBe(600_000);
@@ -180,7 +186,7 @@ describe("scheduled retry", () => {
     // The attempt cap reached: the longest interval (NOTIFY_RETRY_MAX_SECONDS), again and again.
     for (const attempt of [3, 4, 5]) {
       clock = new Date(Date.parse((await repo.findWaitlistEntry(email))!.notifyNextAttemptAt!) + 1);
-      await runOutbox(deps());
+      await cron();
       const entry = (await repo.findWaitlistEntry(email))!;
       expect(entry).toMatchObject({ notifyAttempts: attempt, emailSent: false });
       expect(Date.parse(entry.notifyNextAttemptAt!) - clock.getTime()).toBe(3_600_000);
@@ -189,7 +195,7 @@ describe("scheduled retry", () => {
     // The provider is back, months later: delivered.
     provider.setMode("success");
     clock = new Date(clock.getTime() + 90 * 86_400_000);
-    await runOutbox(deps());
+    await cron();
     expect(await repo.findWaitlistEntry(email)).toMatchObject({ emailSent: true, notifyAttempts: 6, notifyNextAttemptAt: null });
   });
 

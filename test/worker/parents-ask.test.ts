@@ -9,7 +9,7 @@ import { joinConfirmed, leaveWaitlist, mailboxKeys } from "../../worker/features
 import { ApiError } from "../../worker/platform/http/errors";
 import { AGE_MESSAGES } from "../../worker/shared/age";
 import { WAITLIST_MESSAGES } from "../../worker/shared/waitlist";
-import { call, uniqueEmail } from "../support/worker";
+import { call, uniqueEmail, testEnv } from "../support/worker";
 import { ask, mailsTo, repo, requestOf, requestsOf } from "./parents-support";
 
 describe("a child's request for a parent's consent", () => {
@@ -91,7 +91,7 @@ describe("the parent's mailbox's daily cap (WAITLIST_CONFIRM_DAILY_LIMIT, the co
   it("shares the counter with the joiner e-mails: an address that had its welcome today under a cap of 1 gets no parent's e-mail", async () => {
     const parent = uniqueEmail("confirmed-first");
     const overrides = { WAITLIST_CONFIRM_DAILY_LIMIT: "1" };
-    const deps = createDeps({ ...env, ...overrides } as Env);
+    const deps = createDeps(testEnv(overrides));
     // A one-click join's welcome counts against the same cap.
     expect(await joinConfirmed(deps, parent)).toBe("joined");
     expect(await leaveWaitlist(deps, parent)).toBe(true);

@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 import { createDeps } from "../../worker/deps";
 import { runParentOutbox } from "../../worker/features/parents";
 import { fakeProvider, PROVIDER_ENV, type ProviderCall } from "../support/fake-provider";
-import { uniqueEmail } from "../support/worker";
+import { uniqueEmail, testEnv } from "../support/worker";
 import { ask, DAY, requestOf } from "./parents-support";
 
 const later = (ms: number) => () => new Date(Date.now() + ms);
-const cron = (ms: number) => runParentOutbox(createDeps({ ...env, ...PROVIDER_ENV } as Env, later(ms)));
+const cron = (ms: number) => runParentOutbox(createDeps(testEnv(PROVIDER_ENV), later(ms)));
 const toParent = (calls: ProviderCall[], parent: string) => calls.filter((call) => call.body.inputs.receivers.includes(parent));
 
 describe("the parent's e-mail's outbox", () => {

@@ -8,7 +8,7 @@ import { parentToken } from "../../worker/features/parents/token";
 import { FORM_MEDIA_TYPE } from "../../worker/platform/http/body";
 import { parentalRequests, type ParentalRequest } from "../../worker/platform/db/schema";
 import type { AgeBand } from "../../worker/shared/age";
-import { call, type EnvOverrides, testRepository } from "../support/worker";
+import { call, type EnvOverrides, testRepository, testEnv } from "../support/worker";
 
 export const repo = testRepository();
 export const DAY = 86_400_000;
@@ -20,7 +20,7 @@ export async function ask(
   parentEmail: string,
   more: { band?: AgeBand; country?: string | null; overrides?: EnvOverrides; now?: () => Date } = {},
 ) {
-  const deps = createDeps({ ...env, ...more.overrides } as Env, more.now);
+  const deps = createDeps(testEnv(more.overrides ?? {}), more.now);
   const stored = await askParent(deps, {
     parentEmail,
     band: more.band ?? "under_13",

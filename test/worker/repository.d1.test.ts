@@ -7,9 +7,11 @@ import { campaignRepositorySuite } from "../support/campaign-repository-suite";
 import { consentRepositorySuite } from "../support/consent-repository-suite";
 import { erasureRepositorySuite } from "../support/erasure-repository-suite";
 import { journeyRepositorySuite } from "../support/journey-repository-suite";
+import { joinsRepositorySuite } from "../support/joins-repository-suite";
 import { operatorActionsSuite } from "../support/operator-actions-suite";
 import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
+import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
 
 const TABLES = [
@@ -30,6 +32,7 @@ const TABLES = [
   "hwh_retention_deletions",
   "hwh_parental_requests",
   "hwh_parental_outcomes",
+  "hwh_mail_dead_letters",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -41,6 +44,7 @@ async function fresh() {
 repositorySuite("D1", fresh);
 authRepositorySuite("D1", fresh);
 journeyRepositorySuite("D1", fresh);
+joinsRepositorySuite("D1", fresh);
 consentRepositorySuite("D1", fresh);
 adminJourneySuite("D1", fresh);
 campaignRepositorySuite("D1", fresh);
@@ -48,4 +52,5 @@ addressesRepositorySuite("D1", fresh);
 erasureRepositorySuite("D1", fresh);
 operatorActionsSuite("D1", fresh);
 retentionRepositorySuite("D1", fresh);
+mailQueueRepositorySuite("D1", fresh);
 pagesRepositorySuite("D1", fresh);

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createDeps } from "../../worker/deps";
 import { joinConfirmed, leaveWaitlist, resendConfirmation, runJoinerOutbox, visitorMailOf } from "../../worker/features/waitlist";
 import type { AdminStats } from "../../worker/shared/admin";
 import { ADMIN_KEY } from "../support/auth";
 import { fakeProvider, PROVIDER_ENV } from "../support/fake-provider";
-import { call, postJson, testRepository, uniqueEmail } from "../support/worker";
+import { call, postJson, testRepository, uniqueEmail, testEnv } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
 
 /**
@@ -16,7 +16,8 @@ import { ADULT_ANSWER } from "../support/age";
  * budget allows, and the console's stats say so.
  *
  * The requests run on the real clock: the worker tests share one runtime, so a clock moved days
- * ahead here would be every file's clock. Later days are given to the cron only (its deps' clock).
+ * ahead here would be every file's clock. Later days are given to the cron and the mail queue's
+ * consumer only (the system clock, faked for the test and restored after it).
  */
 
 const repo = testRepository();
@@ -91,22 +92,27 @@ describe("the daily budget of e-mail to visitors, VISITOR_EMAIL_DAILY_BUDGET (is
     for (const email of emails) expect(await repo.findWaitlistEntry(email)).toBeDefined();
 
     // The same day's cron sends nothing: the budget is spent.
-    const at = (time: number, limit: Record<string, string>) => createDeps({ ...env, ...limit } as Env, () => new Date(time));
-    expect(await runJoinerOutbox(at(Date.now(), settings))).toMatchObject({ sent: 0 });
+    // The cron re-queues on that day's clock, and the mail queue's consumer sends on the same one.
+    const at = (time: number, limit: Record<string, string>) => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(time);
+      return createDeps(testEnv(limit), () => new Date(time));
+    };
+    expect(await runJoinerOutbox(at(Date.now(), settings))).toMatchObject({ queued: 0 });
     expect(await sent()).toEqual([1, 1, 0, 0, 0]);
 
     // The next day, with a budget of two more than what waited before (the refused send above,
     // older, goes first), the two oldest of these go; the day after, the last.
     const today = Date.now() - (Date.now() % DAY);
     const nextDay = budget(before.waiting + 2);
-    expect(await runJoinerOutbox(at(today + DAY + 60_000, nextDay))).toMatchObject({ sent: before.waiting + 2 });
+    expect(await runJoinerOutbox(at(today + DAY + 60_000, nextDay))).toMatchObject({ queued: before.waiting + 2 });
     expect(await sent()).toEqual([1, 1, 1, 1, 0]);
     expect(await visitorMailOf(at(today + DAY + 120_000, nextDay))).toEqual({
       budget: before.waiting + 2,
       sentToday: before.waiting + 2,
       waiting: 1,
     });
-    expect(await runJoinerOutbox(at(today + 2 * DAY + 60_000, nextDay))).toMatchObject({ sent: 1 });
+    expect(await runJoinerOutbox(at(today + 2 * DAY + 60_000, nextDay))).toMatchObject({ queued: 1 });
     expect(await sent()).toEqual([1, 1, 1, 1, 1]);
     expect(await visitorMailOf(at(today + 2 * DAY + 120_000, nextDay))).toMatchObject({ sentToday: 1, waiting: 0 });
   });

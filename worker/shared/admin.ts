@@ -200,6 +200,8 @@ export type AdminStats = {
   failedNotifications: { count: number; nextAttemptAt: string | null };
   /** The joiner's e-mails this UTC day: VISITOR_EMAIL_DAILY_BUDGET, sent, and waiting (past the budget; the cron sends them oldest first once a day has budget). */
   visitorMail: { budget: number; sentToday: number; waiting: number };
+  /** E-mails whose mail-queue batch could not be recorded through every retry (GET /api/admin/mail/dead-letters lists them). */
+  mailDeadLetters: number;
   /** The retention schedule and what it deleted (issue 23). */
   retention: RetentionStats;
   /** The waitlist by age, and the parents' answers (issue 23). */

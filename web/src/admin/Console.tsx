@@ -8,6 +8,7 @@ import { Campaigns } from "./sections/Campaigns";
 import { Erasure } from "./sections/Erasure";
 import { MessagesSection, WaitlistSection } from "./sections/Lists";
 import { Notifications } from "./sections/Notifications";
+import { WaitingJoins } from "./sections/WaitingJoins";
 import { Overview } from "./sections/Overview";
 import { Referrals } from "./sections/Referrals";
 import { SignupsChart } from "./sections/SignupsChart";
@@ -108,6 +109,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
         <Referrals id={SECTIONS.referrals} stats={stats} />
         <SignupsChart id={SECTIONS.signups} byDay={stats.waitlist.byDay} />
         <Notifications id={SECTIONS.delivery} stats={stats.notifications} failed={stats.failedNotifications} refresh={refreshStats} />
+        <WaitingJoins id="waiting-joins" />
         <Breakdowns id={SECTIONS.sources} stats={stats} />
         <Campaigns id={SECTIONS.campaigns} />
         <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} onChanged={afterChange} />

@@ -27,7 +27,9 @@ import {
   type CampaignTestResult,
   type DeadLetterList,
 } from "@shared/campaigns";
+import { ADMIN_JOINS, type JoinsReport, type JoinsRetried } from "@shared/joins";
 import { admin } from "./content";
+import { MAIL_DEAD_LETTERS_PATH, type MailDeadLetterList, type MailDeadLetterRetried, type MailDeadLetterRetry } from "@shared/mail-queue";
 
 /**
  * The operator API (/api/admin, worker/shared/admin.ts) as the console calls it: every request
@@ -141,6 +143,12 @@ export function createAdminApi(tokens: TokenSource) {
     submissions: (form: string, query: ListQuery) => json<AdminPage<AdminSubmission>>(`/submissions${searchOf({ form, ...query })}`),
     submissionsCsv: (form: string) => csv(`/submissions.csv${searchOf({ form })}`, admin.messages.csvName),
     retryNotifications: () => json<RetryResult>("/notifications/retry", { method: "POST" }),
+    // The joins waiting for the database (issue 24 §3), and the dead ones put back on the queue (all when no ids).
+    waitingJoins: () => json<JoinsReport>(ADMIN_JOINS.list.slice(ADMIN_API.length)),
+    retryJoins: (ids?: string[]) => json<JoinsRetried>(ADMIN_JOINS.retry.slice(ADMIN_API.length), postJson(ids ? { ids } : {})),
+    mailDeadLetters: () => json<MailDeadLetterList>(MAIL_DEAD_LETTERS_PATH),
+    retryMailDeadLetters: (rows?: MailDeadLetterRetry["rows"]) =>
+      json<MailDeadLetterRetried>(`${MAIL_DEAD_LETTERS_PATH}/retry`, postJson(rows ? { rows } : {})),
     // The address goes in the body, never in the address of the request (which servers log).
     person: (email: string) => json<PersonRecord>(ADMIN_PEOPLE.lookup, postJson({ email } satisfies PersonRequest)),
     erase: (email: string) => json<ErasureCounts>(ADMIN_PEOPLE.erase, postJson({ email } satisfies PersonRequest)),

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { operatorOf } from "../operator";
+import { waitingJoinsOf } from "../joins";
 import { missingProductionSettings } from "../../platform/config/production";
 import type { AppEnv, Deps } from "../../deps";
 import { missingFloodLimiters } from "../../platform/limits";
@@ -10,8 +11,10 @@ import { describeError, log } from "../../platform/log";
  * its schema lacks a table or column (migrations not applied), or, outside development, when a
  * setting production needs is missing, a placeholder or too weak a secret, or a setting's value
  * is not valid (named, never shown), or a rate-limit binding of the public routes is missing
- * (wrangler.toml [[ratelimits]]: without it those routes run unlimited). Also: the database, the mail transport, and how many
- * notifications wait undelivered and since when.
+ * (wrangler.toml [[ratelimits]]: without it those routes run unlimited). Also: the database, the
+ * mail transport, how many notifications wait undelivered and since when, and how many joins wait
+ * on the joins queue for the database and how old the oldest is (read from the backlog, not the
+ * database: it is counted while the database is down; `known: false` when the backlog did not answer).
  *
  * In production those details tell how many people sign up (an outage's backlog) and how mail
  * goes out: they are given only to an operator (`Authorization: Bearer` with an operator's
@@ -32,6 +35,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
     notifications: { undelivered: 0, oldestUndeliveredAt: null as string | null, oldestAgeSeconds: null as number | null },
   };
   const problems: string[] = [];
+  const joins = detailed ? waitingJoinsOf(deps) : null;
   try {
     const { missingSchema, undelivered } = await deps.repo.health.check();
     report.database.reachable = true;
@@ -59,7 +63,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   // Outside development a value the worker cannot use is not quietly replaced by its default.
   if (!config.isDevelopment && config.invalidSettings.length > 0) problems.push(`settings not valid: ${config.invalidSettings.join(", ")}`);
 
-  const shown = detailed ? report : { settings: report.settings };
+  const shown = detailed ? { ...report, joins: await joins } : { settings: report.settings };
   if (problems.length === 0) return c.json({ status: "ok", ...shown });
   const code = report.database.reachable ? (report.database.migrated ? "not_configured" : "not_migrated") : "database_unreachable";
   return c.json({ status: "unavailable", error: { code, message: `Not ready: ${problems.join("; ")}.` }, ...shown }, 503);

@@ -6,21 +6,23 @@ import { describeError, log } from "../../platform/log";
 import { digestNotification, formNotification, waitlistNotification } from "./content";
 import { nextAttemptAt, sendRecorded } from "../../platform/mail/outbox";
 import type { MailMessage } from "../../platform/mail/transport";
+import type { MailJob } from "../mail-queue/jobs";
 
 /**
  * The notification outbox: every waitlist entry and form submission is stored with its
  * notification claimed (a random claim token and a lease, worker/repository.ts), and only
  * then notified, so a failed send loses nothing.
  *
- * - A new record is sent right after the response (deliverNew), as a single e-mail, while the
- *   hour's budget of single e-mails (NOTIFY_HOURLY_CAP) lasts. Past it, the record is released
+ * - A new record's job goes to the mail queue after the response (worker/features/mail-queue),
+ *   whose consumer sends it as a single e-mail while the hour's budget of single e-mails
+ *   (NOTIFY_HOURLY_CAP, counted by the storing write) lasts. Past it, the record is released
  *   unsent and the next cron run sends it in a digest: a burst of 5,000 sign-ups gives the
  *   company about 60 e-mails plus a digest per cron run, not 5,000.
  * - A failed send records the error and the next attempt (platform/mail/outbox.ts): base x
  *   2^(attempt-1), at most NOTIFY_RETRY_MAX_SECONDS apart, and after NOTIFY_MAX_ATTEMPTS always
  *   that longest wait. A notification is never given up.
- * - The cron (runOutbox) claims what is due, sends singles while the budget lasts, and lists the
- *   rest in one digest e-mail, which marks every record it carries as sent when it is delivered.
+ * - The cron (runOutbox) claims what is due, re-queues singles while the budget lasts, and lists
+ *   the rest in one digest e-mail, which marks every record it carries as sent when it is delivered.
  */
 
 /** The counter of the hour's single notification e-mails (in the rate-limit table). */
@@ -41,20 +43,17 @@ export function firstClaim(deps: Deps): FirstClaim {
 }
 
 /** Whether the `used`-th single e-mail of the hour is within the cap (a cap of 0 allows none). */
-const withinCap = (used: number, now: Date, config: AppConfig) =>
+export const withinCap = (used: number, now: Date, config: AppConfig) =>
   judge(used, config.notify.hourlyCap, singleBudget(now).window.end, now).allowed;
 
-/** Takes one single e-mail from this hour's budget; false once it is used up. */
-async function takeSingle(deps: Deps): Promise<boolean> {
-  if (deps.config.notify.hourlyCap === 0) return false;
-  const budget = singleBudget(deps.now());
-  return withinCap(await deps.repo.counters.count(budget.key, budget.window), deps.now(), deps.config);
-}
-
-function singleMessage(item: Notified, config: AppConfig): MailMessage {
+/**
+ * The single notification e-mail of a record, with the row's idempotency key (the same however
+ * often the row is sent: a provider that honours it delivers it once).
+ */
+export function notificationMessage(item: Notified, config: AppConfig): MailMessage {
   const content = item.kind === "waitlist" ? waitlistNotification(item.record) : formNotification(item.record);
   const templateId = item.kind === "waitlist" ? config.mail.templates.waitlist : config.mail.templates.form;
-  return { receivers: config.companyEmails, ...content, templateId };
+  return { receivers: config.companyEmails, ...content, templateId, idempotencyKey: `notification-${item.kind}-${item.record.id}` };
 }
 
 /**
@@ -95,63 +94,56 @@ function send(deps: Deps, items: Notified[], message: MailMessage): Promise<bool
   );
 }
 
-/**
- * The notification of a record just stored (claimed, and counted as the `budgetUsed`-th single
- * e-mail of the hour, by that write; null when the write counted nothing), sent after the
- * response: a single e-mail within the hour's cap, otherwise released for the next cron run's
- * digest. Never throws.
- */
-export async function deliverNew(deps: Deps, item: Notified, budgetUsed: number | null): Promise<boolean> {
-  if (budgetUsed !== null && !withinCap(budgetUsed, deps.now(), deps.config)) {
-    try {
-      await deps.repo.notifications.release(item);
-    } catch (error) {
-      // The record keeps its claim; the cron takes it up when the lease lapses.
-      log("error", "notification.not_recorded", { transport: deps.transport.name, error: describeError(error) });
-    }
-    return false;
-  }
-  return send(deps, [item], singleMessage(item, deps.config));
-}
-
-export type OutboxReport = { attempted: number; sent: number; failed: number; digested: number };
+export type OutboxReport = { queued: number; digested: number; failed: number };
 
 /**
- * The cron trigger's work: claims due notifications oldest first, sends them one by one while
- * the hour's budget lasts, and once it is used up sends every other due one (up to
- * digestSize) in one digest e-mail.
+ * The cron trigger's share of the notifications (the mail queue re-queues the other outboxes:
+ * worker/features/mail-queue/cron.ts): claims due notifications oldest first (up to
+ * NOTIFY_DIGEST_SIZE), counts them against the hour's single e-mails in one upsert, hands those
+ * within NOTIFY_HOURLY_CAP to the mail queue as single e-mails, and sends every other in one
+ * digest e-mail (which marks each record it carries as sent when it is delivered).
  */
 export async function runOutbox(deps: Deps): Promise<OutboxReport> {
   const { notify } = deps.config;
-  const report: OutboxReport = { attempted: 0, sent: 0, failed: 0, digested: 0 };
-  const claim = async (limit: number): Promise<Notified[]> => {
-    const options = { now: deps.now(), lockMs: notify.lockMs };
-    const entries = await deps.repo.notifications.claimDue("waitlist", { ...options, limit });
-    const submissions = await deps.repo.notifications.claimDue("form", { ...options, limit: limit - entries.length });
-    return [
-      ...entries.map((record): Notified => ({ kind: "waitlist", record })),
-      ...submissions.map((record): Notified => ({ kind: "form", record })),
-    ];
-  };
+  const report: OutboxReport = { queued: 0, digested: 0, failed: 0 };
+  const options = { now: deps.now(), lockMs: notify.lockMs };
+  const entries = await deps.repo.notifications.claimDue("waitlist", { ...options, limit: notify.digestSize });
+  const submissions = await deps.repo.notifications.claimDue("form", { ...options, limit: notify.digestSize - entries.length });
+  const items = [
+    ...entries.map((record): Notified => ({ kind: "waitlist", record })),
+    ...submissions.map((record): Notified => ({ kind: "form", record })),
+  ];
+  if (items.length === 0) return report;
 
-  const overBudget: Notified[] = [];
-  for (const item of await claim(notify.batchSize)) {
-    if (overBudget.length > 0 || !(await takeSingle(deps))) {
-      overBudget.push(item);
-      continue;
-    }
-    report.attempted += 1;
-    if (await send(deps, [item], singleMessage(item, deps.config))) report.sent += 1;
-    else report.failed += 1;
+  // The hour's single e-mails: the whole run counted in one upsert, the i-th item the (first + i)-th.
+  const budget = singleBudget(deps.now());
+  const used = notify.hourlyCap === 0 ? null : await deps.repo.mailQueue.countMany(budget.key, budget.window, items.length);
+  const singles: MailJob[] = [];
+  const digest: Notified[] = [];
+  items.forEach((item, i) => {
+    const nth = used === null ? null : used - items.length + 1 + i;
+    if (nth !== null && digest.length === 0 && withinCap(nth, deps.now(), deps.config))
+      singles.push({ type: "notification", kind: item.kind, id: item.record.id, claim: item.record.notifyClaim ?? "", budgetUsed: nth });
+    else digest.push(item);
+  });
+  if (singles.length > 0) {
+    await deps.queues.mail.enqueue(singles);
+    report.queued = singles.length;
   }
-
-  if (overBudget.length > 0) {
-    const digest = [...overBudget, ...(await claim(notify.digestSize - overBudget.length))];
+  if (digest.length > 0) {
     const content = digestNotification(digest, notify.hourlyCap);
-    report.attempted += 1;
-    if (await send(deps, digest, { receivers: deps.config.companyEmails, ...content })) report.digested = digest.length;
+    const ids = digest.map((item) => `${item.kind[0]}${item.record.id}`).join(".");
+    const key = `notification-digest-${await digestKey(ids)}`;
+    if (await send(deps, digest, { receivers: deps.config.companyEmails, ...content, idempotencyKey: key }))
+      report.digested = digest.length;
     else report.failed += 1;
   }
   log(report.failed > 0 ? "warn" : "info", "notification.outbox_run", { ...report, transport: deps.transport.name });
   return report;
+}
+
+/** A digest's idempotency key: the hash of the records it carries (the same records, the same key). */
+async function digestKey(ids: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(ids));
+  return [...new Uint8Array(hash).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

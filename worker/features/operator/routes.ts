@@ -19,6 +19,8 @@ import {
 } from "../../shared/admin";
 import { holdRequestSchema, voidRequestSchema } from "../../shared/campaign-requests";
 import { campaignRoutes } from "../campaigns";
+import { joinsAdminRoutes } from "../joins";
+import { mailDeadLetters, mailQueueRoutes } from "../mail-queue";
 import { retentionStats } from "../retention";
 import { visitorMailOf } from "../waitlist";
 
@@ -41,12 +43,13 @@ export const adminRoutes = new Hono<OperatorEnv>()
 
   .get("/stats", async (c) => {
     const deps = c.get("deps");
-    const [stats, visitorMail, retention] = await Promise.all([
+    const [stats, visitorMail, retention, deadLetters] = await Promise.all([
       deps.repo.operator.stats(deps.now(), { networkFlag: deps.config.waitlist.networkFlag }),
       visitorMailOf(deps),
       retentionStats(deps),
+      mailDeadLetters(deps, 0),
     ]);
-    return c.json({ ...stats, visitorMail, retention } satisfies AdminStats);
+    return c.json({ ...stats, visitorMail, retention, mailDeadLetters: deadLetters.total } satisfies AdminStats);
   })
 
   .get("/waitlist", async (c) => {
@@ -97,5 +100,10 @@ export const adminRoutes = new Hono<OperatorEnv>()
     return c.json(counts satisfies ErasureCounts);
   })
 
+  // The mail queue's dead letters and their retry (worker/features/mail-queue/routes.ts).
+  .route("/mail", mailQueueRoutes)
+
   // Launch day: drafts, previews, tests, sending and its report (worker/features/campaigns/routes.ts).
-  .route("/campaigns", campaignRoutes);
+  .route("/campaigns", campaignRoutes)
+  // Issue 24: the joins waiting for the database, the dead ones and their retry.
+  .route("/joins", joinsAdminRoutes);

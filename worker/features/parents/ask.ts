@@ -6,7 +6,7 @@ import { AGE_MESSAGES, type AgeBand } from "../../shared/age";
 import { canonicalEmail } from "../../shared/text";
 import { WAITLIST_MESSAGES } from "../../shared/waitlist";
 import { confirmCap, isDisposableAddress, mailboxKeys } from "../waitlist";
-import { deliverParentMail } from "./mail";
+import { handOver } from "../mail-queue";
 
 /**
  * A child below the consent age asks a parent (issue 23 §2; docs/api.md "Parents"): what the join
@@ -20,7 +20,8 @@ import { deliverParentMail } from "./mail";
  *   stranger more than the confirmations could.
  * - Over the cap nothing is stored and nothing is sent, and the child is answered as ever (the
  *   answer says nothing about the parent's address, nor whether a request was made before).
- * - The e-mail goes after the answer; the cron retries it when that fails (mail.ts).
+ * - The e-mail's job goes to the mail queue after the answer (no database call: its consumer sends
+ *   parentMessage, mail.ts); the cron re-queues it when that fails.
  * The request's id and token never reach the child: only the e-mail carries them.
  */
 export type ParentAsk = { parentEmail: string; band: AgeBand; country: string | null; origin: string };
@@ -45,5 +46,7 @@ export async function askParent(deps: Deps, ask: ParentAsk): Promise<Stored> {
     confirmCap(deps, mailboxKey),
     { claim: crypto.randomUUID(), now, lockMs: deps.config.notify.lockMs },
   );
-  return request ? { at: now, after: () => deliverParentMail(deps, request) } : { at: now };
+  if (!request) return { at: now };
+  const job = { type: "parent", id: request.id, claim: request.claim ?? "" } as const;
+  return { at: now, after: () => handOver(deps, [job]) };
 }

@@ -1,15 +1,17 @@
 import type { Deps } from "../../deps";
 import { API_BODY_ERRORS, ApiError, withHeaders } from "../../platform/http/errors";
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
-import { type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { ATTRIBUTION_FIELDS, type Attribution, type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
+import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent } from "../parents";
-import { deliverNew, type FirstClaim, firstClaim } from "../notifications";
+import { type FirstClaim, firstClaim } from "../notifications";
+import { handOver } from "../mail-queue";
 import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
-import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKeys, networkKey } from "./keys";
+import { waitForDatabase, type WaitingInput, waitParentForDatabase } from "./waiting";
 import type { JoinJourney, JoinResult } from "./queries/join";
 import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, withConfirmRetries } from "./writes";
 
@@ -22,8 +24,9 @@ import { confirmCap, confirmWrite, type Defer, newReferralJoin, queueMail, run, 
  *   or, confirmed at once (WAITLIST_DOUBLE_OPT_IN=false, or signing in proved the address), the
  *   confirmation itself and a welcome;
  * - an address already notified is the spec's 409 duplicate, and still gets its mail;
- * - the mails go after the response: the joiner's, and the team's notification when this join
- *   holds its claim (otherwise another request is sending it right now).
+ * - the mails go after the response through the mail queue (worker/features/mail-queue): the
+ *   joiner's, and the team's notification when this join holds its claim (otherwise another
+ *   request is sending it right now); the request makes no database call after its answer.
  */
 
 /** The code of the 409 for an address already on the list (its page shows it as news: form-page.ts informational). */
@@ -91,15 +94,13 @@ export function mailJobsOfJoin(result: JoinResult): MailJob[] {
   return jobs;
 }
 
-/** What a join sends after the response: the joiner mail it queued (claimed by it), and the team's notification if it holds the claim. */
+/**
+ * What a join does after the response: hands its mail jobs to the mail queue (no database call;
+ * the queue's consumer sends them). Never throws: a job the queue refused is logged, and its row,
+ * stored and claimed, is re-queued by the cron once the claim's lease lapses.
+ */
 function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
-  return () =>
-    Promise.all([
-      result.joinerMail ? deliverJoinerMail(deps, result.joinerMail, result.current) : null,
-      result.outcome === "joined" && result.claimed
-        ? deliverNew(deps, { kind: "waitlist", record: result.entry }, result.budgetUsed)
-        : null,
-    ]);
+  return () => handOver(deps, mailJobsOfJoin(result));
 }
 
 /**
@@ -126,13 +127,41 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
     const claim = firstClaim(deps);
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
     const entry = { ...rest, email, ageBand: age.band, country: age.country };
-    const result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+    let result: Awaited<ReturnType<typeof joinWithJourney>>;
+    try {
+      result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+    } catch (error) {
+      // The database refused for load or unavailability: the join waits on the joins queue and
+      // the visitor gets the spec's success (waiting.ts).
+      if (!isDatabaseUnavailable(error)) throw error;
+      return { at: await waitForDatabase(deps, waitingInput(entry), request, claim.now, error), headers };
+    }
     const after = afterJoin(deps, result);
     if (result.outcome === "duplicate") return { refused: new ApiError(409, ALREADY_JOINED, WAITLIST_MESSAGES.duplicate), after, headers };
     return { at: claim.now, after, headers };
   } catch (error) {
     throw error instanceof ApiError ? withHeaders(error, headers) : error;
   }
+}
+
+/** What a waiting join keeps of the public join's validated input (never the form's extras, never a birth month or year). */
+function waitingInput(
+  entry: {
+    email: string;
+    source?: string | null;
+    ref?: string | null;
+    ageBand: AgeBandStored;
+    country: string | null;
+  } & Partial<Attribution>,
+): WaitingInput {
+  return {
+    email: entry.email,
+    source: entry.source ?? null,
+    ref: entry.ref ?? null,
+    ...(Object.fromEntries(ATTRIBUTION_FIELDS.map((field) => [field, entry[field] ?? null])) as Attribution),
+    ageBand: entry.ageBand,
+    country: entry.country,
+  };
 }
 
 /**
@@ -150,11 +179,21 @@ async function askForParent(
 ): Promise<Stored> {
   if (parentEmail === null)
     throw parentStep ? API_BODY_ERRORS.invalid({ parent_email: AGE_MESSAGES.parentEmailRequired }) : parentNeeded(age);
-  const asked = await askParent(deps, { parentEmail, band: age.band, country: age.country, origin: request.origin });
   const accepted = {
     json: { status: PARENT_ASKED, message: AGE_MESSAGES.parentSentTitle },
     lines: [AGE_MESSAGES.parentSentTitle, AGE_MESSAGES.parentSentDetail],
   };
+  const ask = { parentEmail, band: age.band, country: age.country, origin: request.origin };
+  let asked: Stored;
+  try {
+    asked = await askParent(deps, ask);
+  } catch (error) {
+    // The database refused for load: the request waits on the joins queue with the parent's
+    // address only (waiting.ts), and the child gets the same answer.
+    if (!isDatabaseUnavailable(error)) throw error;
+    await waitParentForDatabase(deps, ask, deps.now(), error);
+    return { accepted };
+  }
   return { accepted, ...(asked.after ? { after: asked.after } : {}) };
 }
 

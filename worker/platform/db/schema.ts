@@ -523,6 +523,27 @@ export const authRefreshTokens = table(
   (t) => [index(`${TABLE_PREFIX}_auth_refresh_tokens_session_idx`).on(t.sessionId)],
 );
 
+/**
+ * The mail queue's dead letters (issue 24 §2; worker/features/mail-queue): a job whose batch could
+ * not be recorded through all of the queue's retries (the database down for long), one row per
+ * outbox row (`kind` and `row_id`: hwh_joiner_mail, hwh_waitlist's or hwh_form_submissions'
+ * notification, hwh_parental_requests), with the last error. The row itself stays unsent, so the
+ * cron re-queues it anyway once its lease lapses; the console lists these and "retry" re-queues
+ * them at once. Deleted when the row is sent or retried. Names no address.
+ */
+export const mailDeadLetters = table(
+  "mail_dead_letters",
+  {
+    kind: text("kind").$type<"joiner" | "waitlist" | "form" | "parent">().notNull(),
+    rowId: integer("row_id").notNull(),
+    error: text("error").notNull(),
+    deadLetteredAt: text("dead_lettered_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.rowId] })],
+);
+
+export type MailDeadLetter = typeof mailDeadLetters.$inferSelect;
+
 export type AuthUser = typeof authUsers.$inferSelect;
 export type AuthSession = typeof authSessions.$inferSelect;
 export type AuthRefreshToken = typeof authRefreshTokens.$inferSelect;

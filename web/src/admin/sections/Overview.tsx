@@ -4,6 +4,7 @@ import { admin } from "../content";
 import { formatCount } from "../format";
 import { Children } from "./Children";
 import { Funnel } from "./Funnel";
+import { MailDeadLetters } from "./MailDeadLetters";
 import { Retention } from "./Retention";
 import { BusyButton, Messages, Section } from "./Section";
 
@@ -57,6 +58,7 @@ export function Overview({ id, stats, refresh }: { id: string; stats: AdminStats
       >
         {text.visitorMail(stats.visitorMail)}
       </p>
+      <MailDeadLetters count={stats.mailDeadLetters} />
       <Funnel funnel={stats.funnel} />
       <Children ages={stats.ages} parents={stats.parents} />
       <Retention retention={stats.retention} />

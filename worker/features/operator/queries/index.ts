@@ -77,7 +77,8 @@ export function createAdminRepository(db: Database) {
     ...createPeopleQueries(db),
 
     /** Everything the console's overview shows, in one database call (stats.ts). */
-    stats: (now: Date, options: StatsOptions): Promise<Omit<AdminStats, "visitorMail" | "retention">> => adminStats(db, now, options),
+    stats: (now: Date, options: StatsOptions): Promise<Omit<AdminStats, "visitorMail" | "retention" | "mailDeadLetters">> =>
+      adminStats(db, now, options),
 
     /**
      * One page of the waitlist, newest first, each entry with its place and its referral credits

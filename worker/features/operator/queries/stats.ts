@@ -40,7 +40,11 @@ export function breakdownOf(top: { value: string; count: number }[], none: numbe
 export type StatsOptions = { networkFlag: number };
 
 /** The stats the database gives in one batch; the visitor e-mail line is the waitlist's (routes.ts adds it). */
-export async function adminStats(db: Database, now: Date, options: StatsOptions): Promise<Omit<AdminStats, "visitorMail" | "retention">> {
+export async function adminStats(
+  db: Database,
+  now: Date,
+  options: StatsOptions,
+): Promise<Omit<AdminStats, "visitorMail" | "retention" | "mailDeadLetters">> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = new Date(today - (STATS_DAYS - 1) * DAY_MS);
   const day = sql<string>`substr(${waitlist.createdAt}, 1, 10)`;

@@ -78,8 +78,12 @@ export function confirmingStatements(db: Database, which: SQL, email: string, wr
  * A joiner mail row for the entry `j` of the query it ends (every column, in the table's order,
  * as insert-select wants); a confirmation of a join copies the entry's referral_join, which its link carries.
  */
-const queued = (kind: "confirm" | "welcome", mail: QueueMail, referralJoin = sql`null`) =>
-  sql`select null, j.id, ${kind}, ${mail.origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null, ${referralJoin} from ${waitlist} j`;
+const queued = (kind: "confirm" | "welcome", mail: QueueMail, referralJoin = sql`null`, origin: SQL | string = mail.origin) =>
+  sql`select null, j.id, ${kind}, ${origin}, ${iso(mail.now)}, null, 1, null, ${iso(new Date(mail.now.getTime() + mail.lockMs))}, ${mail.claim}, null, ${referralJoin} from ${waitlist} j`;
+
+/** How many joiner e-mails the mailbox whose cap counter is `key` got in the cap's window (SQL). */
+const usedOf = (key: SQL | string, window: CounterWindow) =>
+  sql`coalesce((select c.count from ${rateLimits} c where c.key = ${key} and c.window_start >= ${window.start}), 0)`;
 
 /**
  * Queues a joiner mail of `kind` for the entry (by address) when `when` holds for it and its
@@ -87,7 +91,7 @@ const queued = (kind: "confirm" | "welcome", mail: QueueMail, referralJoin = sql
  * it, only if it was queued.
  */
 function cappedMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, kind: JoinerMail["kind"], when: SQL, join?: SQL) {
-  const used = sql`coalesce((select c.count from ${rateLimits} c where c.key = ${cap.key} and c.window_start >= ${cap.window.start}), 0)`;
+  const used = usedOf(cap.key, cap.window);
   const mine = sql`(select 1 from ${joinerMail} m where m.entry_id = (select w.id from ${waitlist} w where w.email = ${email}) and m.claim = ${mail.claim})`;
   return [
     db.insert(joinerMail).select(sql`${queued(kind, mail, join)} where j.email = ${email} and ${when} and ${used} < ${cap.max}`),
@@ -111,6 +115,30 @@ export function welcomeStatements(db: Database, email: string, confirmClaim: str
  */
 export function confirmMailStatements(db: Database, email: string, cap: MailCap, mail: QueueMail, ofJoin: boolean) {
   return cappedMailStatements(db, email, cap, mail, "confirm", sql`j.confirmed_at is null`, ofJoin ? sql`j.referral_join` : undefined);
+}
+
+/**
+ * The set form of confirmMailStatements (a join's e-mail, carrying the entry's referral_join) for
+ * the entries `stored` joins in (SQL: a join clause giving each entry `j` a row `w` of the
+ * waiting joins, whose `cap_key` names its mailbox's cap counter and `origin` its links' site):
+ * a confirmation queued for each one still unconfirmed whose mailbox is under the cap, then each
+ * counted. Two statements for any number of entries (worker/features/waitlist/queries/join.ts joinWaiting).
+ */
+export function confirmMailOfMany(db: Database, stored: SQL, window: CounterWindow, max: number, mail: Omit<QueueMail, "origin">) {
+  const capKey = sql`json_extract(w.value, '$.cap_key')`;
+  const origin = sql`json_extract(w.value, '$.origin')`;
+  const mine = sql`(select 1 from ${joinerMail} m where m.entry_id = j.id and m.claim = ${mail.claim})`;
+  return [
+    db
+      .insert(joinerMail)
+      .select(
+        sql`${queued("confirm", { ...mail, origin: "" }, sql`j.referral_join`, origin)} ${stored} where j.confirmed_at is null and ${usedOf(capKey, window)} < ${max}`,
+      ),
+    db
+      .insert(rateLimits)
+      .select(sql`select ${capKey}, ${window.start}, ${window.end}, 1 from ${waitlist} j ${stored} where exists ${mine}`)
+      .onConflictDoUpdate(COUNT_ON_CONFLICT),
+  ] as const;
 }
 
 /** The mail a queueing statement stored (by its claim), read in the same batch. */

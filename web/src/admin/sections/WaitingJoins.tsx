@@ -1,0 +1,119 @@
+import type { DeadJoinJson, JoinsReport } from "@shared/joins";
+import { useCallback, useEffect, useState } from "react";
+import { formatTime } from "../format";
+import { joins as text } from "../joins-content";
+import { useConsole } from "../context";
+import { BusyButton, Messages, Section } from "./Section";
+
+/**
+ * The joins waiting on the joins queue for the database (GET /api/admin/joins): how many and
+ * since when, and the dead ones (the queue gave up after its retries), each with "Retry" and
+ * "Retry all" (POST /api/admin/joins/retry), which put them back on the queue.
+ */
+export function WaitingJoins({ id }: { id: string }) {
+  const { api, report } = useConsole();
+  const [joins, setJoins] = useState<JoinsReport | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    () =>
+      api.waitingJoins().then(
+        (answer) => setJoins(answer),
+        (failure: unknown) => setError(report(failure)),
+      ),
+    [api, report],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function retry(which: DeadJoinJson["id"] | "all") {
+    if (busy !== null || !joins) return;
+    setBusy(which);
+    setError(null);
+    setStatus(null);
+    try {
+      const { retried } = await api.retryJoins(which === "all" ? undefined : [which]);
+      setStatus(text.dead.retried(retried));
+      await load();
+    } catch (failure) {
+      setError(report(failure));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const dead = joins?.dead_joins ?? [];
+  return (
+    <Section id={id} title={text.title}>
+      <p>{text.intro}</p>
+      {joins && (
+        <p className={joins.waiting > 0 ? "delivery delivery--waiting" : "delivery delivery--done"}>
+          {!joins.known ? text.unknown : joins.waiting === 0 ? text.none : text.waiting(joins.waiting, joins.oldest_at)}
+        </p>
+      )}
+      <Messages status={joins === null && !error ? text.loading : status} error={error} />
+      {joins && (
+        <>
+          <h3>{text.dead.title}</h3>
+          {dead.length === 0 && <p className="empty">{text.dead.none}</p>}
+          {dead.length > 0 && (
+            <>
+              {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
+              <div
+                className="table-scroll"
+                role="region"
+                aria-labelledby={`${id}-dead-caption`}
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
+                tabIndex={0}
+              >
+                <table className="data-table">
+                  <caption id={`${id}-dead-caption`}>{text.dead.caption}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{text.dead.columns.email}</th>
+                      <th scope="col">{text.dead.columns.source}</th>
+                      <th scope="col">{text.dead.columns.joined}</th>
+                      <th scope="col">{text.dead.columns.died}</th>
+                      <th scope="col">
+                        <span className="visually-hidden">{text.dead.retry}</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {dead.map((join) => (
+                      <tr key={join.id}>
+                        <td>{join.email}</td>
+                        <td>{join.kind === "parent" ? text.dead.parentRequest : (join.source ?? "")}</td>
+                        <td>{formatTime(join.joined_at)}</td>
+                        <td>{formatTime(join.died_at)}</td>
+                        <td>
+                          <BusyButton busy={busy === join.id} busyLabel={text.dead.retrying} onClick={() => retry(join.id)}>
+                            {text.dead.retry}
+                          </BusyButton>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <p>
+                <BusyButton
+                  className="button button--primary"
+                  busy={busy === "all"}
+                  busyLabel={text.dead.retrying}
+                  onClick={() => retry("all")}
+                >
+                  {text.dead.retryAll}
+                </BusyButton>
+              </p>
+            </>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}
