@@ -21,6 +21,7 @@ export const joins = {
     // A child's join whose request to a parent waited: the address is the parent's.
     parentRequest: "A child's request to this parent",
     retry: "Retry",
+    retryOne: (email: string) => `Retry the join of ${email}`,
     retryAll: "Retry all",
     retrying: "Retrying…",
     retried: (count: number) => `${plural(count, "join")} put back on the queue.`,

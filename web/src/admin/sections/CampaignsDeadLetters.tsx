@@ -3,7 +3,8 @@ import { useEffect, useState } from "react";
 import { admin } from "../content";
 import { formatCount, formatTime } from "../format";
 import { useConsole } from "../context";
-import { BusyButton, Messages, Value } from "./Section";
+import { RetryTable } from "./RetryTable";
+import { Messages, Value } from "./Section";
 
 /**
  * The campaign's dead letters (recipients whose message failed every retry: GET …/dead-letters),
@@ -14,7 +15,7 @@ export function CampaignsDeadLetters({ campaign, onCampaign }: { campaign: Campa
   const { api, report } = useConsole();
   const text = admin.campaigns.deadLetters;
   const [letters, setLetters] = useState<DeadLetter[] | null>(null);
-  const [busy, setBusy] = useState<number | "all" | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const count = campaign.progress.dead_lettered;
@@ -34,7 +35,7 @@ export function CampaignsDeadLetters({ campaign, onCampaign }: { campaign: Campa
 
   async function retry(which: number | "all") {
     if (busy !== null || !letters) return;
-    setBusy(which);
+    setBusy(String(which));
     setError(null);
     setStatus(null);
     try {
@@ -59,70 +60,34 @@ export function CampaignsDeadLetters({ campaign, onCampaign }: { campaign: Campa
       <Messages status={letters === null && !error ? text.loading : status} error={error} />
       {letters && letters.length === 0 && <p className="empty">{text.none}</p>}
       {letters && letters.length > 0 && (
-        <>
-          {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
-          <div
-            className="table-scroll"
-            role="region"
-            aria-labelledby={`dead-letters-${id}-caption`}
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
-            tabIndex={0}
-          >
-            <table className="data-table">
-              <caption id={`dead-letters-${id}-caption`}>{text.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{text.columns.email}</th>
-                  <th scope="col" className="numeric">
-                    {text.columns.attempts}
-                  </th>
-                  <th scope="col">{text.columns.error}</th>
-                  <th scope="col">{text.columns.when}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{text.retry}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {letters.map((letter) => (
-                  <tr key={letter.recipient_id}>
-                    <th scope="row" className="cell-email">
-                      {letter.email ?? <span className="muted">{text.erased}</span>}
-                    </th>
-                    <td className="numeric">{formatCount(letter.attempts)}</td>
-                    <td className="cell-message">
-                      <Value>{letter.last_error}</Value>
-                    </td>
-                    <td className="cell-time">{formatTime(letter.dead_lettered_at)}</td>
-                    <td>
-                      <BusyButton
-                        className="button button--small"
-                        busy={busy === letter.recipient_id}
-                        busyLabel={text.retrying}
-                        inactive={busy !== null}
-                        onClick={() => retry(letter.recipient_id)}
-                      >
-                        <span aria-hidden="true">{text.retry}</span>
-                        <span className="visually-hidden">{text.retryOne(letter.email ?? text.erased)}</span>
-                      </BusyButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p>
-            <BusyButton
-              className="button"
-              busy={busy === "all"}
-              busyLabel={text.retrying}
-              inactive={busy !== null}
-              onClick={() => retry("all")}
-            >
-              {text.retryAll}
-            </BusyButton>
-          </p>
-        </>
+        <RetryTable
+          id={`dead-letters-${id}`}
+          caption={text.caption}
+          columns={[
+            { label: text.columns.email },
+            { label: text.columns.attempts, numeric: true },
+            { label: text.columns.error },
+            { label: text.columns.when },
+          ]}
+          rows={letters}
+          keyOf={(letter) => String(letter.recipient_id)}
+          cells={(letter) => (
+            <>
+              <th scope="row" className="cell-email">
+                {letter.email ?? <span className="muted">{text.erased}</span>}
+              </th>
+              <td className="numeric">{formatCount(letter.attempts)}</td>
+              <td className="cell-message">
+                <Value>{letter.last_error}</Value>
+              </td>
+              <td className="cell-time">{formatTime(letter.dead_lettered_at)}</td>
+            </>
+          )}
+          retryName={(letter) => text.retryOne(letter.email ?? text.erased)}
+          words={text}
+          busy={busy}
+          onRetry={(letter) => void retry(letter === "all" ? "all" : letter.recipient_id)}
+        />
       )}
     </div>
   );

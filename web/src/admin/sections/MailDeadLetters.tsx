@@ -2,7 +2,8 @@ import type { MailDeadLetterJson, MailKind } from "@shared/mail-queue";
 import { useEffect, useState } from "react";
 import { useConsole } from "../context";
 import { formatCount, formatTime } from "../format";
-import { BusyButton, Messages, Value } from "./Section";
+import { RetryTable } from "./RetryTable";
+import { Messages, Value } from "./Section";
 
 /** The words of the mail dead letters' part of the overview. */
 const TEXT = {
@@ -78,68 +79,32 @@ export function MailDeadLetters({ count }: { count: number | undefined }) {
       <p>{TEXT.intro}</p>
       <Messages status={letters === null && !error ? TEXT.loading : status} error={error} />
       {letters && letters.length > 0 && (
-        <>
-          {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
-          <div
-            className="table-scroll"
-            role="region"
-            aria-labelledby="mail-dead-letters-caption"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
-            tabIndex={0}
-          >
-            <table className="data-table">
-              <caption id="mail-dead-letters-caption">{TEXT.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{TEXT.columns.kind}</th>
-                  <th scope="col" className="numeric">
-                    {TEXT.columns.row}
-                  </th>
-                  <th scope="col">{TEXT.columns.error}</th>
-                  <th scope="col">{TEXT.columns.when}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{TEXT.retry}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {letters.map((letter) => (
-                  <tr key={keyOf(letter)}>
-                    <th scope="row">{TEXT.kinds[letter.kind]}</th>
-                    <td className="numeric">{letter.row_id}</td>
-                    <td className="cell-message">
-                      <Value>{letter.error}</Value>
-                    </td>
-                    <td className="cell-time">{formatTime(letter.dead_lettered_at)}</td>
-                    <td>
-                      <BusyButton
-                        className="button button--small"
-                        busy={busy === keyOf(letter)}
-                        busyLabel={TEXT.retrying}
-                        inactive={busy !== null}
-                        onClick={() => retry(letter)}
-                      >
-                        <span aria-hidden="true">{TEXT.retry}</span>
-                        <span className="visually-hidden">{TEXT.retryOne(TEXT.kinds[letter.kind], letter.row_id)}</span>
-                      </BusyButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p>
-            <BusyButton
-              className="button"
-              busy={busy === "all"}
-              busyLabel={TEXT.retrying}
-              inactive={busy !== null}
-              onClick={() => retry("all")}
-            >
-              {TEXT.retryAll}
-            </BusyButton>
-          </p>
-        </>
+        <RetryTable
+          id="mail-dead-letters"
+          caption={TEXT.caption}
+          columns={[
+            { label: TEXT.columns.kind },
+            { label: TEXT.columns.row, numeric: true },
+            { label: TEXT.columns.error },
+            { label: TEXT.columns.when },
+          ]}
+          rows={letters}
+          keyOf={keyOf}
+          cells={(letter) => (
+            <>
+              <th scope="row">{TEXT.kinds[letter.kind]}</th>
+              <td className="numeric">{letter.row_id}</td>
+              <td className="cell-message">
+                <Value>{letter.error}</Value>
+              </td>
+              <td className="cell-time">{formatTime(letter.dead_lettered_at)}</td>
+            </>
+          )}
+          retryName={(letter) => TEXT.retryOne(TEXT.kinds[letter.kind], letter.row_id)}
+          words={TEXT}
+          busy={busy}
+          onRetry={(letter) => void retry(letter)}
+        />
       )}
     </div>
   );

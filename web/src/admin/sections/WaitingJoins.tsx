@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { formatTime } from "../format";
 import { joins as text } from "../joins-content";
 import { useConsole } from "../context";
-import { BusyButton, Messages, Section } from "./Section";
+import { RetryTable } from "./RetryTable";
+import { Messages, Section } from "./Section";
 
 /**
  * The joins waiting on the joins queue for the database (GET /api/admin/joins): how many and
@@ -61,56 +62,32 @@ export function WaitingJoins({ id }: { id: string }) {
           <h3>{text.dead.title}</h3>
           {dead.length === 0 && <p className="empty">{text.dead.none}</p>}
           {dead.length > 0 && (
-            <>
-              {/* biome-ignore lint/a11y/useSemanticElements: a scrolling box inside a section, named by its table's caption. */}
-              <div
-                className="table-scroll"
-                role="region"
-                aria-labelledby={`${id}-dead-caption`}
-                // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
-                tabIndex={0}
-              >
-                <table className="data-table">
-                  <caption id={`${id}-dead-caption`}>{text.dead.caption}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{text.dead.columns.email}</th>
-                      <th scope="col">{text.dead.columns.source}</th>
-                      <th scope="col">{text.dead.columns.joined}</th>
-                      <th scope="col">{text.dead.columns.died}</th>
-                      <th scope="col">
-                        <span className="visually-hidden">{text.dead.retry}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {dead.map((join) => (
-                      <tr key={join.id}>
-                        <td>{join.email}</td>
-                        <td>{join.kind === "parent" ? text.dead.parentRequest : (join.source ?? "")}</td>
-                        <td>{formatTime(join.joined_at)}</td>
-                        <td>{formatTime(join.died_at)}</td>
-                        <td>
-                          <BusyButton busy={busy === join.id} busyLabel={text.dead.retrying} onClick={() => retry(join.id)}>
-                            {text.dead.retry}
-                          </BusyButton>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <p>
-                <BusyButton
-                  className="button button--primary"
-                  busy={busy === "all"}
-                  busyLabel={text.dead.retrying}
-                  onClick={() => retry("all")}
-                >
-                  {text.dead.retryAll}
-                </BusyButton>
-              </p>
-            </>
+            <RetryTable
+              id={`${id}-dead`}
+              caption={text.dead.caption}
+              columns={[
+                { label: text.dead.columns.email },
+                { label: text.dead.columns.source },
+                { label: text.dead.columns.joined },
+                { label: text.dead.columns.died },
+              ]}
+              rows={dead}
+              keyOf={(join) => join.id}
+              cells={(join) => (
+                <>
+                  <th scope="row" className="cell-email">
+                    {join.email}
+                  </th>
+                  <td>{join.kind === "parent" ? text.dead.parentRequest : (join.source ?? "")}</td>
+                  <td className="cell-time">{formatTime(join.joined_at)}</td>
+                  <td className="cell-time">{formatTime(join.died_at)}</td>
+                </>
+              )}
+              retryName={(join) => text.dead.retryOne(join.email)}
+              words={text.dead}
+              busy={busy}
+              onRetry={(join) => void retry(join === "all" ? "all" : join.id)}
+            />
           )}
         </>
       )}
