@@ -583,7 +583,7 @@ describe("a refused form post gets its form back, with what was typed (issue 15)
       { name: "Ada", email: "ada@example.com", message: "Hi <there>", website: "" },
     ],
   ] as const)(
-    "%s over the limit (refused before its body is read): the wait, and the form with every value",
+    "%s over the limit (the form refused before its body is read, the waitlist at its store): the wait, and the form with every value",
     async (_name, path, page, setting, fields) => {
       const ip = uniqueClientIp();
       const settings = { [setting]: limitedTo(env[setting], 1) };

@@ -33,6 +33,10 @@ const mailsTo = async (text: string) => (await repo.devMail.list(500)).filter((m
 
 const join = (tag: string) => ({ ...ADULT_ANSWER, email: uniqueEmail(tag) });
 
+const YEAR = new Date().getUTCFullYear();
+/** A birth date `age` years ago, safely (as test/worker/age-join.test.ts: January counts the younger way). */
+const aged = (age: number) => ({ birth_month: 1, birth_year: YEAR - age - (new Date().getUTCMonth() === 0 ? 1 : 0) });
+
 /** `count` posts from one address, `concurrency` at a time (a flood is quick; the window is a real minute). */
 async function burst(path: string, count: number, body: () => Record<string, unknown>, ip: string, concurrency = 10): Promise<Response[]> {
   const responses: Response[] = [];
@@ -79,6 +83,88 @@ describe("per-client limits", () => {
     expect(await mailsTo(tag)).toBe(created);
     // Another client is not affected.
     expect((await post("/api/waitlist", join(tag), { "CF-Connecting-IP": uniqueClientIp() })).status).toBe(201);
+  });
+
+  it("a class of 40 twelve-year-olds in the US behind one address: each child's two steps (400 parent_needed, then 202), no 429", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const tag = `kids${Date.now()}`;
+    const child = async (n: number) => {
+      const headers = { "CF-Connecting-IP": ip, "CF-IPCountry": "US" };
+      const first = await post("/api/waitlist", { ...aged(12), email: uniqueEmail(`${tag}-child${n}`) }, headers);
+      const cookie = /^(hwh_age=[^;]+);/.exec(first.headers.get("Set-Cookie") ?? "")?.[1] ?? "";
+      const second = await post("/api/waitlist", { parent_email: uniqueEmail(`${tag}-parent${n}`) }, { ...headers, Cookie: cookie });
+      return [first.status, ((await first.json()) as { error?: { code?: string } }).error?.code, second.status];
+    };
+    const firstWindow = windowNumber();
+    const answers = [];
+    // All 40 in one minute (80 requests: more than the 60 a minute), 5 children at a time.
+    for (let n = 0; n < 40; n += 5) answers.push(...(await Promise.all(Array.from({ length: 5 }, (_, k) => child(n + k)))));
+    expect(windowNumber()).toBe(firstWindow);
+    expect(answers).toEqual(Array.from({ length: 40 }, () => [400, "parent_needed", 202]));
+    const asked = await env.DB.prepare("select count(*) as n from hwh_parental_requests where parent_email like ?")
+      .bind(`${tag}-parent%`)
+      .first<{ n: number }>();
+    expect(asked!.n).toBe(40);
+  });
+
+  it("only a request that would store counts: 100 invalid posts (and bots) spend none of the allowance; the next valid join is 201", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const invalid = [
+      { ...ADULT_ANSWER, email: "not-an-address" },
+      { ...ADULT_ANSWER, email: "someone@mailinator.com" },
+      { email: uniqueEmail("unanswered") },
+      { ...ADULT_ANSWER },
+      { ...aged(12), email: uniqueEmail("child") },
+      { ...aged(12), email: uniqueEmail("child"), parent_email: "not-an-address" },
+      { ...aged(12), email: uniqueEmail("child"), parent_email: "parent@mailinator.com" },
+      { ...ADULT_ANSWER, email: uniqueEmail("extra"), unknown_field: "x" },
+      { ...ADULT_ANSWER, birth_month: 13, email: uniqueEmail("month") },
+      { ...join("bot"), website: "https://spam.example" },
+    ];
+    const before = await rowCounts();
+    const responses = await burst("/api/waitlist", 100, () => invalid[Math.floor(Math.random() * invalid.length)]!, ip);
+    const statuses = new Set(responses.map((response) => response.status));
+    // 400s, and the bot's quiet 201; never a 429.
+    expect([...statuses].every((status) => status === 400 || status === 201)).toBe(true);
+    expect(await rowCounts()).toEqual(before);
+    expect((await post("/api/waitlist", join("after-invalid"), { "CF-Connecting-IP": ip })).status).toBe(201);
+
+    // The same with an allowance of 1: the invalid posts leave it whole, the first join spends it.
+    const other = freshNetwork();
+    const one = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1) };
+    for (const body of invalid) await post("/api/waitlist", body, { "CF-Connecting-IP": other, "CF-IPCountry": "US" }, one);
+    expect((await post("/api/waitlist", join("after-invalid"), { "CF-Connecting-IP": other }, one)).status).toBe(201);
+    expect((await post("/api/waitlist", join("after-invalid"), { "CF-Connecting-IP": other }, one)).status).toBe(429);
+  });
+
+  it("a child's parent step over the allowance: the same 429 (the real wait), no parental request stored, the first step still 400", {
+    timeout: 60_000,
+  }, async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const one = { WAITLIST_LIMITER: limitedTo(env.WAITLIST_LIMITER, 1) };
+    const headers = { "CF-Connecting-IP": ip, "CF-IPCountry": "US" };
+    expect((await post("/api/waitlist", join("spent"), headers, one)).status).toBe(201);
+    const first = await post("/api/waitlist", { ...aged(12), email: uniqueEmail("late-child") }, headers, one);
+    expect(first.status).toBe(400);
+    expect(await first.json()).toMatchObject({ error: { code: "parent_needed" } });
+    const before = await rowCounts();
+    const parent = uniqueEmail("late-parent");
+    const leftBefore = secondsLeftInWindow();
+    const refused = await post("/api/waitlist", { ...aged(12), email: uniqueEmail("late-child"), parent_email: parent }, headers, one);
+    const leftAfter = secondsLeftInWindow();
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThanOrEqual(leftAfter - 1);
+    expect(wait).toBeLessThanOrEqual(leftBefore + 1);
+    expect(await refused.json()).toEqual({ error: { code: "rate_limited", message: tooManyAttempts(wait), retry_after: wait } });
+    expect(await rowCounts()).toEqual(before);
   });
 
   it("a 429 says the real wait: Retry-After is the seconds left in the current minute, in the site's words", {

@@ -28,10 +28,19 @@ export type ParentAsk = { parentEmail: string; band: AgeBand; country: string | 
 
 const invalid = (message: string) => API_BODY_ERRORS.invalid({ parent_email: message });
 
-export async function askParent(deps: Deps, ask: ParentAsk): Promise<Stored> {
-  const parentEmail = canonicalEmail(ask.parentEmail);
+/**
+ * The parent's address as a request keeps it (canonical), or its 400 at parent_email: no address,
+ * or a disposable one. The public join checks it before its flood limit counts the request.
+ */
+export function parentAddress(address: string): string {
+  const parentEmail = canonicalEmail(address);
   if (parentEmail === null) throw invalid(AGE_MESSAGES.parentEmailInvalid);
   if (isDisposableAddress(parentEmail)) throw invalid(WAITLIST_MESSAGES.emailDisposable);
+  return parentEmail;
+}
+
+export async function askParent(deps: Deps, ask: ParentAsk): Promise<Stored> {
+  const parentEmail = parentAddress(ask.parentEmail);
   const [mailboxKey] = await mailboxKeys(deps.config.auth.jwtSecret, parentEmail);
   const now = deps.now();
   const request = await deps.repo.parents.ask(

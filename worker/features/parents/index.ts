@@ -4,7 +4,7 @@
  * e-mail's message (parentMessage, sent by the mail queue), the parent's page, /parent (parentRoutes), and
  * the console's figures of the answers (parentalStats).
  */
-export { askParent, type ParentAsk } from "./ask";
+export { askParent, type ParentAsk, parentAddress } from "./ask";
 export { parentMessage, runParentOutbox } from "./mail";
 export { parentRoutes } from "./routes";
 export { type ParentalStats, parentalStats } from "./stats";

@@ -5,7 +5,7 @@ import { ATTRIBUTION_FIELDS, type Attribution, type WaitlistInput, WAITLIST_MESS
 import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
-import { askParent } from "../parents";
+import { askParent, parentAddress } from "../parents";
 import { type FirstClaim, firstClaim } from "../notifications";
 import { handOver } from "../mail-queue";
 import type { MailJob } from "../mail-queue/jobs";
@@ -124,6 +124,8 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
     if (age.parentNeeded) return { ...(await askForParent(deps, age, parentEmail, request, email === undefined)), headers };
     if (email === undefined) throw emailRequired();
     if (isDisposableAddress(email)) throw disposable();
+    // The flood limit counts only a request that stores (routes.ts: limiter.at "store"): here, after every 400.
+    await request.limit();
     const claim = firstClaim(deps);
     // The repository reads the address, the placement and the ATTRIBUTION_FIELDS from the input.
     const entry = { ...rest, email, ageBand: age.band, country: age.country };
@@ -179,6 +181,9 @@ async function askForParent(
 ): Promise<Stored> {
   if (parentEmail === null)
     throw parentStep ? API_BODY_ERRORS.invalid({ parent_email: AGE_MESSAGES.parentEmailRequired }) : parentNeeded(age);
+  // The parent's address passes its checks (400s), then the flood limit counts the request, before any write.
+  parentAddress(parentEmail);
+  await request.limit();
   const accepted = {
     json: { status: PARENT_ASKED, message: AGE_MESSAGES.parentSentTitle },
     lines: [AGE_MESSAGES.parentSentTitle, AGE_MESSAGES.parentSentDetail],

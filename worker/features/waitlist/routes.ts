@@ -9,11 +9,13 @@ import { ALREADY_JOINED, join } from "./join";
  * POST /api/waitlist {email, source?, utm_source?, utm_medium?, utm_campaign?, referrer_host?, ref?}:
  * spec §5 and §7, as JSON or as a browser's form post (answered with a page), through the public
  * submission pipeline (worker/platform/http/submission.ts). Per client network at most
- * WAITLIST_LIMITER's joins a minute (wrangler.toml: 60, a class of 40 is never refused). What a
- * join stores, refuses and sends is join.ts'.
+ * WAITLIST_LIMITER's joins a minute (wrangler.toml: 60, a class of 40 is never refused), counted
+ * at the store (join.ts): only a request that would store something (an entry, a child's parental
+ * request) counts, so a child's first step (400 parent_needed), a typo's 400 or a bot's drop costs
+ * none of it. What a join stores, refuses and sends is join.ts'.
  */
 const WAITLIST_SUBMISSION: PublicSubmission<typeof waitlistPostSchema, Deps> = {
-  limiter: { binding: "WAITLIST_LIMITER" },
+  limiter: { binding: "WAITLIST_LIMITER", at: "store" },
   schema: waitlistPostSchema,
   page: {
     heading: FORM_PAGE_TEXT.waitlistHeading,

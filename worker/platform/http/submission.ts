@@ -6,7 +6,7 @@ import { type BodyFormat, bodyFormatOf, readBodyObject, UNSUPPORTED_MEDIA_TYPE, 
 import { API_BODY_ERRORS, ApiError, tooManyRequests, withHeaders } from "./errors";
 import type { PlatformDeps } from "./env";
 import type { FormPage } from "./form-page";
-import { clientNetwork, type FloodLimiterName, limitFlood } from "../limits";
+import { checkFloodLimits, clientNetwork, type FloodCheck, type FloodLimiterName, limitFlood } from "../limits";
 import { screenSubmission } from "./turnstile";
 
 /**
@@ -25,6 +25,14 @@ export type SubmissionRequest = {
   network: string;
   /** The request as it came (its cookies and Cloudflare's reading of its country: the age question's, worker/features/age). */
   raw: Request;
+  /**
+   * Counts the request against the declaration's flood limit and throws its 429 (the real wait)
+   * over the allowance. A store whose limit is counted there (limiter.at "store") calls it right
+   * before its write, after its own refusals, so a request that stores nothing costs none of the
+   * allowance; counted once however often it is called; nothing to do when the pipeline counted
+   * the request at its head.
+   */
+  limit: () => Promise<void>;
 };
 
 /**
@@ -49,9 +57,11 @@ export type PublicSubmission<S extends v.GenericSchema<unknown, Screened>, D ext
   /**
    * The per-client flood limit: the rate-limit binding (wrangler.toml [[ratelimits]]) and what
    * the client's network is counted with in it (`scope`, e.g. the form: "contact:<network>"),
-   * or the network alone.
+   * or the network alone; and where it is counted (`at`): every request, at the pipeline's head
+   * ("request", the default), or only a request that would store something, by the store itself
+   * right before its write (`request.limit()`: "store"), so a refused or invalid one spends nothing.
    */
-  limiter: { binding: FloodLimiterName; scope?: string };
+  limiter: { binding: FloodLimiterName; scope?: string; at?: "request" | "store" };
   /** The request body's schema (shared with the web app). */
   schema: S;
   /** The page a form post is answered with. */
@@ -81,12 +91,13 @@ type SubmissionEnv<D extends PlatformDeps> = FormPostEnv<D> & { Variables: { bod
  *    before the per-client count, so a forged post does not spend the visitor's allowance;
  * 3. the per-client count, on the declaration's rate-limit binding (429 over the allowance, with
  *    the real wait); it writes nothing to the database, and neither does anything refused up to
- *    the store (a 4xx, a bot);
+ *    the store (a 4xx, a bot). A declaration counted at the store (limiter.at "store") skips it
+ *    here: its store counts the request right before writing (step 6, request.limit());
  * 4. the body read, parsed and validated once (415, 413, 400);
  * 5. the screen: a filled honeypot is answered as a success and dropped; anyone else must pass
  *    Turnstile when it is configured (403, 503);
- * 6. store, then the 201 (or the store's refusal); what the store queued is run after the
- *    response (ctx.waitUntil), so the visitor never waits for e-mail.
+ * 6. store, then the 201 (or the store's refusal, or the 429 of its limit); what the store queued
+ *    is run after the response (ctx.waitUntil), so the visitor never waits for e-mail.
  */
 export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D extends PlatformDeps>(declared: PublicSubmission<S, D>) {
   const head: MiddlewareHandler<SubmissionEnv<D>> = async (c, next) => {
@@ -96,11 +107,25 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
     if (format !== "json" && !fromThisOrigin(c.req.raw)) throw new ApiError(403, "cross_origin", FORM_PAGE_TEXT.otherOrigin);
     await next();
   };
-  const { binding, scope } = declared.limiter;
-  const perClient = limitFlood<SubmissionEnv<D>>(
-    (c) => [{ limiter: binding, key: scope ? `${scope}:${clientNetwork(c.req.raw)}` : clientNetwork(c.req.raw) }],
-    (wait) => tooManyRequests(wait, tooManyAttempts(wait)),
-  );
+  const { binding, scope, at = "request" } = declared.limiter;
+  const checksOf = (c: Context<SubmissionEnv<D>>): FloodCheck[] => {
+    const network = clientNetwork(c.req.raw);
+    return [{ limiter: binding, key: scope ? `${scope}:${network}` : network }];
+  };
+  const tooMany = (wait: number) => tooManyRequests(wait, tooManyAttempts(wait));
+  const perClient: MiddlewareHandler<SubmissionEnv<D>> =
+    at === "request" ? limitFlood<SubmissionEnv<D>>(checksOf, tooMany) : async (_c, next) => await next();
+  // The store's count (limiter.at "store"): once per request, whoever calls it how often.
+  const limitOf = (c: Context<SubmissionEnv<D>>): (() => Promise<void>) => {
+    if (at === "request") return async () => {};
+    let counted: Promise<void> | undefined;
+    return () => {
+      counted ??= checkFloodLimits(c.env ?? {}, checksOf(c), c.get("deps").now()).then((verdict) => {
+        if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
+      });
+      return counted;
+    };
+  };
 
   return new Hono<SubmissionEnv<D>>().post("/", head, perClient, async (c) => {
     const submission = await readSubmission(c, c.get("bodyFormat") ?? null, declared.schema);
@@ -109,7 +134,7 @@ export function submissionRoute<S extends v.GenericSchema<unknown, Screened>, D 
 
     let stored: Stored;
     try {
-      const request = { origin: new URL(c.req.url).origin, network: clientNetwork(c.req.raw), raw: c.req.raw };
+      const request = { origin: new URL(c.req.url).origin, network: clientNetwork(c.req.raw), raw: c.req.raw, limit: limitOf(c) };
       stored = await declared.store(deps, submission, request);
     } catch (error) {
       if (error instanceof ApiError) throw error;
