@@ -114,7 +114,9 @@ async function main(): Promise<void> {
   const seedStarted = performance.now();
   const server = await startDevServer({
     tempPrefix: "bench-admin-",
-    vars: { ENVIRONMENT: "development", AUTH_ADMIN_KEY: ADMIN_KEY, OPERATOR_RATE_LIMIT: "1000000" },
+    vars: { ENVIRONMENT: "development", AUTH_ADMIN_KEY: ADMIN_KEY },
+    // The bench's calls all come from 127.0.0.1: the operator API's binding (OPERATOR_LIMITER) raised.
+    raisedRateLimits: 1_000_000,
     beforeStart: async (persistDir, logFile) => {
       persist = persistDir;
       log = logFile;

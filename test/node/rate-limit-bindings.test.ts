@@ -25,7 +25,7 @@ describe("the rate-limit bindings", () => {
     expect(new Set(declared.map((entry) => entry.namespace_id)).size).toBe(declared.length);
   });
 
-  it("holds the class rule and the spec's limits: 60 joins a minute per network (a class of 40 fits), 5 posts of a form, /api/me 20 per user and 150 per network, 60 confirmations", () => {
+  it("holds the class rule and the spec's limits: 60 joins a minute per network (a class of 40 fits), 5 posts of a form, /api/me 20 per user and 150 per network, 60 confirmations, the operator API 150 per network", () => {
     const limits = Object.fromEntries(rateLimitsOf(toml).map((entry) => [entry.name, [entry.limit, entry.period]]));
     expect(limits).toEqual({
       WAITLIST_LIMITER: [60, 60],
@@ -33,6 +33,7 @@ describe("the rate-limit bindings", () => {
       ME_CLIENT_LIMITER: [150, 60],
       ME_USER_LIMITER: [20, 60],
       CONFIRM_LIMITER: [60, 60],
+      OPERATOR_LIMITER: [150, 60],
     });
   });
 
@@ -54,6 +55,6 @@ describe("the rate-limit bindings", () => {
     }
     expect(() =>
       withRaisedRateLimits(`${toml}\n[[ratelimits]]\nname = "X"\nnamespace_id = "9"\nsimple = { period = 60, limit = 3 }\n`, 1),
-    ).toThrow(/6 \[\[ratelimits\]\] entries but 5/);
+    ).toThrow(/7 \[\[ratelimits\]\] entries but 6/);
   });
 });

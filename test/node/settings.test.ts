@@ -30,7 +30,6 @@ describe("the settings schema", () => {
       AUTH_RATE_LIMIT_WINDOW_SECONDS: 300,
       NOTIFY_RETRY_MAX_SECONDS: 21_600,
       REFERRAL_NETWORK_FLAG: 5,
-      OPERATOR_RATE_LIMIT: 300,
       WAITLIST_DOUBLE_OPT_IN: true,
       WAITLIST_CONFIRM_TTL_SECONDS: 604_800,
       CAMPAIGN_SEND_RATE: 10,
@@ -69,7 +68,7 @@ describe("the settings schema", () => {
     const { values, invalid } = readSettings({
       REFERRAL_NETWORK_FLAG: "0",
       NOTIFY_HOURLY_CAP: "lots",
-      OPERATOR_RATE_LIMIT: "7",
+      CAMPAIGN_SEND_RATE: "7",
       SITE_URL: "ftp://x",
     });
     expect(invalid).toEqual([
@@ -77,7 +76,7 @@ describe("the settings schema", () => {
       "NOTIFY_HOURLY_CAP (a whole number from 0 to 1000000)",
       "REFERRAL_NETWORK_FLAG (a whole number from 1 to 1000000)",
     ]);
-    expect(values).toMatchObject({ REFERRAL_NETWORK_FLAG: 5, NOTIFY_HOURLY_CAP: 60, OPERATOR_RATE_LIMIT: 7, SITE_URL: "" });
+    expect(values).toMatchObject({ REFERRAL_NETWORK_FLAG: 5, NOTIFY_HOURLY_CAP: 60, CAMPAIGN_SEND_RATE: 7, SITE_URL: "" });
   });
 
   it("reads WAITLIST_DOUBLE_OPT_IN as true or false in any case; anything else is reported and the default (true) kept", () => {
@@ -106,8 +105,9 @@ describe("the settings schema", () => {
     expect([...values.OPERATOR_EMAILS]).toEqual(["ops@x.app"]);
   });
 
-  it("has no settings for the public flood limits: they are wrangler.toml's [[ratelimits]] (issue 24)", () => {
+  it("has no settings for the public flood limits nor the operator API's: they are wrangler.toml's [[ratelimits]] (issue 24)", () => {
     const gone = [
+      "OPERATOR_RATE_LIMIT",
       "WAITLIST_RATE_LIMIT",
       "FORMS_RATE_LIMIT",
       "PUBLIC_RATE_LIMIT_WINDOW_SECONDS",
@@ -122,11 +122,10 @@ describe("the settings schema", () => {
   it("builds each area's settings from the parsed values (the config features read)", () => {
     const config = readConfig({
       AUTH_RATE_LIMIT_WINDOW_SECONDS: "120",
-      OPERATOR_RATE_LIMIT: "9",
       MAIL_TIMEOUT_MS: "5000",
     });
     expect(config.auth.rateLimit.admin).toEqual({ max: 60, windowSeconds: 120 });
-    expect(config.operatorLimit).toEqual({ max: 9, windowSeconds: 120 });
+    expect(config).not.toHaveProperty("operatorLimit");
     expect(config.notify.lockMs).toBe(65_000);
     expect(config.campaigns.lockMs).toBe(65_000);
     expect(config.environment).toBe("production");

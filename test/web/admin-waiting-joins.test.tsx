@@ -24,9 +24,12 @@ const dead = (id: string, email: string) => ({
 
 let report: JoinsReport;
 let posted: { path: string; body: string | null }[];
+/** Whether the audit trail records the retries (false: the database is down). */
+let audited: boolean;
 
 beforeEach(() => {
   posted = [];
+  audited = true;
   report = {
     known: true,
     waiting: 3,
@@ -45,7 +48,7 @@ beforeEach(() => {
       const ids = (JSON.parse(String(init.body)) as { ids?: string[] }).ids;
       const retried = ids ? ids.length : report.dead_joins.length;
       report = { ...report, dead_joins: ids ? report.dead_joins.filter(({ id }) => !ids.includes(id)) : [] };
-      return jsonResponse(200, { retried });
+      return jsonResponse(200, { retried, audited });
     }
     return jsonResponse(200, report);
   });
@@ -80,6 +83,14 @@ describe("the console's waiting joins", () => {
     await user.click(screen.getByRole("button", { name: text.dead.retryAll }));
     await waitFor(() => expect(screen.getByText(text.dead.none)).toBeTruthy());
     expect(posted[1]).toEqual({ path: "/api/admin/joins/retry", body: "{}" });
+  });
+
+  it("a retry the audit trail could not record (the database down) is done, and the console says it is not in the trail", async () => {
+    audited = false;
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await screen.findByRole("button", { name: text.dead.retryAll }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(`${text.dead.retried(2)} ${text.dead.notAudited}`));
   });
 
   it("says when nothing waits, and when the count cannot be read", async () => {

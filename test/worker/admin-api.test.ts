@@ -21,6 +21,7 @@ import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { authCall, countAuthRows, jwtPayload, signIn } from "../support/auth";
 import { call, postJson, testRepository, uniqueClientIp, uniqueEmail, type EnvOverrides } from "../support/worker";
 import { ADULT_ANSWER } from "../support/age";
+import { freshNetwork, limitedTo, roomInWindow, rowCounts, secondsLeftInWindow } from "../support/rate-limits";
 
 const OPERATOR = "operator@example.com";
 const ADMIN_KEY = "test-admin-key-0123456789abcdef-0123456789";
@@ -131,16 +132,28 @@ describe("who may use /api/admin", () => {
     expect((await json<ErrorBody>(await admin("/stats", "admin", {}, weak), 401)).error.code).toBe("not_signed_in");
   });
 
-  it("counts every request of a client against OPERATOR_RATE_LIMIT, with the right credentials or without", async () => {
-    const ip = uniqueClientIp();
-    const limit = { OPERATOR_RATE_LIMIT: "3" };
+  it("counts every request of a client network against OPERATOR_LIMITER (a binding), with the right credentials or without: over it 429 with the real wait, nothing written", async () => {
+    await roomInWindow();
+    const ip = freshNetwork();
+    const limit = { OPERATOR_LIMITER: limitedTo(env.OPERATOR_LIMITER, 3) };
     const from = (token: string | null) => admin("/stats", token, { headers: { "CF-Connecting-IP": ip } }, limit);
     expect((await from(null)).status).toBe(401);
     expect((await from(ADMIN_KEY)).status).toBe(200);
     expect((await from(ADMIN_KEY)).status).toBe(200);
+    const before = await rowCounts();
     const over = await from(ADMIN_KEY);
-    expect((await json<ErrorBody>(over, 429)).error.code).toBe("rate_limited");
-    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const body = await json<ErrorBody & { error: { retry_after: number } }>(over, 429);
+    const wait = Number(over.headers.get("Retry-After"));
+    expect(body.error.code).toBe("rate_limited");
+    expect(Math.abs(wait - secondsLeftInWindow())).toBeLessThanOrEqual(1);
+    expect(body.error.retry_after).toBe(wait);
+    expect(body.error.message).toBe(`Too many requests. Try again in ${wait} seconds.`);
+    expect(over.headers.get("Cache-Control")).toBe("no-store");
+    // Refused without credentials too, and no counter row anywhere.
+    expect((await from(null)).status).toBe(429);
+    expect(await rowCounts()).toEqual(before);
+    // Another network is not affected.
+    expect((await admin("/stats", ADMIN_KEY, { headers: { "CF-Connecting-IP": freshNetwork() } }, limit)).status).toBe(200);
   });
 
   it("answers other methods with 405 and Allow, once the caller is an operator", async () => {

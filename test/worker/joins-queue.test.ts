@@ -345,7 +345,7 @@ describe("the waiting count and the dead joins (health, the console)", () => {
       { method: "POST", headers: { ...admin, "Content-Type": "application/json" }, body: JSON.stringify({ ids: [one.id] }) },
       { JOIN_QUEUE: joins.binding },
     );
-    expect(await retryOne.json()).toEqual({ retried: 1 });
+    expect(await retryOne.json()).toEqual({ retried: 1, audited: true });
     expect(joins.sent).toEqual([one]);
     const after = await (await call(ADMIN_JOINS.list, { headers: admin })).json<JoinsReport>();
     expect(after.dead_joins.map(({ id }) => id)).not.toContain(one.id);

@@ -9,12 +9,12 @@ import { describeError, log } from "./log";
 /**
  * Per-client request limits, in two kinds (README "Where each limit lives"):
  * - flood limits of the public routes (the waitlist, the forms, /api/me's writes, /confirm and
- *   /parent): on
- *   Cloudflare's Workers Rate Limiting bindings (wrangler.toml [[ratelimits]]), which cost the
- *   database nothing: a refused request writes nothing anywhere. Counted per Cloudflare location,
+ *   /parent) and of the operator API: on Cloudflare's Workers Rate Limiting bindings (wrangler.toml
+ *   [[ratelimits]]), which cost the database nothing: a refused request writes nothing anywhere,
+ *   and the console still answers while the database does not. Counted per Cloudflare location,
  *   approximately: flood control, not accounting (limitFlood below);
- * - strict limits (sign-in's codes and mailboxes, the operator API): a fixed window counted in the
- *   database (one upsert per request), exact across isolates and locations (limitPerClient).
+ * - strict limits (sign-in's codes and mailboxes): a fixed window counted in the database (one
+ *   upsert per request), exact across isolates and locations (limitPerClient).
  * The key holds what is limited and the client only, so one client reaching its limit never
  * affects another's.
  */
@@ -30,8 +30,7 @@ export function windowOf(now: Date, windowSeconds: number): CounterWindow {
 }
 
 /**
- * The one decision of every database-counted limit in the worker (operator routes, sign-in, the
- * notification cap): the `count`-th event of a window that ends at `windowEnd` (Unix seconds) is
+ * The one decision of every database-counted limit in the worker (sign-in, the notification cap): the `count`-th event of a window that ends at `windowEnd` (Unix seconds) is
  * allowed while it is at most `max`; otherwise the answer says how long to wait, in whole seconds
  * (at least 1), until that window ends. A `max` of 0 allows nothing.
  */
@@ -90,7 +89,7 @@ export function limitPerClient<E extends PlatformEnv>(limitOf: (c: Context<E>) =
 }
 
 /**
- * The public routes' rate-limit bindings (wrangler.toml [[ratelimits]]) and each one's period in
+ * The rate-limit bindings (wrangler.toml [[ratelimits]]: the public routes' and the operator API's) and each one's period in
  * seconds, which the binding does not tell (it answers only {success}): a Retry-After needs it.
  * test/node/rate-limit-bindings.test.ts holds this list and wrangler.toml to each other.
  */
@@ -100,6 +99,7 @@ export const FLOOD_LIMITERS = {
   ME_CLIENT_LIMITER: 60,
   ME_USER_LIMITER: 60,
   CONFIRM_LIMITER: 60,
+  OPERATOR_LIMITER: 60,
 } as const satisfies Record<string, 10 | 60>;
 
 export type FloodLimiterName = keyof typeof FLOOD_LIMITERS;

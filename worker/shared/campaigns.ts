@@ -15,8 +15,8 @@ export const characterCount = (text: string): number => [...text].length;
 
 /**
  * How often the console reads a running campaign's progress (ms). Every read counts against the
- * operator's OPERATOR_RATE_LIMIT (300 per 5 minutes unless set): one read each 5 s is 60 of
- * them, leaving the rest of the console its room on launch day.
+ * operator's OPERATOR_LIMITER (wrangler.toml: 150 a minute per client network): one read each
+ * 5 s is 12 of them, leaving the rest of the console its room on launch day.
  */
 export const CAMPAIGN_POLL_MS = 5_000;
 

@@ -33,5 +33,8 @@ export type JoinsReport = WaitingJoins & { dead_joins: DeadJoinJson[] };
 /** POST /api/admin/joins/retry's body: the dead joins to put back on the queue (by id), or all when `ids` is left out. */
 export type JoinsRetryRequest = { ids?: string[] };
 
-/** What a retry did: how many dead joins went back on the queue. */
-export type JoinsRetried = { retried: number };
+/**
+ * What a retry did: how many dead joins went back on the queue, and whether the audit trail
+ * recorded it (false while the database is down: the retry is done, its record only logged).
+ */
+export type JoinsRetried = { retried: number; audited: boolean };

@@ -25,5 +25,6 @@ export const joins = {
     retryAll: "Retry all",
     retrying: "Retrying…",
     retried: (count: number) => `${plural(count, "join")} put back on the queue.`,
+    notAudited: "The database did not answer, so the audit trail does not have it (the log does).",
   },
 } as const;

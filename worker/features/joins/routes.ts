@@ -5,7 +5,7 @@ import { jsonBody, validJson } from "../../platform/http/body";
 import { API_BODY_ERRORS } from "../../platform/http/errors";
 import { describeError, log } from "../../platform/log";
 import type { DeadJoinJson, JoinsReport, JoinsRetried, WaitingJoins } from "../../shared/joins";
-import { recordAction, type OperatorEnv } from "../operator";
+import { recordDoneAction, type OperatorEnv } from "../operator";
 import { DEAD_LIST_LIMIT } from "./backlog";
 
 /**
@@ -14,7 +14,9 @@ import { DEAD_LIST_LIMIT } from "./backlog";
  * - GET /: how many wait, the oldest's age, the dead ones (at most DEAD_LIST_LIMIT, oldest first);
  * - POST /retry {ids?}: the dead joins named (all listed ones when none) back on the joins queue,
  *   waiting again; audited. The consumer stores them as any waiting join (an address listed
- *   meanwhile is dropped quietly).
+ *   meanwhile is dropped quietly). Neither touches the database but for the audit record: while
+ *   the database is down the list answers, and a retry is done all the same, its record logged
+ *   (`audit.not_recorded`) and the answer saying `audited: false`.
  */
 
 /** How many joins wait and since when (health, the console); a backlog that does not answer says `known: false` (logged). */
@@ -60,6 +62,6 @@ export const joinsAdminRoutes = new Hono<OperatorEnv>()
     // (stored once: its address is then listed), never in neither.
     await deps.queues.joins.enqueueAll(messages);
     await deps.joinBacklog.revive(messages.map(({ id }) => id));
-    await recordAction(deps, c.get("operator"), "joins.retried", { retried: messages.length });
-    return c.json({ retried: messages.length } satisfies JoinsRetried);
+    const audited = await recordDoneAction(deps, c.get("operator"), "joins.retried", { retried: messages.length });
+    return c.json({ retried: messages.length, audited } satisfies JoinsRetried);
   });

@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps";
 import { toHex } from "../../shared/hash";
 import { hmac } from "../../platform/crypto";
+import { describeError, log } from "../../platform/log";
 import { jwtSecret } from "../sign-in";
 import type { AuditOf } from "./queries";
 
@@ -31,6 +32,28 @@ export async function recordAction(
   details: Record<string, unknown>,
 ): Promise<void> {
   await deps.repo.operator.recordAction(action, operator.name, details, deps.now());
+}
+
+/**
+ * Records an action that is already done and safe to have done without its record (putting dead
+ * joins back on the joins queue: nothing is read or erased, and the queue stores each join once):
+ * when the audit trail cannot be written (the database is down), the action stands and the
+ * record goes to the log instead (`audit.not_recorded`: the action, the operator's id, the
+ * details), and the answer says so. Whether it was recorded.
+ */
+export async function recordDoneAction(
+  deps: Deps,
+  operator: { name: string; id: string },
+  action: string,
+  details: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await recordAction(deps, operator, action, details);
+    return true;
+  } catch (error) {
+    log("error", "audit.not_recorded", { action, operator: operator.id, details, error: describeError(error) });
+    return false;
+  }
 }
 
 /**

@@ -7,6 +7,6 @@
  */
 
 export { ADMIN_KEY_OPERATOR, operatorOf, type Operator, type OperatorEnv } from "./operator";
-export { recordAction, subjectHash } from "./audit";
+export { recordAction, recordDoneAction, subjectHash } from "./audit";
 export { personJson } from "./json";
 export { erasePerson, lookUpPerson } from "./people";

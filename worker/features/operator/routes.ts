@@ -26,7 +26,7 @@ import { visitorMailOf } from "../waitlist";
 
 /**
  * The operator API, /api/admin/* (docs/api.md "Operator API"): what the console (/admin/) shows, and
- * what scripts use. Every request counts against the client's OPERATOR_RATE_LIMIT first, then
+ * what scripts use. Every request counts against the client's OPERATOR_LIMITER (a rate-limit binding) first, then
  * must come from an operator (worker/features/operator/operator.ts). Answers are never stored (the API's
  * Cache-Control: no-store). The parts: worker/features/operator/ (who, requests, JSON, CSV exports) and the
  * repository's worker/features/operator/queries/index.ts.

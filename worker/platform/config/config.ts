@@ -1,5 +1,5 @@
 import { type CampaignConfig, campaignSettings } from "./campaigns";
-import { type RequestLimit, readSettings, type SettingValues, type Settings } from "./settings";
+import { readSettings, type SettingValues, type Settings } from "./settings";
 import { type RetentionConfig, retentionSettings } from "./retention";
 import { type AuthConfig, authSettings } from "./sign-in";
 import { type WaitlistConfig, waitlistSettings } from "./waitlist";
@@ -51,8 +51,6 @@ export type AppConfig = {
     /** The most records one digest e-mail lists; a bigger backlog takes several cron runs. */
     digestSize: number;
   };
-  /** Per-client limit of the operator API (every /api/admin/* route together), credentials or not. */
-  operatorLimit: RequestLimit;
   /** The joiner's journey (worker/features/waitlist/*): confirmation, places and referrals. */
   waitlist: WaitlistConfig;
   /** Launch day: campaigns to the list (worker/features/campaigns/*). */
@@ -94,8 +92,6 @@ export function readConfig(env: Settings): AppConfig {
     operatorEmails: values.OPERATOR_EMAILS,
     mail: mailSettings(values),
     notify: notifySettings(values, lockMs),
-    // The operator API counts in sign-in's window.
-    operatorLimit: { max: values.OPERATOR_RATE_LIMIT, windowSeconds: values.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     waitlist: waitlistSettings(values),
     campaigns: campaignSettings(values, lockMs),
     turnstile: turnstileSettings(values),

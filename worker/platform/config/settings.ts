@@ -135,7 +135,6 @@ const SETTINGS = v.object({
   SENDER_POSTAL_ADDRESS: trimmed,
   EMAIL_FROM: trimmed,
   CAMPAIGN_SEND_RATE: wholeNumber(10, 1, 10_000),
-  OPERATOR_RATE_LIMIT: wholeNumber(300, 1, 1_000_000),
   TURNSTILE_SITE_KEY: trimmed,
   TURNSTILE_SECRET_KEY: trimmed,
   TURNSTILE_VERIFY_URL: v.pipe(

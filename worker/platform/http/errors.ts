@@ -1,7 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { BodyErrors } from "./body";
-import type { LimitErrors } from "../limits";
 
 /**
  * An error with the answer the client should get: {"error":{"code","message",...details}}.
@@ -33,17 +32,6 @@ export function errorBody(code: string, message: string, details: Record<string,
  */
 export function tooManyRequests(retryAfterSeconds: number, message: string): ApiError {
   return new ApiError(429, "rate_limited", message, { retry_after: retryAfterSeconds }, { "Retry-After": String(retryAfterSeconds) });
-}
-
-/**
- * A route's answers when its per-client limit says no (the API's 429 with `message`) or cannot
- * be counted (500 with the route's own failure message, `failure`: the limit fails closed).
- */
-export function apiLimitErrors(message: (retryAfterSeconds: number) => string, failure: string): LimitErrors {
-  return {
-    tooMany: (retryAfterSeconds) => tooManyRequests(retryAfterSeconds, message(retryAfterSeconds)),
-    unavailable: (cause) => new ApiError(500, "internal_error", failure, {}, {}, { cause }),
-  };
 }
 
 /** Request bodies that cannot be read, in the API's codes. */

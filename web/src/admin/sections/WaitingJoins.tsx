@@ -37,8 +37,8 @@ export function WaitingJoins({ id }: { id: string }) {
     setError(null);
     setStatus(null);
     try {
-      const { retried } = await api.retryJoins(which === "all" ? undefined : [which]);
-      setStatus(text.dead.retried(retried));
+      const { retried, audited } = await api.retryJoins(which === "all" ? undefined : [which]);
+      setStatus(audited ? text.dead.retried(retried) : `${text.dead.retried(retried)} ${text.dead.notAudited}`);
       await load();
     } catch (failure) {
       setError(report(failure));
