@@ -153,6 +153,32 @@ describe("a join whose database call outlives JOIN_DB_TIMEOUT_MS waits on the jo
     expect(provider.calls.filter((sent) => JSON.stringify(sent.body).includes(email))).toHaveLength(1);
   });
 
+  it("the other order (the consumer stores the waiting copy first): one entry, one notification, and the late call's re-join queues a second confirmation (README)", async () => {
+    const email = uniqueEmail("slow-after");
+    const held = gate();
+    const slow = slowBatches(held.opened);
+    const joins = capturingQueue();
+    const response = await call(
+      "/api/waitlist",
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...ADULT_ANSWER, email }) },
+      { ...DEADLINE, DB: slow.db, JOIN_QUEUE: joins.binding, MAIL_QUEUE: capturingQueue().binding },
+    );
+    expect(response.status).toBe(201);
+    const consumerMail = capturingQueue();
+    expect(await runQueue(joins.sent, { MAIL_QUEUE: consumerMail.binding })).toEqual([{ acked: true, retried: null }]);
+    expect((consumerMail.sent as MailJob[]).map((job) => job.type).sort()).toEqual(["joiner", "notification"]);
+    held.open();
+    expect(await Promise.all(slow.late)).not.toContain("failed");
+    expect(await countOf(email)).toBe(1);
+    const mails = (
+      await env.DB.prepare("select m.kind from hwh_joiner_mail m join hwh_waitlist w on w.id = m.entry_id where w.email = ?")
+        .bind(email)
+        .all<{ kind: string }>()
+    ).results;
+    // As any re-join of an unconfirmed address (within the mailbox's daily cap); the notification stays the consumer's one.
+    expect(mails.map((mail) => mail.kind)).toEqual(["confirm", "confirm"]);
+  });
+
   it("a slow call that fails after the deadline: the join is queued once, nothing stored, no unhandled rejection", async () => {
     const email = uniqueEmail("slow-fail");
     const held = gate();
