@@ -83,16 +83,20 @@ function tagged(counting: D1PreparedStatement, raw: D1PreparedStatement): D1Prep
   });
 }
 
-/** A queue binding that keeps what it is given (bodies, in order). */
-export function capturingQueue(): { binding: Queue; sent: unknown[] } {
+/** A queue binding that keeps what it is given (bodies, in order), and each single send's delay (undefined: none). */
+export function capturingQueue(): { binding: Queue; sent: unknown[]; delays: (number | undefined)[] } {
   const sent: unknown[] = [];
+  const delays: (number | undefined)[] = [];
   const binding = {
-    send: async (body: unknown) => void sent.push(body),
+    send: async (body: unknown, options?: QueueSendOptions) => {
+      sent.push(body);
+      delays.push(options?.delaySeconds);
+    },
     sendBatch: async (messages: Iterable<{ body: unknown }>) => {
       for (const message of messages) sent.push(message.body);
     },
   } as unknown as Queue;
-  return { binding, sent };
+  return { binding, sent, delays };
 }
 
 /** A queue binding that refuses everything, as a queue that cannot be reached does. */

@@ -26,6 +26,8 @@ async function joinUnderOverload(body: Record<string, unknown>, headers: Record<
     { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) },
     { DB: overloadedDatabase(), JOIN_QUEUE: joins.binding },
   );
+  // An overloaded database said no at once: the join waits with no delay (only a missed deadline gets a grace).
+  expect(joins.delays.every((delay) => delay === undefined)).toBe(true);
   return { response, sent: joins.sent as WaitingJoinMessage[] };
 }
 

@@ -45,8 +45,11 @@ export type WaitingMessage = WaitingJoinMessage | WaitingParentMessage;
 
 /** The joins queue as the waitlist's join uses it (worker/features/waitlist/join.ts). */
 export type JoinQueue = {
-  /** Puts one join on the queue; throws when the queue refuses it (then the visitor gets the spec's failure). */
-  enqueue(message: WaitingMessage): Promise<void>;
+  /**
+   * Puts one join on the queue, delivered after `delaySeconds` when given; throws when the queue
+   * refuses it (then the visitor gets the spec's failure).
+   */
+  enqueue(message: WaitingMessage, delaySeconds?: number): Promise<void>;
   /** Puts joins back on the queue (the console's "retry" of dead joins), 100 per call; throws when the queue refuses. */
   enqueueAll(messages: readonly WaitingMessage[]): Promise<void>;
 };
@@ -57,8 +60,8 @@ const SEND_BATCH = 100;
 /** The producer binding as a JoinQueue. */
 export function joinQueue(binding: Queue): JoinQueue {
   return {
-    async enqueue(message) {
-      await binding.send(message, { contentType: "json" });
+    async enqueue(message, delaySeconds) {
+      await binding.send(message, { contentType: "json", ...(delaySeconds ? { delaySeconds } : {}) });
     },
     async enqueueAll(messages) {
       for (let i = 0; i < messages.length; i += SEND_BATCH) {

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import { API_BODY_ERRORS, ApiError, withHeaders } from "../../platform/http/errors";
 import type { Stored, SubmissionRequest } from "../../platform/http/submission";
 import { ATTRIBUTION_FIELDS, type Attribution, type WaitlistInput, WAITLIST_MESSAGES } from "../../shared/waitlist";
-import { isDatabaseUnavailable } from "../../platform/db/errors";
+import { isDatabaseUnavailable, withDeadline } from "../../platform/db/errors";
 import { AGE_MESSAGES, type AgeBandStored } from "../../shared/age";
 import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded } from "../age";
 import { askParent, parentAddress } from "../parents";
@@ -131,10 +131,15 @@ export async function join(deps: Deps, input: WaitlistInput, request: Submission
     const entry = { ...rest, email, ageBand: age.band, country: age.country };
     let result: Awaited<ReturnType<typeof joinWithJourney>>;
     try {
-      result = await joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+      // A database that does not answer within JOIN_DB_TIMEOUT_MS refused it (withDeadline). The
+      // slow call may still store the entry later: its waiting copy is then dropped as a duplicate
+      // by the joins queue's consumer, and the e-mails that call claimed are re-queued by the cron
+      // once their lease lapses (worker/features/mail-queue requeueDue), so each goes once.
+      const journey = joinWithJourney(deps, entry, claim, { origin: request.origin, network: request.network });
+      result = await withDeadline(journey, deps.config.waitlist.dbTimeoutMs);
     } catch (error) {
-      // The database refused for load or unavailability: the join waits on the joins queue and
-      // the visitor gets the spec's success (waiting.ts).
+      // The database refused for load or unavailability, or did not answer in time: the join
+      // waits on the joins queue and the visitor gets the spec's success (waiting.ts).
       if (!isDatabaseUnavailable(error)) throw error;
       return { at: await waitForDatabase(deps, waitingInput(entry), request, claim.now, error), headers };
     }
@@ -191,10 +196,14 @@ async function askForParent(
   const ask = { parentEmail, band: age.band, country: age.country, origin: request.origin };
   let asked: Stored;
   try {
-    asked = await askParent(deps, ask);
+    // The same deadline as a join's (JOIN_DB_TIMEOUT_MS). A request stored late after all has its
+    // e-mail, claimed, re-queued by the cron once the lease lapses; its waiting copy then asks the
+    // parent a second time (a parental request is not one per address), within the mailbox's
+    // daily cap of e-mails (WAITLIST_CONFIRM_DAILY_LIMIT).
+    asked = await withDeadline(askParent(deps, ask), deps.config.waitlist.dbTimeoutMs);
   } catch (error) {
-    // The database refused for load: the request waits on the joins queue with the parent's
-    // address only (waiting.ts), and the child gets the same answer.
+    // The database refused for load or did not answer in time: the request waits on the joins
+    // queue with the parent's address only (waiting.ts), and the child gets the same answer.
     if (!isDatabaseUnavailable(error)) throw error;
     await waitParentForDatabase(deps, ask, deps.now(), error);
     return { accepted };

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import type { SubmissionRequest } from "../../platform/http/submission";
+import { DatabaseDeadlineError } from "../../platform/db/errors";
 import { describeError, log } from "../../platform/log";
 import { firstClaim } from "../notifications";
 import type { WaitingJoinMessage, WaitingMessage, WaitingParentMessage } from "../joins/messages";
@@ -63,9 +64,14 @@ export async function waitParentForDatabase(
 }
 
 /** On the queue (or the database's error rethrown when the queue refuses), then counted (best effort). */
+/** How long a join that missed its database deadline waits before the queue delivers it: longer than a late call takes to land or fail. */
+const LATE_CALL_GRACE_SECONDS = 30;
+
 async function wait(deps: Deps, message: WaitingMessage, cause: unknown): Promise<void> {
   try {
-    await deps.queues.joins.enqueue(message);
+    // A call that missed its deadline may still finish: the waiting copy comes after it (and then
+    // finds the address listed), so the late call does not also queue a second confirmation.
+    await deps.queues.joins.enqueue(message, cause instanceof DatabaseDeadlineError ? LATE_CALL_GRACE_SECONDS : undefined);
   } catch (error) {
     log("error", "join.queue_refused", { type: message.type, error: describeError(error), database_error: describeError(cause) });
     throw cause;

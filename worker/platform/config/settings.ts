@@ -128,6 +128,10 @@ const SETTINGS = v.object({
   REFERRAL_BOOST: wholeNumber(5, 0, 1000),
   REFERRAL_NETWORK_FLAG: wholeNumber(5, 1, 1_000_000),
   WAITLIST_CONFIRM_DAILY_LIMIT: wholeNumber(3, 1, 100),
+  // How long the public join waits for its database call (issue 24 §3): past it the join is
+  // treated as refused by the database and waits on the joins queue (README "When the database
+  // cannot take a join").
+  JOIN_DB_TIMEOUT_MS: wholeNumber(3000, 100, 30_000),
   // The joiner's e-mails (confirmations, welcomes) to everyone in a UTC day: a launch-day spike
   // of a few thousand joins goes out at once; an abuser's flood past it waits (docs/configuration.md).
   VISITOR_EMAIL_DAILY_BUDGET: wholeNumber(5000, 1, 10_000_000),

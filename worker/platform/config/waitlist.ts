@@ -16,6 +16,8 @@ export type WaitlistConfig = {
   visitorMailDailyBudget: number;
   /** MINOR_REFERRAL_REWARDS: whether a minor's (under 18) confirmed referrals move them up the line. */
   minorReferralRewards: boolean;
+  /** JOIN_DB_TIMEOUT_MS: past it the public join's database call counts as refused, and the join waits on the joins queue. */
+  dbTimeoutMs: number;
 };
 
 export function waitlistSettings(values: SettingValues): WaitlistConfig {
@@ -27,5 +29,6 @@ export function waitlistSettings(values: SettingValues): WaitlistConfig {
     confirmDailyLimit: values.WAITLIST_CONFIRM_DAILY_LIMIT,
     visitorMailDailyBudget: values.VISITOR_EMAIL_DAILY_BUDGET,
     minorReferralRewards: values.MINOR_REFERRAL_REWARDS,
+    dbTimeoutMs: values.JOIN_DB_TIMEOUT_MS,
   };
 }

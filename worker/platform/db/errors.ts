@@ -107,3 +107,31 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     return false;
   return levels.some(saysUnavailable);
 }
+
+/**
+ * The error of a database call that outlived its deadline (withDeadline). Named TimeoutError, so
+ * isDatabaseUnavailable counts it as the database refusing for load.
+ */
+export class DatabaseDeadlineError extends Error {
+  override name = "TimeoutError";
+  constructor(ms: number) {
+    super(`The database did not answer within ${ms} ms (timed out).`);
+  }
+}
+
+/**
+ * `work`, or a DatabaseDeadlineError once `ms` pass without it settling (issue 24 §3: a database
+ * that accepts the call and does not answer is a database that refused it). The work itself is
+ * not stopped: it may still complete later, and whoever calls this must be fine with that (a join
+ * stored late is a duplicate its waiting copy meets: worker/features/joins). The timer is cleared
+ * as soon as the work settles, and a late failure of the work is nobody's: it is taken here, so it
+ * never surfaces as an unhandled rejection.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+  });
+  work.catch(() => {});
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
