@@ -13,6 +13,7 @@ import { createDeps } from "../../worker/deps";
 import type { WaitingMessage } from "../../worker/features/joins/messages";
 import { requeueDue } from "../../worker/features/mail-queue";
 import type { MailJob } from "../../worker/features/mail-queue/jobs";
+import { HEALTH_DB_DEADLINE_MS } from "../../worker/features/health/routes";
 import { COUNT_DEADLINE_MS } from "../../worker/features/pages/live-count";
 import { DatabaseDeadlineError, isDatabaseUnavailable, withDeadline } from "../../worker/platform/db/errors";
 import { ADULT_ANSWER } from "../support/age";
@@ -285,5 +286,23 @@ describe("the home page's count with a slow database", () => {
     const pages = await visits;
     expect(slow.reads()).toBe(1);
     expect(pages.every((page) => page.status === 200 && page.html.includes("Students waiting"))).toBe(true);
+  });
+});
+
+describe("health with a database that does not answer", () => {
+  it("answers within HEALTH_DB_DEADLINE_MS: 503 database_unreachable, with the waiting joins it reads from the backlog", async () => {
+    const held = gate();
+    const slow = slowBatches(held.opened);
+    const started = Date.now();
+    const response = await call("/api/health", {}, { DB: slow.db });
+    const elapsed = Date.now() - started;
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string }; joins: { known: boolean; waiting: number } };
+    expect(body.error.code).toBe("database_unreachable");
+    expect(body.joins).toMatchObject({ known: true, waiting: expect.any(Number) });
+    expect(elapsed).toBeGreaterThanOrEqual(HEALTH_DB_DEADLINE_MS - 100);
+    expect(elapsed).toBeLessThan(HEALTH_DB_DEADLINE_MS + 1500);
+    held.open();
+    await Promise.all(slow.late);
   });
 });

@@ -5,6 +5,14 @@ import { missingProductionSettings } from "../../platform/config/production";
 import type { AppEnv, Deps } from "../../deps";
 import { missingFloodLimiters } from "../../platform/limits";
 import { describeError, log } from "../../platform/log";
+import { withDeadline } from "../../platform/db/errors";
+
+/**
+ * How long health waits for the database (its check, and an operator's session): a database that
+ * does not answer is unreachable for health's purpose, so health still answers (with the waiting
+ * joins, read from the backlog) when an operator needs it most.
+ */
+export const HEALTH_DB_DEADLINE_MS = 2000;
 
 /**
  * GET /api/health: is the worker fit to serve. 503 when the database cannot be reached, when
@@ -15,6 +23,7 @@ import { describeError, log } from "../../platform/log";
  * mail transport, how many notifications wait undelivered and since when, and how many joins wait
  * on the joins queue for the database and how old the oldest is (read from the backlog, not the
  * database: it is counted while the database is down; `known: false` when the backlog did not answer).
+ * A database that does not answer within HEALTH_DB_DEADLINE_MS counts as unreachable.
  *
  * In production those details tell how many people sign up (an outage's backlog) and how mail
  * goes out: they are given only to an operator (`Authorization: Bearer` with an operator's
@@ -37,7 +46,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const problems: string[] = [];
   const joins = detailed ? waitingJoinsOf(deps) : null;
   try {
-    const { missingSchema, undelivered } = await deps.repo.health.check();
+    const { missingSchema, undelivered } = await withDeadline(deps.repo.health.check(), HEALTH_DB_DEADLINE_MS);
     report.database.reachable = true;
     report.database.migrated = missingSchema === null;
     if (missingSchema) {
@@ -73,7 +82,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
 async function isOperator(deps: Deps, request: Request): Promise<boolean> {
   if (!request.headers.has("Authorization")) return false;
   try {
-    return "operator" in (await operatorOf(deps, request));
+    return "operator" in (await withDeadline(operatorOf(deps, request), HEALTH_DB_DEADLINE_MS));
   } catch {
     return false;
   }
