@@ -8,7 +8,7 @@ export { waitlistRoutes } from "./routes";
 export { confirmRoutes } from "./confirm-routes";
 export { budgetDay, joinerMessage, runJoinerOutbox, visitorMailOf } from "./joiner-mail";
 export { VISITOR_MAIL_KEY } from "./queries/budget";
-export { joinConfirmed, joinOnBehalfOfChild } from "./join";
+export { joinConfirmed, joinOnBehalfOfChild } from "./confirmed-joins";
 // The joins queue's consumer (worker/features/joins): a waiting join stored, and the e-mails it hands the mail queue.
 export { mailJobsOfJoin } from "./join";
 export { storeWaitingJoins } from "./waiting";
