@@ -1007,6 +1007,8 @@ describe("the page's code", () => {
       [...seen].filter((file) => file.includes(`${path.sep}pages${path.sep}me${path.sep}`) || file.endsWith("journey-text.ts")),
     ).toEqual([]);
     // Nor the legal pages' text: a chunk of its own too (pages/route-chunks.tsx).
-    expect([...seen].filter((file) => file.endsWith("legal-content.ts") || file.endsWith("legal-chunk.ts"))).toEqual([]);
+    expect(
+      [...seen].filter((file) => file.endsWith("legal-content.ts") || file.endsWith("terms-content.ts") || file.endsWith("legal-chunk.ts")),
+    ).toEqual([]);
   });
 });

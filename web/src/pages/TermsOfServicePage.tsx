@@ -1,5 +1,5 @@
 import { LegalPage } from "../components/LegalPage";
-import { termsOfService } from "../legal-content";
+import { termsOfService } from "../terms-content";
 
 /** /terms-of-service (spec §2). */
 export function TermsOfServicePage() {
