@@ -43,6 +43,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // Test-only values: sign-in needs a secret of at least 32 characters.
       AUTH_JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789abcdef",
       AUTH_ADMIN_KEY: "test-admin-key-0123456789abcdef-0123456789",
+      // Webhooks: the endpoints' secrets are encrypted under this; host names are resolved by a
+      // stand-in (tests spy on fetch), never by the network.
+      WEBHOOK_SECRETS_KEY: "test-webhook-secrets-key-0123456789abcdef",
+      WEBHOOK_DNS_URL: "https://dns.test/dns-query",
     },
     { TEST_MIGRATIONS: migrations },
   );

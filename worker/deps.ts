@@ -10,6 +10,7 @@ import { campaignQueue, type CampaignQueue } from "./features/campaigns/messages
 import { mailQueue, type MailQueue } from "./features/mail-queue/jobs";
 import { joinQueue, type JoinQueue } from "./features/joins/messages";
 import { backlog, type Backlog } from "./features/joins/backlog";
+import { webhookQueue, type WebhookQueue } from "./features/webhooks/queue";
 
 /**
  * What every handler, service and the cron work with, built from the worker's env: one object,
@@ -38,6 +39,8 @@ export type Deps = {
     mail: MailQueue;
     /** Joins the database could not take, waiting to be stored (JOIN_QUEUE; worker/features/joins). */
     joins: JoinQueue;
+    /** "Send the webhooks that are due" (WEBHOOK_QUEUE; worker/features/webhooks). */
+    webhooks: WebhookQueue;
   };
   /** How many joins wait on the joins queue and since when, and the dead ones (JOIN_BACKLOG; worker/features/joins/backlog.ts). */
   joinBacklog: Backlog;
@@ -66,7 +69,12 @@ export function createDeps(env: Env, now: () => Date = () => new Date()): Deps {
     databaseProblem: opened.problem,
     transport,
     visitorTransport: selectVisitorTransport(env, config, transport),
-    queues: { campaigns: campaignQueue(env.CAMPAIGN_QUEUE), mail: mailQueue(env.MAIL_QUEUE), joins: joinQueue(env.JOIN_QUEUE) },
+    queues: {
+      campaigns: campaignQueue(env.CAMPAIGN_QUEUE),
+      mail: mailQueue(env.MAIL_QUEUE),
+      joins: joinQueue(env.JOIN_QUEUE),
+      webhooks: webhookQueue(env.WEBHOOK_QUEUE),
+    },
     joinBacklog: backlog(env.JOIN_BACKLOG),
     now,
   };

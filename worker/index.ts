@@ -9,6 +9,7 @@ import { securityHeaders } from "./platform/http/security-headers";
 import { describeError, log } from "./platform/log";
 import { confirmRoutes } from "./features/waitlist";
 import { consumeMailBatch, isMailQueue, requeueDue } from "./features/mail-queue";
+import { consumeWebhookBatch, isWebhookQueue, runWebhookCron } from "./features/webhooks";
 import { parentRoutes } from "./features/parents";
 import { apiRoutes, devRoutes } from "./api";
 import { authElsewhere, authRoutes } from "./features/sign-in/routes";
@@ -65,6 +66,8 @@ export default {
       await consumeMailBatch(createDeps(env), batch);
       return;
     }
+    // Signed webhooks and Slack (worker/features/webhooks/consumer.ts).
+    if (isWebhookQueue(batch.queue)) return consumeWebhookBatch(createDeps(env), batch);
     if (batch.queue === JOINS_QUEUE) return consumeJoinBatch(createDeps(env), batch);
     if (batch.queue === JOINS_DLQ) return consumeDeadJoins(createDeps(env), batch);
     await consumeCampaignBatch(createDeps(env), batch);
@@ -75,7 +78,8 @@ export default {
    * the digest of the notifications past it; clears old
    * records; starts due scheduled campaigns and re-enqueues stalled ones (the queue's backstop);
    * moves a few hundred addresses stored before they were canonical to their canonical form;
-   * deletes what the retention schedule says is kept no longer (worker/features/retention/).
+   * deletes what the retention schedule says is kept no longer (worker/features/retention/);
+   * re-queues the webhooks that are due or stuck (worker/features/webhooks/cron.ts).
    */
   async scheduled(_controller, env, ctx) {
     const deps = createDeps(env);
@@ -84,5 +88,6 @@ export default {
     job(ctx, pruneRecords(deps), "housekeeping.failed");
     job(ctx, canonicalizeAddresses(deps), "addresses.canonicalize_failed");
     job(ctx, runRetention(deps), "retention.failed");
+    job(ctx, runWebhookCron(deps), "webhooks.cron_failed");
   },
 } satisfies ExportedHandler<Env>;

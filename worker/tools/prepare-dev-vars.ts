@@ -4,14 +4,14 @@
  * anything else as production) and OPERATOR_EMAILS=operator@example.com when it names no
  * operator (the console's local sign-in), example sender settings (SENDER_NAME,
  * SENDER_POSTAL_ADDRESS) when they are missing or empty, so campaigns can be sent locally, and gives every empty sign-in secret (AUTH_JWT_SECRET,
- * AUTH_ADMIN_KEY) a random value, so sign-in works locally without anyone inventing or
+ * AUTH_ADMIN_KEY, WEBHOOK_SECRETS_KEY) a random value, so sign-in works locally without anyone inventing or
  * committing a secret. Existing values are never changed. Runs on Node 22 (type stripping),
  * from the repository root.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
-const GENERATED_SECRETS = ["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY"];
+const GENERATED_SECRETS = ["AUTH_JWT_SECRET", "AUTH_ADMIN_KEY", "WEBHOOK_SECRETS_KEY"];
 
 const path = ".dev.vars";
 const created = !existsSync(path);

@@ -22,6 +22,7 @@ import { campaignRoutes } from "../campaigns";
 import { joinsAdminRoutes } from "../joins";
 import { mailDeadLetters, mailQueueRoutes } from "../mail-queue";
 import { retentionStats } from "../retention";
+import { webhookRoutes } from "../webhooks";
 import { visitorMailOf } from "../waitlist";
 
 /**
@@ -106,4 +107,6 @@ export const adminRoutes = new Hono<OperatorEnv>()
   // Launch day: drafts, previews, tests, sending and its report (worker/features/campaigns/routes.ts).
   .route("/campaigns", campaignRoutes)
   // Issue 24: the joins waiting for the database, the dead ones and their retry.
-  .route("/joins", joinsAdminRoutes);
+  .route("/joins", joinsAdminRoutes)
+  // Issue 25: signed webhooks and Slack (worker/features/webhooks/routes.ts).
+  .route("/webhooks", webhookRoutes);

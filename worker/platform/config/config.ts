@@ -3,6 +3,7 @@ import { readSettings, type SettingValues, type Settings } from "./settings";
 import { type RetentionConfig, retentionSettings } from "./retention";
 import { type AuthConfig, authSettings } from "./sign-in";
 import { type WaitlistConfig, waitlistSettings } from "./waitlist";
+import { type WebhooksConfig, webhooksSettings } from "./webhooks";
 
 export type { AuthConfig } from "./sign-in";
 export type { RequestLimit, Settings } from "./settings";
@@ -64,6 +65,8 @@ export type AppConfig = {
   retention: RetentionConfig;
   /** Pages from the edge (worker/features/pages): the cache's lifetime, the page's claims and when the count is shown. */
   pages: PagesConfig;
+  /** Signed webhooks and Slack (worker/features/webhooks). */
+  webhooks: WebhooksConfig;
   /** Settings given a value out of range or not a number (with what is accepted): health says so. */
   invalidSettings: string[];
 };
@@ -105,6 +108,7 @@ export function readConfig(env: Settings): AppConfig {
       accuracyRate: values.CLAIM_ACCURACY,
       responseTime: values.CLAIM_RESPONSE_TIME,
     },
+    webhooks: webhooksSettings(values),
     invalidSettings: invalid,
   };
 }

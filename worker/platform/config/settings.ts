@@ -26,6 +26,9 @@ export type RequestLimit = { max: number; windowSeconds: number };
 /** Where Turnstile tokens are checked unless TURNSTILE_VERIFY_URL says otherwise. */
 export const TURNSTILE_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 
+/** Where a webhook receiver's host name is resolved unless WEBHOOK_DNS_URL says otherwise (Cloudflare's DNS over HTTPS). */
+export const WEBHOOK_DNS_URL = "https://cloudflare-dns.com/dns-query";
+
 /** The text as set; unset is "". */
 const text = v.optional(v.string(), "");
 
@@ -182,6 +185,19 @@ const SETTINGS = v.object({
   CLAIM_LAUNCH: claim(SPEC_CLAIMS.launch),
   CLAIM_ACCURACY: claim(SPEC_CLAIMS.accuracyRate),
   CLAIM_RESPONSE_TIME: claim(SPEC_CLAIMS.responseTime),
+  // Signed webhooks and Slack (issue 25; worker/features/webhooks): the secret the endpoints' signing
+  // secrets (and Slack's addresses) are encrypted under (at least 32 characters; without it no
+  // endpoint can be added or delivered to), where a receiver's host name is resolved to be checked
+  // (DNS over HTTPS, JSON answers), how long a receiver has to answer, how many deliveries one
+  // consumer run takes, and the least time between two messages to one Slack endpoint.
+  WEBHOOK_SECRETS_KEY: trimmed,
+  WEBHOOK_DNS_URL: v.pipe(
+    trimmed,
+    v.transform((value) => value || WEBHOOK_DNS_URL),
+  ),
+  WEBHOOK_TIMEOUT_MS: wholeNumber(15_000, 1000, 30_000),
+  WEBHOOK_BATCH_SIZE: wholeNumber(100, 1, 500),
+  WEBHOOK_SLACK_INTERVAL_MS: wholeNumber(1000, 1000, 60_000),
 } satisfies { [Name in keyof Settings]?: v.GenericSchema<string | undefined, unknown> });
 
 /** Every setting's value, parsed (the defaults in place of what is unset or not accepted). */

@@ -556,3 +556,103 @@ export type DevMailInput = {
   bodyText?: string | null;
   headers?: Record<string, string> | null;
 };
+
+/**
+ * Signed webhooks and Slack (issue 25; worker/features/webhooks): where the team's other tools
+ * receive events. `url` is what the console shows (a Slack address with its token masked);
+ * `secret` is encrypted under WEBHOOK_SECRETS_KEY (features/webhooks/secrets.ts): the signing
+ * secret (`whsec_…`) of a Standard Webhooks endpoint, the whole address of a Slack one; a rotated
+ * secret keeps signing beside the new one until `previous_secret_until`. `events` is a JSON array
+ * of the event types it wants. An endpoint is disabled by the operator, on 410 Gone, or after a
+ * run of failures (`disabled_reason` says which); `failure_run` counts the attempts that failed in
+ * a row since `failing_since`, and nothing is sent to it before `paused_until` (the backoff after
+ * a failure, or Slack's pace of one message a second).
+ */
+export const webhookEndpoints = table("webhook_endpoints", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  url: text("url").notNull(),
+  kind: text("kind").$type<"standard" | "slack">().notNull(),
+  events: text("events").notNull(),
+  secret: text("secret").notNull(),
+  previousSecret: text("previous_secret"),
+  previousSecretUntil: text("previous_secret_until"),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  disabledReason: text("disabled_reason"),
+  disabledAt: text("disabled_at"),
+  failureRun: integer("failure_run").notNull().default(0),
+  failingSince: text("failing_since"),
+  pausedUntil: text("paused_until"),
+  lastSuccessAt: text("last_success_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+
+/**
+ * One event (features/webhooks/record.ts), stored by the statement batch of the change that
+ * caused it: `key` makes a repeat of that change store it once (e.g. "waitlist.joined:<entry id>");
+ * `uid` (random) names it in every webhook-id; `person` is the canonical address the event carries
+ * (null for campaign.finished), for the order per person and person.erased; `payload` is the
+ * event's JSON `data`. The id orders events.
+ */
+export const webhookEvents = table(
+  "webhook_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    uid: text("uid").notNull(),
+    type: text("type").notNull(),
+    person: text("person"),
+    payload: text("payload").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex(`${TABLE_PREFIX}_webhook_events_key_idx`).on(t.key), index(`${TABLE_PREFIX}_webhook_events_person_idx`).on(t.person)],
+);
+
+export type WebhookEvent = typeof webhookEvents.$inferSelect;
+
+/** What happened to a delivery: waiting (or retrying), delivered, dead (after the last retry; the console's dead letters), cancelled (erased before it was attempted). */
+export type WebhookDeliveryStatus = "pending" | "delivered" | "dead" | "cancelled";
+
+/**
+ * One event for one endpoint, stored with the event (record.ts fans out to the endpoints that want
+ * its type, or for person.erased to those ever sent the person's data). `webhook_id` is stable
+ * across attempts (receivers deduplicate on it). A sender claims it (`claim`, `locked_until`)
+ * before calling; `next_at` is when it is due (the retry schedule with jitter); `last_*` the last
+ * attempt's outcome (status code or error, the answer's first bytes).
+ */
+export const webhookDeliveries = table(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    webhookId: text("webhook_id").notNull(),
+    eventId: integer("event_id").notNull(),
+    endpointId: integer("endpoint_id").notNull(),
+    person: text("person"),
+    status: text("status").$type<WebhookDeliveryStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAt: text("next_at").notNull(),
+    claim: text("claim"),
+    lockedUntil: text("locked_until"),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    lastAnswer: text("last_answer"),
+    lastAt: text("last_at"),
+    deliveredAt: text("delivered_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex(`${TABLE_PREFIX}_webhook_deliveries_webhook_id_idx`).on(t.webhookId),
+    uniqueIndex(`${TABLE_PREFIX}_webhook_deliveries_pair_idx`).on(t.eventId, t.endpointId),
+    // What is due, in order.
+    index(`${TABLE_PREFIX}_webhook_deliveries_due_idx`).on(t.status, t.nextAt),
+    // The order per person and endpoint, and person.erased's fan-out.
+    index(`${TABLE_PREFIX}_webhook_deliveries_person_idx`).on(t.person, t.endpointId, t.eventId),
+    // An endpoint's recent deliveries and dead letters.
+    index(`${TABLE_PREFIX}_webhook_deliveries_endpoint_idx`).on(t.endpointId, t.status, t.id),
+  ],
+);
+
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
