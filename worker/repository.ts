@@ -18,6 +18,7 @@ import { createAuthRepository } from "./features/sign-in/queries";
 import { createVisitorMailRepository } from "./features/waitlist/queries/budget";
 import { createWaitlistRepository } from "./features/waitlist/queries/join";
 import { createJourneyRepository } from "./features/waitlist/queries/journey";
+import { createWebhookRepository } from "./features/webhooks/queries";
 import { createCounterRepository } from "./platform/db/counters";
 import type { Database } from "./platform/db/database";
 
@@ -55,6 +56,9 @@ export function createRepository(db: Database) {
 
     /** Users, codes, sessions and refresh tokens of sign-in. */
     signIn: createAuthRepository(db),
+
+    /** Signed webhooks and Slack: the endpoints, and the deliveries the consumer claims and records. */
+    webhooks: createWebhookRepository(db),
 
     /** The operator API's lists, stats, data-access requests and erasure. */
     operator: createAdminRepository(db),
