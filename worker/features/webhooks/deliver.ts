@@ -65,7 +65,7 @@ export async function readCapped(body: ReadableStream<Uint8Array> | null, limit 
     offset += part.length;
   }
   // A multi-byte character cut at the cap decodes as a replacement character, never an error.
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return new TextDecoder().decode(bytes);
 }
 
 async function headersFor(target: CallTarget, message: { id: string; timestamp: Date; body: string }): Promise<Headers> {

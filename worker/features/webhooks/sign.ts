@@ -35,7 +35,7 @@ async function signOne(secret: string, content: Uint8Array<ArrayBuffer>): Promis
 /** The webhook-signature header: "v1,<base64>" per secret (the current first), space-separated. */
 export async function signatureHeader(secrets: string[], id: string, timestampSeconds: number, body: string): Promise<string> {
   if (secrets.length === 0) throw new Error("A signed request needs at least one secret.");
-  const content = new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`);
+  const content = new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`) as Uint8Array<ArrayBuffer>;
   const signatures = await Promise.all(secrets.map((secret) => signOne(secret, content)));
   return signatures.join(" ");
 }

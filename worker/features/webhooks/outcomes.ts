@@ -1,0 +1,76 @@
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from "../../shared/webhooks";
+import type { CallOutcome } from "./deliver";
+import type { ClaimedDelivery, EndpointOutcome } from "./queries/deliveries";
+
+/**
+ * What a run's calls do to their endpoints (issue 25 §3): a success ends a failure run; each failed
+ * call lengthens it and pauses the endpoint until the failed delivery's next attempt (so a receiver
+ * that is down gets one probe per step of the schedule, not one call per event); 410 Gone, an
+ * address refused at delivery time, or a secret that cannot be opened disables it, with the reason
+ * the console shows. A Slack endpoint rests WEBHOOK_SLACK_INTERVAL_MS after each message.
+ */
+
+/** One call of a run (or a call not made: outcome null, the endpoint's secret cannot be opened) and when it ended. */
+export type Sent = {
+  unit: { endpointId: number; deliveries: ClaimedDelivery[]; problem: string | null };
+  outcome: CallOutcome | null;
+  at: Date;
+  order: number;
+};
+
+const LAST_STEP_SECONDS = WEBHOOK_RETRY_SCHEDULE_SECONDS[WEBHOOK_RETRY_SCHEDULE_SECONDS.length - 1]!;
+
+/** "2026-12-05 14:03 UTC". */
+const dateText = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** Why a call disables its endpoint, or null. */
+export function disableReason(sent: Sent): string | null {
+  const { outcome, at, unit } = sent;
+  if (!outcome) return unit.problem ?? "The endpoint's secret cannot be opened.";
+  if (outcome.ok) return null;
+  if (outcome.status === 410) return `The receiver answered 410 Gone on ${dateText(at)}.`;
+  if (outcome.error?.startsWith("refused: "))
+    return `The address was refused when calling it on ${dateText(at)}: ${outcome.error.slice(9)}`;
+  if (outcome.error?.startsWith("not signed: ")) return `The signing secret cannot be used (${outcome.error.slice(12)}); rotate it.`;
+  return null;
+}
+
+/** The endpoints' outcomes of a run's calls, in the order the calls ended; `nextAt` is each failed delivery's next attempt. */
+export function endpointOutcomes(sent: Sent[], slackIntervalMs: number, nextAtOf: (id: number) => Date | null): EndpointOutcome[] {
+  const byEndpoint = new Map<number, Sent[]>();
+  for (const item of [...sent].sort((a, b) => a.order - b.order))
+    byEndpoint.set(item.unit.endpointId, [...(byEndpoint.get(item.unit.endpointId) ?? []), item]);
+  const outcomes: EndpointOutcome[] = [];
+  for (const [id, calls] of byEndpoint) {
+    const slack = calls[0]!.unit.deliveries[0]!.kind === "slack";
+    const disable = calls.map(disableReason).find((reason) => reason !== null) ?? null;
+    let successAt: Date | null = null;
+    let failures: Sent[] = [];
+    for (const call of calls) {
+      if (call.outcome?.ok) {
+        successAt = call.at;
+        failures = [];
+      } else if (call.outcome && !disableReason(call)) failures.push(call);
+    }
+    let pausedUntil: Date | null = successAt && slack ? new Date(successAt.getTime() + slackIntervalMs) : null;
+    for (const failure of failures) {
+      const at = new Date(
+        Math.max(
+          ...failure.unit.deliveries.map((d) => (nextAtOf(d.id) ?? new Date(failure.at.getTime() + LAST_STEP_SECONDS * 1000)).getTime()),
+        ),
+      );
+      if (!pausedUntil || at > pausedUntil) pausedUntil = at;
+    }
+    const last = failures[failures.length - 1];
+    outcomes.push({
+      id,
+      successAt,
+      failures: failures.length,
+      firstFailureAt: failures[0]?.at ?? null,
+      pausedUntil,
+      lastError: last ? (last.outcome?.error ?? null) : null,
+      disable,
+    });
+  }
+  return outcomes;
+}
