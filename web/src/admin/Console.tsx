@@ -6,6 +6,7 @@ import { useConsole } from "./context";
 import { Breakdowns } from "./sections/Breakdowns";
 import { Campaigns } from "./sections/Campaigns";
 import { Erasure } from "./sections/Erasure";
+import { Integrations } from "./sections/Integrations";
 import { MessagesSection, WaitlistSection } from "./sections/Lists";
 import { Notifications } from "./sections/Notifications";
 import { WaitingJoins } from "./sections/WaitingJoins";
@@ -25,6 +26,7 @@ export const SECTIONS = {
   waitlist: "waitlist",
   messages: "messages",
   erasure: "erasure",
+  integrations: "integrations",
 } as const;
 
 type Props = {
@@ -70,6 +72,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
     [SECTIONS.delivery, admin.nav.delivery],
     [SECTIONS.sources, admin.nav.sources],
     [SECTIONS.campaigns, admin.nav.campaigns],
+    [SECTIONS.integrations, admin.nav.integrations],
     [SECTIONS.waitlist, admin.nav.waitlist],
     [SECTIONS.messages, admin.nav.messages],
     [SECTIONS.erasure, admin.nav.erasure],
@@ -112,6 +115,7 @@ export function Console({ email, stats, onStats, signOutButton, signOutError, fo
         <WaitingJoins id="waiting-joins" />
         <Breakdowns id={SECTIONS.sources} stats={stats} />
         <Campaigns id={SECTIONS.campaigns} />
+        <Integrations id={SECTIONS.integrations} />
         <WaitlistSection id={SECTIONS.waitlist} dataVersion={dataVersion} onChanged={afterChange} />
         <MessagesSection id={SECTIONS.messages} dataVersion={dataVersion} />
         <Erasure id={SECTIONS.erasure} onErased={afterChange} />

@@ -29,6 +29,7 @@ import {
 } from "@shared/campaigns";
 import { ADMIN_JOINS, type JoinsReport, type JoinsRetried } from "@shared/joins";
 import { admin } from "./content";
+import { webhookCalls } from "./webhooks-api";
 import { MAIL_DEAD_LETTERS_PATH, type MailDeadLetterList, type MailDeadLetterRetried, type MailDeadLetterRetry } from "@shared/mail-queue";
 
 /**
@@ -47,6 +48,8 @@ export class AdminApiError extends Error {
     readonly status: number | null,
     /** The API's error code, when it gave one (e.g. campaign_wrong_status). */
     readonly code: string | null = null,
+    /** The field a 400 names (e.g. "url"), and the server's own words for it. */
+    readonly detail: { field: string | null; message: string | null } = { field: null, message: null },
   ) {
     super(failure.kind === "error" ? failure.message : failure.kind);
     this.name = "AdminApiError";
@@ -67,7 +70,7 @@ export type TokenSource = {
 export type CsvFile = { blob: Blob; fileName: string };
 
 /** What a call may add to its request (the method; headers besides Authorization; a body). */
-type Request = { method?: "GET" | "POST" | "PATCH"; headers?: Record<string, string>; body?: string };
+export type Request = { method?: "GET" | "POST" | "PATCH" | "DELETE"; headers?: Record<string, string>; body?: string };
 
 /** A POST of a JSON body. */
 const postJson = (body: unknown): Request => ({
@@ -170,6 +173,7 @@ export function createAdminApi(tokens: TokenSource) {
     deadLetters: (id: number) => json<DeadLetterList>(`${CAMPAIGNS}/${id}/dead-letters`),
     retryDeadLetters: (id: number, recipientIds?: number[]) =>
       json<CampaignJson>(`${CAMPAIGNS}/${id}/dead-letters/retry`, postJson(recipientIds ? { recipient_ids: recipientIds } : {})),
+    ...webhookCalls({ json, send }),
   };
 }
 
@@ -202,15 +206,18 @@ function fileNameOf(header: string | null): string | null {
 async function failureOf(response: Response): Promise<AdminApiError> {
   let code: string | undefined;
   let message: string | undefined;
+  let field: string | null = null;
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown; field?: unknown } };
     if (typeof body.error?.code === "string") code = body.error.code;
     if (typeof body.error?.message === "string") message = body.error.message;
+    if (typeof body.error?.field === "string") field = body.error.field;
   } catch {
     // No JSON (a proxy's page, say): the status alone decides.
   }
   const { status } = response;
-  const error = (text: string) => new AdminApiError({ kind: "error", message: text }, status, code ?? null);
+  const error = (text: string) =>
+    new AdminApiError({ kind: "error", message: text }, status, code ?? null, { field, message: message ?? null });
   if (status === 401 || code === ADMIN_ERRORS.notSignedIn) return new AdminApiError({ kind: "signedOut" }, status);
   if (status === 403 && code === ADMIN_ERRORS.notOperator) return new AdminApiError({ kind: "notOperator" }, status);
   if (status === 403) return error(admin.errors.forbidden);

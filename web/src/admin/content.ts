@@ -55,6 +55,7 @@ export const admin = {
     messages: "Contact messages",
     erasure: "Erase a person",
     campaigns: "Campaigns",
+    integrations: "Integrations",
   },
 
   overview,
