@@ -68,11 +68,32 @@ export function inlineMailQueue(envOf: () => Env, log: InlineQueueLog = { batche
 export function testEnv(overrides: EnvOverrides = {}): Env {
   const merged = { ...env, ...overrides } as Env;
   if (!("MAIL_QUEUE" in overrides)) (merged as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => merged);
+  if (!("WEBHOOK_QUEUE" in overrides)) (merged as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingQueue();
   return merged;
 }
 
-// The default for tests that spread `env` themselves: the inline mail queue on the plain test env.
+/**
+ * The test env's webhooks queue (WEBHOOK_QUEUE): it keeps what is sent to it (`sent`) and runs no
+ * consumer, so no test delivers webhooks in the background; the webhooks' own tests run the
+ * consumer themselves (test/support/webhooks.ts).
+ */
+export function recordingQueue(sent: { body: unknown; delaySeconds: number | undefined }[] = []): Queue {
+  return {
+    sent,
+    send: async (body: unknown, options?: QueueSendOptions) => {
+      sent.push({ body, delaySeconds: options?.delaySeconds });
+    },
+    sendBatch: async (messages: Iterable<MessageSendRequest>) => {
+      for (const message of messages) sent.push({ body: message.body, delaySeconds: message.delaySeconds });
+    },
+    metrics: async () => ({ backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: undefined }),
+  } as unknown as Queue;
+}
+
+// The defaults for tests that spread `env` themselves: the inline mail queue on the plain test env,
+// and a webhooks queue that runs nothing.
 (env as unknown as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => env as Env);
+(env as unknown as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingQueue();
 
 // From a random start: the rate-limit bindings' counts (test/support/rate-limits.ts) outlive a test
 // file, so another file's run in the same minute must not meet this one's addresses.
