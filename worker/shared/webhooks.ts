@@ -1,3 +1,6 @@
+import * as v from "valibot";
+import { strictFields } from "./text";
+
 /**
  * Signed webhooks and Slack (issue 25): the events the product sends the team's other tools, their
  * payloads (README "Webhooks and Slack" documents each), and the operator API's shapes under
@@ -127,3 +130,52 @@ export type WebhookTestResult = { ok: boolean; status: number | null; error: str
 
 /** POST …/:id/dead-letters/retry: how many dead deliveries were made due again. */
 export type WebhookRetried = { retried: number };
+
+/** The longest endpoint name, and the longest address accepted (worker/features/webhooks/url-guard.ts checks the rest). */
+export const WEBHOOK_NAME_MAX = 100;
+export const WEBHOOK_URL_MAX = 2048;
+/** The most dead letters one retry names. */
+export const WEBHOOK_RETRY_IDS_MAX = 50;
+
+const NAME_MESSAGE = `name must be 1 to ${WEBHOOK_NAME_MAX} characters.`;
+const URL_MESSAGE = `url must be an https address of at most ${WEBHOOK_URL_MAX} characters.`;
+const EVENTS_MESSAGE = `events must be a non-empty list of: ${WEBHOOK_EVENT_TYPES.join(", ")}.`;
+const KIND_MESSAGE = `kind must be one of: ${WEBHOOK_KINDS.join(", ")}.`;
+const IDS_MESSAGE = `ids must be a list of at most ${WEBHOOK_RETRY_IDS_MAX} delivery ids.`;
+
+const nameField = v.pipe(v.string(NAME_MESSAGE), v.trim(), v.minLength(1, NAME_MESSAGE), v.maxLength(WEBHOOK_NAME_MAX, NAME_MESSAGE));
+const urlField = v.pipe(v.string(URL_MESSAGE), v.trim(), v.minLength(1, URL_MESSAGE), v.maxLength(WEBHOOK_URL_MAX, URL_MESSAGE));
+const eventsField = v.pipe(
+  v.array(v.picklist(WEBHOOK_EVENT_TYPES, EVENTS_MESSAGE), EVENTS_MESSAGE),
+  v.minLength(1, EVENTS_MESSAGE),
+  v.transform((events) => WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type))),
+);
+
+/** POST /api/admin/webhooks: a new endpoint (the events kept in WEBHOOK_EVENT_TYPES' order, each once). */
+export const webhookCreateSchema = strictFields({
+  name: nameField,
+  url: urlField,
+  kind: v.optional(v.picklist(WEBHOOK_KINDS, KIND_MESSAGE), "standard"),
+  events: eventsField,
+});
+export type WebhookCreate = v.InferOutput<typeof webhookCreateSchema>;
+
+/** PATCH /api/admin/webhooks/:id: any of name, url, events (the kind cannot change: add another endpoint). */
+export const webhookUpdateSchema = strictFields({
+  name: v.optional(nameField),
+  url: v.optional(urlField),
+  events: v.optional(eventsField),
+});
+export type WebhookUpdate = v.InferOutput<typeof webhookUpdateSchema>;
+
+/** POST /api/admin/webhooks/:id/dead-letters/retry: `ids` to retry those dead deliveries, nothing (or no body) for all. */
+export const webhookRetrySchema = strictFields({
+  ids: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.number(IDS_MESSAGE), v.integer(IDS_MESSAGE), v.minValue(1, IDS_MESSAGE)), IDS_MESSAGE),
+      v.minLength(1, IDS_MESSAGE),
+      v.maxLength(WEBHOOK_RETRY_IDS_MAX, IDS_MESSAGE),
+    ),
+  ),
+});
+export type WebhookRetry = v.InferOutput<typeof webhookRetrySchema>;
