@@ -16,7 +16,8 @@ import { DNS_TIMEOUT_MS } from "./url-guard";
  * 2. the calls, at most CALL_CONCURRENCY at a time (workerd's open connections per invocation):
  *    one signed POST per Standard delivery, one text per Slack endpoint for all its deliveries;
  * 3. ONE call records every outcome (deliveries, endpoints' runs, pauses and disabling);
- * 4. a kick: at once after a full batch, else when the next delivery is due (at most 12 h ahead).
+ * 4. a kick: at once after a full batch or when what it delivered let more become due, else when
+ *    the next delivery is due (at most 12 h ahead).
  */
 
 /** Calls in flight at once: workerd allows six open connections per invocation. */
@@ -117,7 +118,7 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
   const leaseUntil = new Date(now.getTime() + leaseMs(deps.config.webhooks));
   const run = await deps.repo.webhooks.claimDue({ claim, now, leaseUntil, limit, dayStart });
   report.claimed = run.deliveries.length;
-  let nextDueAt = run.nextDueAt;
+  let next = run.next;
   if (run.deliveries.length > 0) {
     const units = await unitsOf(deps, run.deliveries, run.figures, now);
     let order = 0;
@@ -136,9 +137,11 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
     for (const d of deliveries.filter((o) => o.result === "failed" && o.nextAt === null))
       log("warn", "webhooks.dead", { delivery: d.id, status: d.status, error: d.error });
     for (const e of endpoints.filter((o) => o.disable)) log("warn", "webhooks.endpoint_disabled", { endpoint: e.id, reason: e.disable });
-    nextDueAt = (await deps.repo.webhooks.recordRun({ claim, now: deps.now(), deliveries, endpoints })).nextDueAt;
+    next = await deps.repo.webhooks.recordRun({ claim, now: deps.now(), deliveries, endpoints });
   }
-  await kickAfter(deps, report.claimed >= limit, nextDueAt);
+  // At once after a full batch, or when deliveries went out and more are due (a person's next
+  // event waited behind the one just delivered); a run that delivered nothing never kicks at once.
+  await kickAfter(deps, report.claimed >= limit || (report.delivered > 0 && next.dueNow), next.at);
   return report;
 }
 

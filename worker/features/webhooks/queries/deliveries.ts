@@ -2,7 +2,7 @@ import { and, eq, exists, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
 import { referralCredits, waitlist, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../../platform/db/schema";
 import { iso } from "../../../platform/db/sql";
-import { cronQueries, nextDueQuery } from "./due";
+import { cronQueries, type NextDue, nextDueOf, nextDueQuery } from "./due";
 
 /**
  * The delivery engine's side of the database (worker/features/webhooks/consumer.ts): a run claims
@@ -30,7 +30,7 @@ export type ClaimedDelivery = {
 /** The figures a Slack message quotes: entries on the list, referrals confirmed today (UTC). */
 export type ListFigures = { onTheList: number; referralsToday: number };
 
-export type ClaimedRun = { deliveries: ClaimedDelivery[]; figures: ListFigures | null; nextDueAt: string | null };
+export type ClaimedRun = { deliveries: ClaimedDelivery[]; figures: ListFigures | null; next: NextDue };
 
 /** What became of one claimed delivery: delivered, failed (retried at nextAt, or dead), or held (its endpoint disabled: still pending). */
 export type DeliveryOutcome = {
@@ -135,7 +135,7 @@ export function deliveryQueries(db: Database) {
           .limit(1),
         nextDueQuery(db, run.now),
       ]);
-      return { deliveries: rows, figures: figures[0] ?? null, nextDueAt: next[0]?.at ?? null };
+      return { deliveries: rows, figures: figures[0] ?? null, next: nextDueOf(next) };
     },
 
     /**
@@ -143,12 +143,7 @@ export function deliveryQueries(db: Database) {
      * lapsed records nothing over another's), the endpoints' success or failure run, pause and
      * disabling, then reads the next time something is due: ONE call.
      */
-    async recordRun(run: {
-      claim: string;
-      now: Date;
-      deliveries: DeliveryOutcome[];
-      endpoints: EndpointOutcome[];
-    }): Promise<{ nextDueAt: string | null }> {
+    async recordRun(run: { claim: string; now: Date; deliveries: DeliveryOutcome[]; endpoints: EndpointOutcome[] }): Promise<NextDue> {
       const now = iso(run.now);
       const claimed = (endpointId: number) =>
         exists(
@@ -225,8 +220,7 @@ export function deliveryQueries(db: Database) {
       }
       const [first, ...rest] = [...statements, nextDueQuery(db, run.now)];
       const results = (await db.batch([first!, ...rest])) as unknown[];
-      const next = results[results.length - 1] as { at: string | null }[];
-      return { nextDueAt: next[0]?.at ?? null };
+      return nextDueOf(results[results.length - 1] as { at: string | null; dueNow: number | null }[]);
     },
   };
 }

@@ -12,23 +12,30 @@ import { iso } from "../../../platform/db/sql";
 const d = webhookDeliveries;
 const e = webhookEndpoints;
 
-/** The earliest future time a pending delivery of an enabled endpoint is due (its next_at or its endpoint's pause, whichever is later), not held by a live lease. */
+/**
+ * When pending deliveries of enabled endpoints not held by a live lease are due (each at its
+ * next_at or its endpoint's pause, whichever is later): the earliest future time, and whether one
+ * is due now (it may still wait behind an earlier delivery of the same person).
+ */
 export function nextDueQuery(db: Database, now: Date) {
   const at = iso(now);
-  const dueAt = sql<string>`max(${d.nextAt}, coalesce(${e.pausedUntil}, ${d.nextAt}))`;
+  const dueAt = sql`max(${d.nextAt}, coalesce(${e.pausedUntil}, ${d.nextAt}))`;
   return db
-    .select({ at: sql<string | null>`min(${dueAt})` })
+    .select({
+      at: sql<string | null>`min(case when ${dueAt} > ${at} then ${dueAt} end)`,
+      dueNow: sql<number | null>`max(case when ${dueAt} <= ${at} then 1 else 0 end)`,
+    })
     .from(d)
     .innerJoin(e, eq(e.id, d.endpointId))
-    .where(
-      and(
-        eq(d.status, "pending"),
-        eq(e.enabled, true),
-        sql`(${d.lockedUntil} is null or ${d.lockedUntil} <= ${at})`,
-        sql`${dueAt} > ${at}`,
-      ),
-    );
+    .where(and(eq(d.status, "pending"), eq(e.enabled, true), sql`(${d.lockedUntil} is null or ${d.lockedUntil} <= ${at})`));
 }
+
+/** What nextDueQuery read. */
+export type NextDue = { at: string | null; dueNow: boolean };
+export const nextDueOf = (rows: { at: string | null; dueNow: number | null }[]): NextDue => ({
+  at: rows[0]?.at ?? null,
+  dueNow: rows[0]?.dueNow === 1,
+});
 
 export function cronQueries(db: Database) {
   return {

@@ -1,0 +1,181 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { callEndpoint } from "../../worker/features/webhooks/deliver";
+import { sealSecret } from "../../worker/features/webhooks/secrets";
+import {
+  addEndpoint,
+  addEvent,
+  deliveriesOf,
+  endpointRow,
+  execute,
+  fakeReceivers,
+  resetWebhooks,
+  runConsumer,
+  testSecret,
+  webhookDeps,
+} from "../support/webhooks";
+
+const data = { email: "ada@example.com", status: "pending" };
+const message = (now: Date) => ({ id: "msg_test_1", timestamp: now, body: '{"type":"waitlist.joined"}' });
+
+beforeEach(resetWebhooks);
+
+describe("webhooks: one call to a receiver (callEndpoint)", () => {
+  it("never follows a redirect: a 3xx is a failure 'redirect not followed'", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const url = "https://crm.example.com/moved";
+    receivers.answer(url, () => new Response(null, { status: 302, headers: { Location: "https://elsewhere.example.com/" } }));
+    const outcome = await callEndpoint(deps, { url, kind: "standard", secrets: [testSecret()] }, message(now()));
+    expect(outcome).toMatchObject({ ok: false, status: 302, error: "redirect not followed" });
+    expect(receivers.calls.map((call) => call.url)).toEqual([url]);
+  });
+
+  it("gives up after WEBHOOK_TIMEOUT_MS: a receiver that never answers is a timeout", async () => {
+    const { deps, now } = webhookDeps({ WEBHOOK_TIMEOUT_MS: "1000" });
+    const receivers = fakeReceivers(now);
+    const url = "https://crm.example.com/hangs";
+    receivers.answer(url, () => "hang");
+    const outcome = await callEndpoint(deps, { url, kind: "standard", secrets: [testSecret()] }, message(now()));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.status).toBeNull();
+    expect(outcome.error).toBe("timeout: no answer within 1 s");
+  });
+
+  it("reads at most 512 bytes of the answer", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const url = "https://crm.example.com/chatty";
+    receivers.answer(url, () => new Response("x".repeat(100_000), { status: 200 }));
+    const outcome = await callEndpoint(deps, { url, kind: "standard", secrets: [testSecret()] }, message(now()));
+    expect(outcome).toMatchObject({ ok: true, status: 200 });
+    expect(outcome.answer).toHaveLength(512);
+  });
+
+  it("checks the address right before calling: a host that now resolves to a private address is refused and not called", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    receivers.resolve("rebound.example.com", "10.0.0.7");
+    const outcome = await callEndpoint(
+      deps,
+      { url: "https://rebound.example.com/hook", kind: "standard", secrets: [testSecret()] },
+      message(now()),
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toMatch(/^refused: .*private network/);
+    expect(receivers.calls).toHaveLength(0);
+  });
+});
+
+describe("webhooks: the consumer's runs", () => {
+  it("records a success: delivered with its answer, the endpoint's failure run cleared and its last success; a consumer batch's messages acked", async () => {
+    const { deps, now, kicks } = webhookDeps();
+    fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/ok", secret: testSecret() });
+    await execute("update hwh_webhook_endpoints set failure_run = 3, failing_since = ? where id = ?", now().toISOString(), endpoint);
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    const entry = await runConsumer(deps);
+    expect(entry.acked).toBe(1);
+    const [row] = await deliveriesOf(endpoint);
+    expect(row).toMatchObject({ status: "delivered", attempts: 1, last_status: 200, last_answer: "ok", last_error: null, claim: null });
+    expect(row!.delivered_at).toBe(now().toISOString());
+    expect(await endpointRow(endpoint)).toMatchObject({ failure_run: 0, failing_since: null, last_success_at: now().toISOString() });
+    expect(kicks).toHaveLength(0);
+  });
+
+  it("kicks again at once after a full batch", async () => {
+    const { deps, now, kicks } = webhookDeps({ WEBHOOK_BATCH_SIZE: "2" });
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/full", secret: testSecret() });
+    for (const person of ["a@example.com", "b@example.com", "c@example.com"])
+      await addEvent(deps, { type: "waitlist.joined", person, data }, [endpoint]);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(2);
+    expect(kicks).toEqual([{ body: { type: "due" }, delaySeconds: undefined }]);
+    await runConsumer(deps);
+    expect((await deliveriesOf(endpoint)).map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);
+  });
+
+  it("keeps at most six calls in flight", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    let inFlight = 0;
+    let most = 0;
+    const endpoints: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const url = `https://crm${i}.example.com/slow`;
+      receivers.answer(url, async () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight -= 1;
+        return new Response("ok");
+      });
+      endpoints.push(await addEndpoint(deps, { url, secret: testSecret() }));
+    }
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, endpoints);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(15);
+    expect(most).toBeLessThanOrEqual(6);
+    expect(most).toBeGreaterThan(1);
+  });
+
+  it("never claims a delivery another run holds (its lease has not lapsed), and claims it once the lease lapses", async () => {
+    const { deps, now, advance } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/leased", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    const until = new Date(now().getTime() + 60_000).toISOString();
+    await execute("update hwh_webhook_deliveries set claim = 'another-run', locked_until = ? where endpoint_id = ?", until, endpoint);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(0);
+    advance(61_000);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(1);
+    expect((await deliveriesOf(endpoint))[0]!.status).toBe("delivered");
+  });
+
+  it("disables an endpoint whose address is refused at delivery time; its delivery stays pending, nothing is called", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    receivers.resolve("crm-rebound.example.com", "169.254.169.254");
+    const endpoint = await addEndpoint(deps, { url: "https://crm-rebound.example.com/hook", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(0);
+    const row = await endpointRow(endpoint);
+    expect(row.enabled).toBe(0);
+    expect(row.disabled_reason).toMatch(/refused.*metadata/);
+    expect((await deliveriesOf(endpoint))[0]).toMatchObject({ status: "pending", attempts: 0, claim: null });
+  });
+
+  it("disables an endpoint whose sealed secret cannot be opened, with a clear reason, and never crashes", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const otherKey = await sealSecret(
+      { ...deps.config.webhooks, secretsKey: "another-webhook-secrets-key-0123456789abcdef" },
+      testSecret(),
+    );
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/sealed", sealed: otherKey });
+    const healthy = await addEndpoint(deps, { url: "https://crm.example.com/healthy", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint, healthy]);
+    const entry = await runConsumer(deps);
+    expect(entry.acked).toBe(1);
+    expect(receivers.calls.map((call) => call.url)).toEqual(["https://crm.example.com/healthy"]);
+    const row = await endpointRow(endpoint);
+    expect(row.enabled).toBe(0);
+    expect(row.disabled_reason).toMatch(/secret cannot be opened/);
+    expect((await deliveriesOf(endpoint))[0]!.status).toBe("pending");
+    expect((await deliveriesOf(healthy))[0]!.status).toBe("delivered");
+  });
+
+  it("acks a dead-letter batch and sends nothing (the rows stay due for the cron's kick)", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/dlq", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    const entry = await runConsumer(deps, "homework-helper-webhooks-dlq");
+    expect(entry.acked).toBe(1);
+    expect(receivers.calls).toHaveLength(0);
+    expect((await deliveriesOf(endpoint))[0]!.status).toBe("pending");
+  });
+});
