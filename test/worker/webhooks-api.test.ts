@@ -49,6 +49,21 @@ describe("webhook endpoints: create, read, change, delete", () => {
     expect(JSON.stringify(await (await hooks("")).json())).not.toContain("SECRETtoken");
   });
 
+  it("changes a Slack endpoint's address alone: sealed again, shown masked, never in the audit", async () => {
+    fakeNetwork();
+    const { endpoint } = await create({ name: "Launch channel", url: SLACK_URL, kind: "slack", events: ["waitlist.joined"] });
+    const newUrl = "https://hooks.slack.com/services/TNEW/BNEW/otherSECRETtoken";
+    const response = await hooks(`/${endpoint.id}`, { method: "PATCH", body: { url: newUrl } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      name: "Launch channel",
+      url: "https://hooks.slack.com/services/T…/…",
+      events: ["waitlist.joined"],
+    });
+    expect(JSON.stringify(await endpointRow(endpoint.id))).not.toContain("otherSECRETtoken");
+    expect(await auditText()).not.toContain("otherSECRETtoken");
+  });
+
   it("refuses a bad name, kind or events at their fields", async () => {
     fakeNetwork();
     const cases: [Record<string, unknown>, string][] = [

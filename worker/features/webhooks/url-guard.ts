@@ -83,9 +83,9 @@ async function checkResolved(dnsUrl: string, host: string): Promise<string | nul
   return null;
 }
 
-/** Development's exception: a receiver on the team's own machine. */
+/** Development's exception: plain http to a receiver on the team's own machine (127.0.0.1 or localhost). */
 function isDevelopmentLoopback(url: URL): boolean {
-  return (url.protocol === "http:" || url.protocol === "https:") && (url.hostname === "127.0.0.1" || url.hostname === "localhost");
+  return url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "localhost");
 }
 
 /** Whether the product may call this address, and why not. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableName, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
 import { type WebhookEndpoint, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../../platform/db/schema";
 import { iso } from "../../../platform/db/sql";
@@ -17,10 +17,11 @@ export type EndpointChange = Partial<
   Pick<WebhookEndpoint, "name" | "url" | "secret" | "previousSecret" | "previousSecretUntil" | "enabled" | "disabledReason" | "disabledAt">
 > & { events?: string[]; failureRun?: number; failingSince?: string | null; pausedUntil?: string | null };
 
-const counts = {
-  pending: sql<number>`(select count(*) from ${webhookDeliveries} where ${webhookDeliveries.endpointId} = ${webhookEndpoints.id} and ${webhookDeliveries.status} = 'pending')`,
-  dead: sql<number>`(select count(*) from ${webhookDeliveries} where ${webhookDeliveries.endpointId} = ${webhookEndpoints.id} and ${webhookDeliveries.status} = 'dead')`,
-};
+/** The endpoint's id, qualified by its table: a select from one table names its columns bare, which a subquery on deliveries would read as its own. */
+const endpointId = sql.raw(`"${getTableName(webhookEndpoints)}"."id"`);
+const countOf = (status: "pending" | "dead") =>
+  sql<number>`(select count(*) from ${webhookDeliveries} where ${webhookDeliveries.endpointId} = ${endpointId} and ${webhookDeliveries.status} = ${status})`;
+const counts = { pending: countOf("pending"), dead: countOf("dead") };
 
 const withCounts = (row: WebhookEndpoint & { pending: number; dead: number }): EndpointWithCounts => ({
   ...row,
