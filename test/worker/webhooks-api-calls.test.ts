@@ -130,6 +130,14 @@ describe("webhook test event", () => {
     expect(network.received.at(-1)?.url).toBe(url);
     expect(JSON.parse(String(network.received.at(-1)?.body))).toEqual({ text: expect.stringContaining("Launch") });
   });
+  it("answers why, and sends nothing, when the stored secret cannot be opened (another WEBHOOK_SECRETS_KEY)", async () => {
+    const network = fakeNetwork();
+    const { endpoint } = await create();
+    await env.DB.prepare("update hwh_webhook_endpoints set secret = 'a.b.c.d.e' where id = ?").bind(endpoint.id).run();
+    const result = (await (await hooks(`/${endpoint.id}/test`, { method: "POST" })).json()) as WebhookTestResult;
+    expect(result).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/cannot be opened/) });
+    expect(network.received).toEqual([]);
+  });
 });
 
 describe("webhook deliveries and dead letters", () => {

@@ -19,6 +19,19 @@ export async function sendTestEvent(deps: Pick<Deps, "config" | "now">, endpoint
       ? JSON.stringify({ text: `Test message from the waitlist: the integration "${endpoint.name}" is connected.` })
       : JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { endpoint: endpoint.name } });
   const id = `msg_test_${crypto.randomUUID().replaceAll("-", "")}`;
-  const outcome = await callEndpoint(deps, await targetOf(deps, endpoint), { id, timestamp: now, body });
+  let target: Awaited<ReturnType<typeof targetOf>>;
+  try {
+    target = await targetOf(deps, endpoint);
+  } catch (error) {
+    // A secret sealed under another WEBHOOK_SECRETS_KEY: nothing is sent, and the answer says why (never the secret).
+    return {
+      ok: false,
+      status: null,
+      error: error instanceof Error ? error.message : "The secret cannot be used.",
+      answer: "",
+      took_ms: 0,
+    };
+  }
+  const outcome = await callEndpoint(deps, target, { id, timestamp: now, body });
   return { ok: outcome.ok, status: outcome.status, error: outcome.error, answer: outcome.answer, took_ms: outcome.tookMs };
 }
