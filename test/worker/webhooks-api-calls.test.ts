@@ -130,6 +130,7 @@ describe("webhook test event", () => {
     expect(network.received.at(-1)?.url).toBe(url);
     expect(JSON.parse(String(network.received.at(-1)?.body))).toEqual({ text: expect.stringContaining("Launch") });
   });
+
   it("answers why, and sends nothing, when the stored secret cannot be opened (another WEBHOOK_SECRETS_KEY)", async () => {
     const network = fakeNetwork();
     const { endpoint } = await create();
