@@ -207,6 +207,20 @@ describe("webhook secrets: rotation", () => {
     expect(() => new Webhook(String(first)).verify(String(sent?.body), headers)).toThrow();
   });
 
+  it("never logs a secret or a Slack address (create, rotate, test)", async () => {
+    fakeNetwork();
+    const lines: string[] = [];
+    for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => lines.push(args.map(String).join(" ")));
+    }
+    const { endpoint, secret } = await create();
+    const rotated = (await (await hooks(`/${endpoint.id}/rotate`, { method: "POST" })).json()) as WebhookCreated;
+    await hooks(`/${endpoint.id}/test`, { method: "POST" });
+    await create({ name: "Slack", url: SLACK_URL, kind: "slack", events: ["waitlist.joined"] });
+    const logged = lines.join("\n");
+    for (const text of [String(secret).slice(6), String(rotated.secret).slice(6), "SECRETtoken"]) expect(logged).not.toContain(text);
+  });
+
   it("refuses to rotate a Slack endpoint (it has no signing secret)", async () => {
     fakeNetwork();
     const { endpoint } = await create({ name: "Slack", url: SLACK_URL, kind: "slack", events: ["waitlist.joined"] });
