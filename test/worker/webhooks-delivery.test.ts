@@ -13,6 +13,7 @@ import {
   testSecret,
   webhookDeps,
 } from "../support/webhooks";
+import { brokenDatabase } from "../support/worker";
 
 const data = { email: "ada@example.com", status: "pending" };
 const message = (now: Date) => ({ id: "msg_test_1", timestamp: now, body: '{"type":"waitlist.joined"}' });
@@ -166,6 +167,24 @@ describe("webhooks: the consumer's runs", () => {
     expect(row.disabled_reason).toMatch(/secret cannot be opened/);
     expect((await deliveriesOf(endpoint))[0]!.status).toBe("pending");
     expect((await deliveriesOf(healthy))[0]!.status).toBe("delivered");
+  });
+
+  it("retries the batch's messages with a delay when the database fails (nothing is lost: the rows stay due)", async () => {
+    const { deps } = webhookDeps({ DB: brokenDatabase() });
+    const entry = await runConsumer(deps);
+    expect(entry.acked).toBe(0);
+    expect(entry.retried).toBe(1);
+    expect(entry.retryDelays).toEqual([10]);
+  });
+
+  it("never keeps a Slack address quoted by a runtime's error", async () => {
+    const { deps, now } = webhookDeps();
+    const url = "https://hooks.slack.com/services/T1/B2/tokenTOKEN";
+    fakeReceivers(now).answer(url, () => {
+      throw new TypeError(`Fetch failed for ${url}`);
+    });
+    const outcome = await callEndpoint(deps, { url, kind: "slack", secrets: [] }, message(now()));
+    expect(outcome.error).toBe("no answer: TypeError: Fetch failed for <the endpoint's address>");
   });
 
   it("acks a dead-letter batch and sends nothing (the rows stay due for the cron's kick)", async () => {

@@ -115,6 +115,9 @@ export async function callEndpoint(
     return outcome({ status, answer, error: `HTTP ${status}`, retryAfterSeconds: retryAfter });
   } catch (error) {
     if (signal.aborted) return outcome({ error: `timeout: no answer within ${timeoutMs / 1000} s` });
-    return outcome({ error: `no answer: ${describeError(error)}` });
+    // A runtime's error may quote the address, and a Slack address holds its token: never kept.
+    return outcome({
+      error: `no answer: ${describeError(error).replaceAll(target.url, "<the endpoint's address>").replaceAll(verdict.url.toString(), "<the endpoint's address>")}`,
+    });
   }
 }
