@@ -130,6 +130,20 @@ describe("webhooks: Slack", () => {
     expect(receivers.to(SLACK)).toHaveLength(2);
   });
 
+  it("holds a Slack endpoint while a run sends to it, so a concurrent run never sends it a second message", async () => {
+    const { deps, now } = webhookDeps();
+    const endpoint = await addEndpoint(deps, { url: SLACK, kind: "slack" });
+    await addEvent(deps, { type: "contact.received", person: "a@example.com", data: { form: "contact" } }, [endpoint]);
+    const leaseUntil = new Date(now().getTime() + 300_000);
+    const run = { now: now(), leaseUntil, limit: 100, dayStart: now() };
+    const first = await deps.repo.webhooks.claimDue({ ...run, claim: "run-1" });
+    expect(first.deliveries).toHaveLength(1);
+    expect((await endpointRow(endpoint)).paused_until).toBe(leaseUntil.toISOString());
+    await addEvent(deps, { type: "contact.received", person: "b@example.com", data: { form: "contact" } }, [endpoint]);
+    const second = await deps.repo.webhooks.claimDue({ ...run, claim: "run-2" });
+    expect(second.deliveries).toHaveLength(0);
+  });
+
   it("texts: one campaign line each, plural counts, nothing about a person", () => {
     const figures = { onTheList: 1234, referralsToday: 3 };
     expect(slackText([{ type: "waitlist.joined", payload: JSON.stringify(joined("tiktok", "x@example.com")) }], figures)).toBe(
