@@ -135,6 +135,48 @@ describe("webhooks: the consumer's runs", () => {
     expect((await deliveriesOf(endpoint))[0]!.status).toBe("delivered");
   });
 
+  it("records an outcome only while the claim is still the run's own (a lapsed lease taken by another run is left alone)", async () => {
+    const { deps, now } = webhookDeps();
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/taken-over", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    const run = { limit: 100, dayStart: now() };
+    const first = await deps.repo.webhooks.claimDue({
+      ...run,
+      claim: "slow-run",
+      now: now(),
+      leaseUntil: new Date(now().getTime() + 1000),
+    });
+    const later = new Date(now().getTime() + 2000);
+    const second = await deps.repo.webhooks.claimDue({
+      ...run,
+      claim: "next-run",
+      now: later,
+      leaseUntil: new Date(later.getTime() + 60_000),
+    });
+    expect(first.deliveries.map((d) => d.id)).toEqual(second.deliveries.map((d) => d.id));
+    const id = first.deliveries[0]!.id;
+    await deps.repo.webhooks.recordRun({
+      claim: "slow-run",
+      now: later,
+      deliveries: [
+        { id, result: "failed", status: 500, error: "HTTP 500", answer: "", at: later, nextAt: new Date(later.getTime() + 5000) },
+      ],
+      endpoints: [
+        {
+          id: endpoint,
+          successAt: null,
+          failures: 1,
+          firstFailureAt: later,
+          pausedUntil: new Date(later.getTime() + 5000),
+          lastError: "HTTP 500",
+          disable: null,
+        },
+      ],
+    });
+    expect((await deliveriesOf(endpoint))[0]).toMatchObject({ status: "pending", attempts: 0, claim: "next-run", last_status: null });
+    expect(await endpointRow(endpoint)).toMatchObject({ failure_run: 0, paused_until: null });
+  });
+
   it("disables an endpoint whose address is refused at delivery time; its delivery stays pending, nothing is called", async () => {
     const { deps, now } = webhookDeps();
     const receivers = fakeReceivers(now);
