@@ -111,6 +111,12 @@ async function unitsOf(deps: Deps, claimed: ClaimedDelivery[], figures: Paramete
 /** Claims, sends and records one batch of due deliveries, then kicks the queue; throws only when a database call fails. */
 export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
   const report: WebhookRunReport = { claimed: 0, delivered: 0, failed: 0, dead: 0, held: 0, calls: 0 };
+  if (!deps.config.webhooks.secretsKey) {
+    // No secret can be opened: nothing is claimed, so no endpoint is disabled for it; the
+    // deliveries wait, due, until WEBHOOK_SECRETS_KEY is set (the cron kicks them then).
+    log("warn", "webhooks.not_configured", { reason: "WEBHOOK_SECRETS_KEY is not set" });
+    return report;
+  }
   const now = deps.now();
   const claim = crypto.randomUUID();
   const limit = deps.config.webhooks.batchSize;
