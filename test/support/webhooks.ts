@@ -38,6 +38,8 @@ export function fakeReceivers(clock: () => Date = () => new Date()) {
       const name = url.searchParams.get("name") ?? "";
       const type = url.searchParams.get("type");
       const address = zone.get(name) ?? PUBLIC_ADDRESS;
+      // An empty address: the name does not exist (NXDOMAIN).
+      if (address === "") return Response.json({ Status: 3, Answer: [] });
       const v6 = address.includes(":");
       const Answer = (type === "AAAA") === v6 ? [{ name, type: v6 ? 28 : 1, TTL: 60, data: address }] : [];
       return Response.json({ Status: 0, Answer });
@@ -59,6 +61,7 @@ export function fakeReceivers(clock: () => Date = () => new Date()) {
     answer(url: string, handler: Handler) {
       handlers.set(url, handler);
     },
+    /** What `host` resolves to ("" : nothing, NXDOMAIN). */
     resolve(host: string, address: string) {
       zone.set(host, address);
     },

@@ -142,6 +142,20 @@ describe("webhooks: the consumer's runs", () => {
     expect((await deliveriesOf(endpoint))[0]).toMatchObject({ status: "pending", attempts: 0, claim: null });
   });
 
+  it("retries, without disabling the endpoint, when the receiver's name cannot be resolved (the resolver may be passing trouble)", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    receivers.resolve("crm-unresolved.example.com", "");
+    const endpoint = await addEndpoint(deps, { url: "https://crm-unresolved.example.com/hook", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(0);
+    expect(await endpointRow(endpoint)).toMatchObject({ enabled: 1, failure_run: 1 });
+    const [row] = await deliveriesOf(endpoint);
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row!.last_error).toMatch(/^refused: .*could not be resolved/);
+  });
+
   it("disables an endpoint whose sealed secret cannot be opened, with a clear reason, and never crashes", async () => {
     const { deps, now } = webhookDeps();
     const receivers = fakeReceivers(now);

@@ -23,14 +23,22 @@ const LAST_STEP_SECONDS = WEBHOOK_RETRY_SCHEDULE_SECONDS[WEBHOOK_RETRY_SCHEDULE_
 /** "2026-12-05 14:03 UTC". */
 const dateText = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
+/**
+ * Whether a refusal is the address's own (it names or resolves to a place the product must not
+ * call): that disables the endpoint. A resolver that failed or found nothing may be passing (a
+ * DNS outage, a change of records): that is an ordinary failure, retried on the schedule.
+ */
+export function refusedForGood(error: string | null | undefined): boolean {
+  return !!error?.startsWith("refused: ") && !/could not be resolved/.test(error);
+}
+
 /** Why a call disables its endpoint, or null. */
 export function disableReason(sent: Sent): string | null {
   const { outcome, at, unit } = sent;
   if (!outcome) return unit.problem ?? "The endpoint's secret cannot be opened.";
   if (outcome.ok) return null;
   if (outcome.status === 410) return `The receiver answered 410 Gone on ${dateText(at)}.`;
-  if (outcome.error?.startsWith("refused: "))
-    return `The address was refused when calling it on ${dateText(at)}: ${outcome.error.slice(9)}`;
+  if (refusedForGood(outcome.error)) return `The address was refused when calling it on ${dateText(at)}: ${(outcome.error ?? "").slice(9)}`;
   if (outcome.error?.startsWith("not signed: ")) return `The signing secret cannot be used (${outcome.error.slice(12)}); rotate it.`;
   return null;
 }

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
 import { type CallOutcome, type CallTarget, callEndpoint } from "./deliver";
-import { endpointOutcomes, type Sent } from "./outcomes";
+import { endpointOutcomes, refusedForGood, type Sent } from "./outcomes";
 import type { ClaimedDelivery, DeliveryOutcome } from "./queries/deliveries";
 import { MAX_QUEUE_DELAY_SECONDS } from "./queue";
 import { nextAttemptAt } from "./schedule";
@@ -157,7 +157,7 @@ function deliveryOutcome(delivery: ClaimedDelivery, outcome: CallOutcome | null,
     report.delivered += 1;
     return { ...base, result: "delivered", error: null, nextAt: null };
   }
-  if (!outcome || outcome.status === 410 || outcome.error?.startsWith("refused: ") || outcome.error?.startsWith("not signed: ")) {
+  if (!outcome || outcome.status === 410 || refusedForGood(outcome.error) || outcome.error?.startsWith("not signed: ")) {
     report.held += 1;
     return { ...base, error: base.error ?? "not sent: the endpoint's secret cannot be opened", result: "held", nextAt: null };
   }
