@@ -156,6 +156,21 @@ describe("webhooks: the consumer's runs", () => {
     expect(row!.last_error).toMatch(/^refused: .*could not be resolved/);
   });
 
+  it("makes a delivery whose stored event is not JSON a dead letter at once, leaving its endpoint alone", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/damaged", secret: testSecret() });
+    const { eventId } = await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    await execute("update hwh_webhook_events set payload = '{not json' where id = ?", eventId);
+    await addEvent(deps, { type: "waitlist.joined", person: "bob@example.com", data }, [endpoint]);
+    await runConsumer(deps);
+    expect(receivers.calls).toHaveLength(1);
+    const rows = await deliveriesOf(endpoint);
+    expect(rows[0]).toMatchObject({ status: "dead", last_error: "not sent: the event's stored data is not JSON" });
+    expect(rows[1]!.status).toBe("delivered");
+    expect(await endpointRow(endpoint)).toMatchObject({ enabled: 1, failure_run: 0 });
+  });
+
   it("disables an endpoint whose sealed secret cannot be opened, with a clear reason, and never crashes", async () => {
     const { deps, now } = webhookDeps();
     const receivers = fakeReceivers(now);

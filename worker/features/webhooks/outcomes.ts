@@ -58,7 +58,7 @@ export function endpointOutcomes(sent: Sent[], slackIntervalMs: number, nextAtOf
       if (call.outcome?.ok) {
         successAt = call.at;
         failures = [];
-      } else if (call.outcome && !disableReason(call)) failures.push(call);
+      } else if (call.outcome && !disableReason(call) && !call.outcome.error?.startsWith("not sent: ")) failures.push(call);
     }
     let pausedUntil: Date | null = successAt && slack ? new Date(successAt.getTime() + slackIntervalMs) : null;
     for (const failure of failures) {

@@ -26,7 +26,16 @@ export const CALL_CONCURRENCY = 6;
 export type WebhookRunReport = { claimed: number; delivered: number; failed: number; dead: number; held: number; calls: number };
 
 /** One call to make: a Standard delivery, or all of one Slack endpoint's claimed deliveries. */
-type Unit = { endpointId: number; deliveries: ClaimedDelivery[]; target: CallTarget | null; problem: string | null; body: string };
+type Unit = {
+  endpointId: number;
+  deliveries: ClaimedDelivery[];
+  target: CallTarget | null;
+  /** Why the endpoint cannot be called (its secret); it is disabled. */
+  problem: string | null;
+  /** Why this delivery can never be sent (its event's stored data is not JSON): a dead letter at once, the endpoint untouched. */
+  unsendable: string | null;
+  body: string;
+};
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -85,6 +94,7 @@ async function unitsOf(deps: Deps, claimed: ClaimedDelivery[], figures: Paramete
         deliveries,
         target,
         problem,
+        unsendable: null,
         body: slackBody(
           slackText(
             deliveries.map((d) => ({ type: d.eventType, payload: d.payload })),
@@ -96,13 +106,13 @@ async function unitsOf(deps: Deps, claimed: ClaimedDelivery[], figures: Paramete
     }
     for (const delivery of deliveries) {
       let body = "";
-      let bad: string | null = problem;
+      let unsendable: string | null = null;
       try {
         body = envelopeBody(delivery);
       } catch {
-        bad = bad ?? "The event's stored data is not JSON.";
+        unsendable = "not sent: the event's stored data is not JSON";
       }
-      units.push({ endpointId, deliveries: [delivery], target, problem: bad, body });
+      units.push({ endpointId, deliveries: [delivery], target, problem, unsendable, body });
     }
   }
   return units;
@@ -130,6 +140,10 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
     let order = 0;
     const sent = await bounded(units, CALL_CONCURRENCY, async (unit): Promise<Sent> => {
       if (!unit.target || unit.problem) return { unit, outcome: null, at: deps.now(), order: order++ };
+      if (unit.unsendable) {
+        const outcome = { ok: false, status: null, error: unit.unsendable, answer: "", retryAfterSeconds: null, tookMs: 0 };
+        return { unit, outcome, at: deps.now(), order: order++ };
+      }
       const first = unit.deliveries[0]!;
       report.calls += 1;
       const outcome: CallOutcome = await callEndpoint(deps, unit.target, { id: first.webhookId, timestamp: deps.now(), body: unit.body });
@@ -161,7 +175,7 @@ function deliveryOutcome(delivery: ClaimedDelivery, outcome: CallOutcome | null,
     report.held += 1;
     return { ...base, error: base.error ?? "not sent: the endpoint's secret cannot be opened", result: "held", nextAt: null };
   }
-  const nextAt = nextAttemptAt(delivery.attempts + 1, at, outcome.retryAfterSeconds);
+  const nextAt = outcome.error?.startsWith("not sent: ") ? null : nextAttemptAt(delivery.attempts + 1, at, outcome.retryAfterSeconds);
   if (nextAt) report.failed += 1;
   else report.dead += 1;
   return { ...base, result: "failed", nextAt };
