@@ -189,6 +189,7 @@ export type DeliveryRow = {
   last_status: number | null;
   last_error: string | null;
   last_answer: string | null;
+  last_at: string | null;
   delivered_at: string | null;
 };
 

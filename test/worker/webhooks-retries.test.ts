@@ -86,6 +86,22 @@ describe("webhooks: retries and backoff", () => {
     expect((await deliveriesOf(endpoint)).map((d) => d.attempts)).toEqual([2, 0, 0, 0]);
   });
 
+  it("lets go of a run's other deliveries to an endpoint whose call failed, unattempted", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const url = "https://crm.example.com/down-in-a-run";
+    receivers.answer(url, down);
+    const endpoint = await addEndpoint(deps, { url, secret: testSecret() });
+    for (let i = 0; i < 20; i++) await addEvent(deps, { type: "waitlist.joined", person: `p${i}@example.com`, data }, [endpoint]);
+    await runConsumer(deps);
+    expect(receivers.to(url).length).toBeLessThanOrEqual(6);
+    const rows = await deliveriesOf(endpoint);
+    const untried = rows.filter((d) => d.attempts === 0);
+    expect(untried.length).toBeGreaterThanOrEqual(14);
+    expect(untried.every((d) => d.claim === null && d.locked_until === null && d.last_at === null && d.status === "pending")).toBe(true);
+    expect((await endpointRow(endpoint)).failure_run).toBe(rows.length - untried.length);
+  });
+
   it("honours a 429's Retry-After in seconds and as an HTTP date, capped at 24 hours", async () => {
     const { deps, now } = webhookDeps();
     const receivers = fakeReceivers(now);

@@ -16,6 +16,8 @@ export type Sent = {
   outcome: CallOutcome | null;
   at: Date;
   order: number;
+  /** Not attempted: its endpoint's call failed earlier in the run. */
+  skipped?: boolean;
 };
 
 const LAST_STEP_SECONDS = WEBHOOK_RETRY_SCHEDULE_SECONDS[WEBHOOK_RETRY_SCHEDULE_SECONDS.length - 1]!;

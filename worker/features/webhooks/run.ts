@@ -23,7 +23,15 @@ import { DNS_TIMEOUT_MS } from "./url-guard";
 /** Calls in flight at once: workerd allows six open connections per invocation. */
 export const CALL_CONCURRENCY = 6;
 
-export type WebhookRunReport = { claimed: number; delivered: number; failed: number; dead: number; held: number; calls: number };
+export type WebhookRunReport = {
+  claimed: number;
+  delivered: number;
+  failed: number;
+  dead: number;
+  held: number;
+  released: number;
+  calls: number;
+};
 
 /** One call to make: a Standard delivery, or all of one Slack endpoint's claimed deliveries. */
 type Unit = {
@@ -120,7 +128,7 @@ async function unitsOf(deps: Deps, claimed: ClaimedDelivery[], figures: Paramete
 
 /** Claims, sends and records one batch of due deliveries, then kicks the queue; throws only when a database call fails. */
 export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
-  const report: WebhookRunReport = { claimed: 0, delivered: 0, failed: 0, dead: 0, held: 0, calls: 0 };
+  const report: WebhookRunReport = { claimed: 0, delivered: 0, failed: 0, dead: 0, held: 0, released: 0, calls: 0 };
   if (!deps.config.webhooks.secretsKey) {
     // No secret can be opened: nothing is claimed, so no endpoint is disabled for it; the
     // deliveries wait, due, until WEBHOOK_SECRETS_KEY is set (the cron kicks them then).
@@ -138,7 +146,11 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
   if (run.deliveries.length > 0) {
     const units = await unitsOf(deps, run.deliveries, run.figures, now);
     let order = 0;
+    // Endpoints whose call failed in this run: their other deliveries are released unattempted
+    // (a receiver that is down gets one probe per step of the schedule, not one call per event).
+    const failing = new Set<number>();
     const sent = await bounded(units, CALL_CONCURRENCY, async (unit): Promise<Sent> => {
+      if (failing.has(unit.endpointId)) return { unit, outcome: null, at: deps.now(), order: order++, skipped: true };
       if (!unit.target || unit.problem) return { unit, outcome: null, at: deps.now(), order: order++ };
       if (unit.unsendable) {
         const outcome = { ok: false, status: null, error: unit.unsendable, answer: "", retryAfterSeconds: null, tookMs: 0 };
@@ -147,13 +159,20 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
       const first = unit.deliveries[0]!;
       report.calls += 1;
       const outcome: CallOutcome = await callEndpoint(deps, unit.target, { id: first.webhookId, timestamp: deps.now(), body: unit.body });
+      if (!outcome.ok) failing.add(unit.endpointId);
       return { unit, outcome, at: deps.now(), order: order++ };
     });
-    const deliveries: DeliveryOutcome[] = sent.flatMap(({ unit, outcome, at }) =>
-      unit.deliveries.map((delivery): DeliveryOutcome => deliveryOutcome(delivery, outcome, at, report)),
+    const deliveries: DeliveryOutcome[] = sent.flatMap(({ unit, outcome, at, skipped }) =>
+      unit.deliveries.map(
+        (delivery): DeliveryOutcome => (skipped ? released(delivery, at, report) : deliveryOutcome(delivery, outcome, at, report)),
+      ),
     );
     const nextAts = new Map(deliveries.map((o) => [o.id, o.nextAt]));
-    const endpoints = endpointOutcomes(sent, deps.config.webhooks.slackIntervalMs, (id) => nextAts.get(id) ?? null);
+    const endpoints = endpointOutcomes(
+      sent.filter((item) => !item.skipped),
+      deps.config.webhooks.slackIntervalMs,
+      (id) => nextAts.get(id) ?? null,
+    );
     for (const d of deliveries.filter((o) => o.result === "failed" && o.nextAt === null))
       log("warn", "webhooks.dead", { delivery: d.id, status: d.status, error: d.error });
     for (const e of endpoints.filter((o) => o.disable)) log("warn", "webhooks.endpoint_disabled", { endpoint: e.id, reason: e.disable });
@@ -163,6 +182,12 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
   // event waited behind the one just delivered); a run that delivered nothing never kicks at once.
   await kickAfter(deps, report.claimed >= limit || (report.delivered > 0 && next.dueNow), next.at);
   return report;
+}
+
+/** A delivery not attempted (its endpoint failed earlier in the run): its claim let go, nothing else changed. */
+function released(delivery: ClaimedDelivery, at: Date, report: WebhookRunReport): DeliveryOutcome {
+  report.released += 1;
+  return { id: delivery.id, result: "released", status: null, error: null, answer: "", at, nextAt: null };
 }
 
 function deliveryOutcome(delivery: ClaimedDelivery, outcome: CallOutcome | null, at: Date, report: WebhookRunReport): DeliveryOutcome {

@@ -32,10 +32,14 @@ export type ListFigures = { onTheList: number; referralsToday: number };
 
 export type ClaimedRun = { deliveries: ClaimedDelivery[]; figures: ListFigures | null; next: NextDue };
 
-/** What became of one claimed delivery: delivered, failed (retried at nextAt, or dead), or held (its endpoint disabled: still pending). */
+/**
+ * What became of one claimed delivery: delivered, failed (retried at nextAt, or dead), held (its
+ * endpoint disabled: still pending, the attempt's outcome kept), or released (not attempted: only
+ * its claim is let go).
+ */
 export type DeliveryOutcome = {
   id: number;
-  result: "delivered" | "failed" | "held";
+  result: "delivered" | "failed" | "held" | "released";
   status: number | null;
   error: string | null;
   answer: string;
@@ -210,7 +214,9 @@ export function deliveryQueries(db: Database) {
             ? { ...last, status: "delivered" as const, attempts: sql`${d.attempts} + 1`, deliveredAt: iso(o.at) }
             : o.result === "failed"
               ? { ...last, attempts: sql`${d.attempts} + 1`, ...(o.nextAt ? { nextAt: iso(o.nextAt) } : { status: "dead" as const }) }
-              : last;
+              : o.result === "held"
+                ? last
+                : { claim: null, lockedUntil: null };
         statements.push(
           db
             .update(d)
