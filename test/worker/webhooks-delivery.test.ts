@@ -12,7 +12,8 @@ import {
   testSecret,
   webhookDeps,
 } from "../support/webhooks";
-import { brokenDatabase } from "../support/worker";
+import worker from "../../worker/index";
+import { brokenDatabase, syntheticBatch, testEnv } from "../support/worker";
 
 const data = { email: "ada@example.com", status: "pending" };
 
@@ -32,6 +33,18 @@ describe("webhooks: the consumer's runs", () => {
     expect(row!.delivered_at).toBe(now().toISOString());
     expect(await endpointRow(endpoint)).toMatchObject({ failure_run: 0, failing_since: null, last_success_at: now().toISOString() });
     expect(kicks).toHaveLength(0);
+  });
+
+  it("runs through the worker's own queue handler for the webhooks queue", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/through-worker", secret: testSecret() });
+    await addEvent(deps, { type: "waitlist.joined", person: "ada@example.com", data }, [endpoint]);
+    const { batch, entry } = syntheticBatch("homework-helper-webhooks", [{ type: "due" }, { type: "due" }]);
+    await worker.queue(batch, testEnv());
+    expect(entry.acked).toBe(2);
+    expect(receivers.calls).toHaveLength(1);
+    expect((await deliveriesOf(endpoint))[0]!.status).toBe("delivered");
   });
 
   it("kicks again at once after a full batch", async () => {
