@@ -10,7 +10,7 @@ import { createDeps, type Deps } from "../../worker/deps";
 import { consumeWebhookBatch } from "../../worker/features/webhooks";
 import { WEBHOOKS_QUEUE } from "../../worker/features/webhooks/queue";
 import { sealSecret } from "../../worker/features/webhooks/secrets";
-import { type EnvOverrides, recordingQueue, syntheticBatch, testEnv } from "./worker";
+import { type EnvOverrides, recordingWebhookQueue, syntheticBatch, testEnv } from "./worker";
 
 export const DNS_URL = "https://dns.test/dns-query";
 /** A public address every receiver's name resolves to unless a test says otherwise. */
@@ -73,7 +73,7 @@ export type Kick = { body: unknown; delaySeconds: number | undefined };
 
 /** A WEBHOOK_QUEUE that records what is sent to it (`kicks`) and runs nothing. */
 export function capturingWebhookQueue(kicks: Kick[] = []): Queue {
-  return recordingQueue(kicks);
+  return recordingWebhookQueue(kicks);
 }
 
 /** Deps on the test env with a capturing webhooks queue and a clock the test moves. */

@@ -68,7 +68,7 @@ export function inlineMailQueue(envOf: () => Env, log: InlineQueueLog = { batche
 export function testEnv(overrides: EnvOverrides = {}): Env {
   const merged = { ...env, ...overrides } as Env;
   if (!("MAIL_QUEUE" in overrides)) (merged as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => merged);
-  if (!("WEBHOOK_QUEUE" in overrides)) (merged as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingQueue();
+  if (!("WEBHOOK_QUEUE" in overrides)) (merged as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingWebhookQueue();
   return merged;
 }
 
@@ -77,7 +77,7 @@ export function testEnv(overrides: EnvOverrides = {}): Env {
  * consumer, so no test delivers webhooks in the background; the webhooks' own tests run the
  * consumer themselves (test/support/webhooks.ts).
  */
-export function recordingQueue(sent: { body: unknown; delaySeconds: number | undefined }[] = []): Queue {
+export function recordingWebhookQueue(sent: { body: unknown; delaySeconds: number | undefined }[] = []): Queue {
   return {
     sent,
     send: async (body: unknown, options?: QueueSendOptions) => {
@@ -93,7 +93,7 @@ export function recordingQueue(sent: { body: unknown; delaySeconds: number | und
 // The defaults for tests that spread `env` themselves: the inline mail queue on the plain test env,
 // and a webhooks queue that runs nothing.
 (env as unknown as { MAIL_QUEUE: Queue }).MAIL_QUEUE = inlineMailQueue(() => env as Env);
-(env as unknown as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingQueue();
+(env as unknown as { WEBHOOK_QUEUE: Queue }).WEBHOOK_QUEUE = recordingWebhookQueue();
 
 // From a random start: the rate-limit bindings' counts (test/support/rate-limits.ts) outlive a test
 // file, so another file's run in the same minute must not meet this one's addresses.
