@@ -129,7 +129,7 @@ describe("person.erased", () => {
     const { email, joined } = await person("self");
     await setDelivery(joined.event.id, sheet, "status = 'delivered', attempts = 1");
     const hooks = kicks();
-    await eraseMe(hooks.deps(), { id: 1, email } as AuthUser, email);
+    await eraseMe(hooks.deps(), { id: "self-user", email } as unknown as AuthUser, email);
     const [erased] = await erasedEvents(email);
     expect(
       (await rows<StoredDelivery>("select * from hwh_webhook_deliveries where event_id = ?", erased!.id)).map((d) => d.endpoint_id),
