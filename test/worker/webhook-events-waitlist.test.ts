@@ -3,7 +3,8 @@
  * referral.confirmed), each stored in the same batch as the change that causes it, with one
  * pending delivery per endpoint that wants its type, once however often the change repeats.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { confirmEntry } from "../../worker/features/waitlist/confirm";
 import { confirmationToken } from "../../worker/features/waitlist/tokens";
 import { journeyOf } from "../../worker/features/waitlist";
@@ -74,6 +75,23 @@ describe("waitlist.joined", () => {
       expect(delivery.webhook_id).toBe(`msg_${event.uid}_${delivery.endpoint_id}`);
     }
     expect(kicked).toEqual([{ type: "due" }]);
+  });
+
+  it("the event rides in the join's own batch: when its delivery cannot be stored, the join is not stored either", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await env.DB.exec(
+      "create trigger test_refuse_delivery before insert on hwh_webhook_deliveries begin select raise(abort, 'refused'); end",
+    );
+    try {
+      const email = uniqueEmail("all-or-nothing");
+      const { response } = await join({ email, source: "hero" });
+      expect(response.status).toBe(500);
+      expect(await repo.findWaitlistEntry(email)).toBeUndefined();
+      expect(await eventsAbout(email)).toEqual([]);
+    } finally {
+      await env.DB.exec("drop trigger test_refuse_delivery");
+    }
+    expect(errors).toHaveBeenCalled();
   });
 
   it("a re-join of the same address (the 409 duplicate, or an entry not notified yet) stores nothing twice", async () => {
