@@ -53,10 +53,10 @@ export async function confirmEntry(
   });
   if (!after) throw new ConfirmTokenError("unknown");
   const won = after.confirmClaim === write.claim;
-  // Its batch may have stored webhook events (waitlist.confirmed, referral.confirmed): a queue message, never a throw.
-  if (won) await kickWebhooks(deps);
   // Pressing the link's button proves the mailbox is the joiner's: consent renewed, off the suppression list.
   if (won) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "confirm", now: deps.now() });
   if (won && after.referredBy && after.referralNetwork) await flagNetwork(deps, after.referredBy, after.referralNetwork);
+  // Its batch may have stored webhook events (waitlist.confirmed, referral.confirmed): a queue message, never a throw.
+  if (won) await kickWebhooks(deps);
   return { outcome: won ? "confirmed" : "already", entryId };
 }
