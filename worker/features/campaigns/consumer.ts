@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
+import { kickWebhooks } from "../webhooks";
 import { handleExpand, handleRequeue, handleStart } from "./expand";
 import { ACK, DEAD_LETTER_QUEUE, readMessage, type CampaignMessage, type Outcome } from "./messages";
 import { handleDeadLetter, handleSend } from "./send";
@@ -38,6 +39,8 @@ export async function finishDone(deps: Deps, ids: number[]): Promise<void> {
   for (const id of ids) {
     const finished = await deps.repo.campaignDelivery.finishIfDone(id, deps.now());
     if (finished) log("info", "campaign.sent", { campaign_id: id, recipients: finished.audienceSize });
+    // Its batch stored campaign.finished when some endpoint wants it.
+    if (finished) await kickWebhooks(deps);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Deps } from "../../deps";
 import { isDatabaseUnavailable } from "../../platform/db/errors";
 import { describeError, log } from "../../platform/log";
 import { handOver } from "../mail-queue";
+import { kickWebhooks } from "../webhooks";
 import { askParent } from "../parents";
 import { mailJobsOfJoin, storeWaitingJoins } from "../waitlist";
 import { type WaitingJoinMessage, type WaitingMessage, type WaitingParentMessage, waitingMessageOf } from "./messages";
@@ -89,6 +90,8 @@ async function storeJoins(deps: Deps, valid: readonly Delivered<WaitingJoinMessa
   await deps.joinBacklog.remove(valid.map(({ join }) => join.id));
   // The e-mails are stored claimed for a lease: if the mail queue refuses them, the cron's re-queue sends them when it lapses.
   await handOver(deps, stored.flatMap(mailJobsOfJoin));
+  // Their batch may have stored webhook events (waitlist.joined, and confirmations with double opt-in off).
+  if (stored.length > 0) await kickWebhooks(deps);
 }
 
 /**

@@ -9,6 +9,7 @@ import { AGE_MESSAGES } from "../../shared/age";
 import { PARENT_NEEDED } from "../age";
 import { jwtSecret } from "../sign-in";
 import { mailboxKeys } from "../waitlist";
+import { kickWebhooks } from "../webhooks";
 import { readableData } from "./download";
 import { consentTrailOf } from "./subscription";
 
@@ -60,6 +61,8 @@ async function erase(deps: Deps, user: AuthUser, event: string): Promise<MeErasu
   const audit = await selfAudit(deps, user.email);
   const counts = await deps.repo.operator.erasePerson(user.email, audit, ...(await mailboxKeys(deps.config.auth.jwtSecret, user.email)));
   log("info", event, { user: user.id, ...counts });
+  // The batch stored person.erased when an endpoint was ever sent the person's data (a queue message, never a throw).
+  await kickWebhooks(deps);
   return counts;
 }
 

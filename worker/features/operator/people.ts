@@ -2,6 +2,7 @@ import type { Deps } from "../../deps";
 import type { ErasureCounts, PersonRecord } from "../../shared/admin";
 import { jwtSecret } from "../sign-in";
 import { mailboxKeys } from "../waitlist";
+import { kickWebhooks } from "../webhooks";
 import { auditOf } from "./audit";
 import { personJson } from "./json";
 
@@ -24,5 +25,8 @@ export async function lookUpPerson(deps: Deps, email: string, operator: string):
  */
 export async function erasePerson(deps: Deps, email: string, operator: string): Promise<ErasureCounts> {
   const audit = await auditOf(deps, operator, email);
-  return deps.repo.operator.erasePerson(email, audit, ...(await mailboxKeys(jwtSecret(deps.config), email)));
+  const counts = await deps.repo.operator.erasePerson(email, audit, ...(await mailboxKeys(jwtSecret(deps.config), email)));
+  // Its batch stored person.erased when an endpoint was ever sent the person's data (a queue message, never a throw).
+  await kickWebhooks(deps);
+  return counts;
 }

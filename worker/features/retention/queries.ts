@@ -5,9 +5,10 @@ import { formSubmissions, joinerMail, parentalRequests, retentionDeletions, wait
 import { iso } from "../../platform/db/sql";
 import { CONTACT_FORM } from "../../shared/forms";
 import type { RetentionKind } from "../../shared/retention";
+import { erasureEventStatements, redactContactEventsStatement } from "../webhooks/queries/record-erasure";
 
-/** One sweep: rows older than `before`, at most `limit` of them, counted under `day` (YYYY-MM-DD, UTC). */
-export type SweepOptions = { before: Date; limit: number; day: string };
+/** One sweep: rows older than `before`, at most `limit` of them, counted under `day` (YYYY-MM-DD, UTC), at `now` (the time webhook events carry). */
+export type SweepOptions = { before: Date; limit: number; day: string; now?: Date };
 
 /**
  * The retention schedule's storage (the rules are sweep.ts's). Each kind names the rows due (a
@@ -29,8 +30,9 @@ const n = count().as("n");
 const DUE: Record<RetentionKind, (db: Database, options: SweepOptions) => Due> = {
   // Entries never confirmed whose last join is past the cut-off (updated_at, which a join moves,
   // as does the team's notification once delivered; created_at is never later: read through its
-  // index), with their e-mails not sent yet.
-  unconfirmed_entries: (db, { before, limit }) => ({
+  // index), with their e-mails not sent yet. Deleting one is erasing that person here: the webhook
+  // endpoints ever sent their address get person.erased, as an erasure's (issue 25; record-erasure.ts).
+  unconfirmed_entries: (db, { before, limit, now }) => ({
     ids: db
       .select({ id: waitlist.id })
       .from(waitlist)
@@ -38,7 +40,11 @@ const DUE: Record<RetentionKind, (db: Database, options: SweepOptions) => Due> =
       .orderBy(asc(waitlist.createdAt), asc(waitlist.id))
       .limit(limit),
     counted: (ids) => db.select({ n }).from(waitlist).where(inArray(waitlist.id, ids)),
-    act: (ids) => [db.delete(joinerMail).where(inArray(joinerMail.entryId, ids)), db.delete(waitlist).where(inArray(waitlist.id, ids))],
+    act: (ids) => [
+      ...erasureEventStatements(db, sql`select e.email as email from ${waitlist} e where e.id in ${ids}`, now ?? new Date()),
+      db.delete(joinerMail).where(inArray(joinerMail.entryId, ids)),
+      db.delete(waitlist).where(inArray(waitlist.id, ids)),
+    ],
   }),
   // The client network's keyed hash, written when a referred entry confirmed: cleared, the entry stays.
   referral_networks: (db, { before, limit }) => ({
@@ -60,7 +66,11 @@ const DUE: Record<RetentionKind, (db: Database, options: SweepOptions) => Due> =
       .orderBy(asc(formSubmissions.createdAt), asc(formSubmissions.id))
       .limit(limit),
     counted: (ids) => db.select({ n }).from(formSubmissions).where(inArray(formSubmissions.id, ids)),
-    act: (ids) => [db.delete(formSubmissions).where(inArray(formSubmissions.id, ids))],
+    // Their contact.received webhook events (issue 25) lose the message once nothing waits to send them.
+    act: (ids) => [
+      redactContactEventsStatement(db, sql`select i.id from ${ids} i`),
+      db.delete(formSubmissions).where(inArray(formSubmissions.id, ids)),
+    ],
   }),
   // A child's request no parent answered (its link expired with it, worker/features/parents/token.ts):
   // the parent's address, the band and the country go, sent or not (its e-mail is the row itself).

@@ -2,6 +2,7 @@ import type { Deps } from "../../deps";
 import type { RetentionConfig } from "../../platform/config/retention";
 import { describeError, log } from "../../platform/log";
 import { RETENTION_KINDS, type RetentionKind } from "../../shared/retention";
+import { kickWebhooks } from "../webhooks";
 
 /**
  * The retention schedule (issue 23; docs/configuration.md's RETENTION_* settings), enforced by the
@@ -34,11 +35,13 @@ export async function runRetention(deps: Deps): Promise<Record<RetentionKind, nu
   for (const kind of RETENTION_KINDS) {
     const before = new Date(now.getTime() - deps.config.retention[DAYS[kind]] * 86_400_000);
     try {
-      report[kind] = await deps.repo.retention.sweep(kind, { before, limit: BATCH, day });
+      report[kind] = await deps.repo.retention.sweep(kind, { before, limit: BATCH, day, now });
     } catch (error) {
       log("error", "retention.sweep_failed", { kind, error: describeError(error) });
     }
   }
+  // Deleted unconfirmed entries may have stored person.erased webhook events (a queue message, never a throw).
+  if (report.unconfirmed_entries > 0) await kickWebhooks(deps);
   // Counts only, never what went.
   if (Object.values(report).some((count) => count > 0)) log("info", "retention.deleted", report);
   return report;

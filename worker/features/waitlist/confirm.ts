@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps";
 import type { WaitlistEntry } from "../../platform/db/schema";
 import { flagNetwork } from "../referrals";
+import { kickWebhooks } from "../webhooks";
 import { mailboxKeys, networkKey } from "./keys";
 import { ConfirmTokenError, readConfirmationToken } from "./tokens";
 import { confirmWrite, withConfirmRetries } from "./writes";
@@ -55,5 +56,7 @@ export async function confirmEntry(
   // Pressing the link's button proves the mailbox is the joiner's: consent renewed, off the suppression list.
   if (won) await deps.repo.consent.resubscribe({ mailboxKey: key, event: "rejoined", source: "confirm", now: deps.now() });
   if (won && after.referredBy && after.referralNetwork) await flagNetwork(deps, after.referredBy, after.referralNetwork);
+  // Its batch may have stored webhook events (waitlist.confirmed, referral.confirmed): a queue message, never a throw.
+  if (won) await kickWebhooks(deps);
   return { outcome: won ? "confirmed" : "already", entryId };
 }

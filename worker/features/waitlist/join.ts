@@ -8,6 +8,7 @@ import { type AgeDecision, ageHeaders, decideAge, parentMustDecide, parentNeeded
 import { askParent, parentAddress } from "../parents";
 import { type FirstClaim, firstClaim } from "../notifications";
 import { handOver } from "../mail-queue";
+import { kickWebhooks } from "../webhooks";
 import type { MailJob } from "../mail-queue/jobs";
 import { isDisposableAddress } from "./disposable";
 import { mailboxKeys, networkKey } from "./keys";
@@ -95,12 +96,14 @@ export function mailJobsOfJoin(result: JoinResult): MailJob[] {
 }
 
 /**
- * What a join does after the response: hands its mail jobs to the mail queue (no database call;
- * the queue's consumer sends them). Never throws: a job the queue refused is logged, and its row,
- * stored and claimed, is re-queued by the cron once the claim's lease lapses.
+ * What a join does after the response: hands its mail jobs to the mail queue and, when its batch
+ * may have stored a webhook event (a new entry, or a confirmation here), kicks the webhooks queue
+ * (no database call; the queues' consumers send them). Never throws: a job the queue refused is
+ * logged, and its row, stored and claimed, is re-queued by the cron once the claim's lease lapses.
  */
-export function afterJoin(deps: Deps, result: JoinResult): () => Promise<unknown> {
-  return () => handOver(deps, mailJobsOfJoin(result));
+export function afterJoin(deps: Deps, result: JoinResult & { confirmedHere?: boolean }): () => Promise<unknown> {
+  const events = result.outcome === "joined" || result.confirmedHere === true;
+  return () => Promise.all([handOver(deps, mailJobsOfJoin(result)), ...(events ? [kickWebhooks(deps)] : [])]);
 }
 
 /**

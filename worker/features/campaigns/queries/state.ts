@@ -4,6 +4,7 @@ import type { Database } from "../../../platform/db/database";
 import { iso } from "../../../platform/db/sql";
 import { campaignRecipients, campaigns, waitlist } from "../../../platform/db/schema";
 import type { Campaign, CampaignRecipient } from "../../../platform/db/schema";
+import { campaignFinishedEventStatements } from "../../webhooks/queries/record";
 
 /**
  * A campaign as a whole (part of worker/features/campaigns/queries/delivery.ts): its progress
@@ -40,9 +41,12 @@ export function createCampaignStateRepository(db: Database) {
       return { counts, sentLastMinute: recent?.n ?? 0, deadLettered: dead?.n ?? 0, cancelled: cancelled?.n ?? 0 };
     },
 
-    /** Sending -> sent once expansion is done and no row is queued or sending: the row when this call ended it. */
+    /**
+     * Sending -> sent once expansion is done and no row is queued or sending: the row when this
+     * call ended it. Its campaign.finished webhook event (issue 25: the counts) in the same batch.
+     */
     async finishIfDone(campaignId: number, now: Date): Promise<Campaign | null> {
-      const rows = await db
+      const finish = db
         .update(campaigns)
         .set({ status: "sent", finishedAt: iso(now), updatedAt: iso(now) })
         .where(
@@ -53,6 +57,7 @@ export function createCampaignStateRepository(db: Database) {
           ),
         )
         .returning();
+      const [rows] = await db.batch([finish, ...campaignFinishedEventStatements(db, campaignId, now)]);
       return rows[0] ?? null;
     },
 

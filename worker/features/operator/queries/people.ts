@@ -5,6 +5,7 @@ import type { AgeBandStored } from "../../../shared/age";
 import { placeColumn, type PlacedEntry } from "./journey";
 import { eraseConsent } from "../../campaigns/queries/consent";
 import { eraseLinks } from "./erasure";
+import { erasedAddress, erasureEventStatements } from "../../webhooks/queries/record-erasure";
 import type { Database } from "../../../platform/db/database";
 import {
   auditLog,
@@ -162,13 +163,18 @@ export function createPeopleQueries(db: Database) {
     async erasePerson(email: string, audit: AuditOf, mailboxKey?: string, pairKey?: string) {
       const userIds = db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.email, email));
       const sessionIds = db.select({ id: authSessions.id }).from(authSessions).where(inArray(authSessions.userId, userIds));
-      const [, , , , , , , , entries, submissions, , , users] = await db.batch([
+      const before = [
         auditPerson("person.erased", email, audit),
+        // person.erased to the webhook endpoints ever sent this person's data, the rest of theirs cancelled and redacted (issue 25).
+        ...erasureEventStatements(db, erasedAddress(email), audit.now),
         ...eraseConsent(db, email, mailboxKey),
         ...eraseLinks(db, email, audit.now, mailboxKey, pairKey),
         db
           .delete(joinerMail)
           .where(inArray(joinerMail.entryId, db.select({ id: waitlist.id }).from(waitlist).where(eq(waitlist.email, email)))),
+      ];
+      const results = (await db.batch([
+        ...before,
         db.delete(waitlist).where(eq(waitlist.email, email)).returning({ id: waitlist.id }),
         db.delete(formSubmissions).where(submittedBy(email)).returning({ id: formSubmissions.id }),
         db.delete(authRefreshTokens).where(inArray(authRefreshTokens.sessionId, sessionIds)),
@@ -183,8 +189,9 @@ export function createPeopleQueries(db: Database) {
               ? or(eq(parentalRequests.parentEmail, email), eq(parentalRequests.mailboxKey, mailboxKey))
               : eq(parentalRequests.parentEmail, email),
           ),
-      ]);
-      return { waitlist: entries.length, submissions: submissions.length, users: users.length };
+      ] as unknown as [ReturnType<typeof auditPerson>])) as unknown[];
+      const [entries, submissions, , , users] = results.slice(before.length) as { id: number }[][];
+      return { waitlist: entries!.length, submissions: submissions!.length, users: users!.length };
     },
   };
 }

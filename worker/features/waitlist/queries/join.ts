@@ -17,6 +17,7 @@ import {
 import { waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 import { waitingJoinQueries } from "./waiting";
+import { confirmedEventStatements, joinedEventStatements } from "../../webhooks/queries/record";
 
 export type { WaitingBatch, WaitingJoin } from "./waiting";
 
@@ -175,10 +176,20 @@ export function createWaitlistRepository(db: Database) {
               ...confirmingStatements(db, eq(waitlist.email, input.email), input.email, journey.confirm),
               ...welcomeStatements(db, input.email, journey.confirm.claim, journey.cap, journey.mail),
             ];
+      // The webhooks' events (issue 25), after every write: waitlist.joined of a new entry (made
+      // at this join's time: a re-join made none), and the confirmation's events when it confirmed here.
+      const events = [
+        ...joinedEventStatements(db, { which: sql`j.email = ${input.email} and j.created_at = ${at}` }, claim.now),
+        ...(journey?.kind === "welcome"
+          ? confirmedEventStatements(db, { which: sql`j.email = ${input.email} and j.confirm_claim = ${journey.confirm.claim}` }, claim.now)
+          : []),
+      ];
       const reads = journey
         ? [db.select().from(waitlist).where(eq(waitlist.email, input.email)), queuedMail(db, input.email, journey.mail.claim)]
         : [];
-      const results = (await db.batch([upsert, ...budget, ...keptReferral, ...steps, ...reads] as unknown as [typeof upsert])) as unknown[];
+      const results = (await db.batch([upsert, ...budget, ...keptReferral, ...steps, ...events, ...reads] as unknown as [
+        typeof upsert,
+      ])) as unknown[];
       const entry = (results[0] as WaitlistEntry[])[0];
       const budgetUsed = claim.budget ? (results[1] as { count: number }[])[0]!.count : null;
       const side: Partial<JoinerSide> = journey

@@ -6,6 +6,7 @@ import type { DevMailInput } from "../../../platform/db/schema";
 import { devMailbox, joinerMail, rateLimits, waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 import { RANK_KEY, referralCreditStatement, referralStatement, type ReferralWrite } from "../../referrals/queries";
+import { confirmedEventStatements } from "../../webhooks/queries/record";
 
 /**
  * The joiner's journey in the database: confirmation, places and the joiner-mail outbox (the
@@ -166,13 +167,14 @@ export function createJourneyRepository(db: Database) {
       return (await db.select().from(waitlist).where(eq(waitlist.email, email)).limit(1))[0] ?? null;
     },
 
-    /** Confirms one entry (one batch): the confirmation, its referral, and the entry as it is after. */
+    /** Confirms one entry (one batch): the confirmation, its referral, their webhook events, and the entry as it is after. */
     async confirm(entry: Pick<WaitlistEntry, "id" | "email">, write: ConfirmWrite): Promise<WaitlistEntry | null> {
-      const [, , , rows] = await db.batch([
+      const results = await db.batch([
         ...confirmingStatements(db, eq(waitlist.id, entry.id), entry.email, write),
+        ...confirmedEventStatements(db, { which: sql`j.id = ${entry.id} and j.confirm_claim = ${write.claim}` }, write.at),
         db.select().from(waitlist).where(eq(waitlist.id, entry.id)),
       ]);
-      return rows[0] ?? null;
+      return (results.at(-1) as WaitlistEntry[])[0] ?? null;
     },
 
     /**

@@ -8,6 +8,7 @@ import { type ConfirmWrite, confirmMailOfMany, confirmingStatements, type QueueM
 import { joinerMail, waitlist } from "../../../platform/db/schema";
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 import { type JoinInput, type JoinResult, newEntryValues, type WaitlistColumns } from "./join";
+import { confirmedEventStatements, joinedEventStatements } from "../../webhooks/queries/record";
 
 /**
  * A join that waited on the joins queue (worker/features/joins), as the consumer stores it: the
@@ -73,6 +74,8 @@ export function waitingJoinQueries(db: Database) {
           referral_join: one.referralJoin,
           cap_key: one.capKey,
           origin: one.origin,
+          // Not a column (insert-select takes only the table's): which confirmation is this join's (its webhook event).
+          confirm_write_claim: one.confirm?.claim ?? null,
         };
       });
       const json = JSON.stringify(rows);
@@ -130,6 +133,15 @@ export function waitingJoinQueries(db: Database) {
             ]
           : [],
       );
+      // The webhooks' events (issue 25) of the entries this call stored, after every write: each
+      // one's waitlist.joined, and with double opt-in off its confirmation's events.
+      const at = batch.claim.now;
+      const events = [
+        ...joinedEventStatements(db, { which: sql`true`, join: stored }, at),
+        ...(joins.some((one) => one.confirm)
+          ? confirmedEventStatements(db, { which: sql`j.confirm_claim = ${field("confirm_write_claim")}`, join: stored }, at)
+          : []),
+      ];
       const mail = confirmMailOfMany(db, stored, batch.cap.window, batch.cap.max, batch.mail);
       const ofThisCall = inArray(waitlist.id, sql`(select j.id from ${waitlist} j ${stored})`);
       const entries = db.select().from(waitlist).where(ofThisCall).orderBy(waitlist.id);
@@ -137,7 +149,7 @@ export function waitingJoinQueries(db: Database) {
         .select()
         .from(joinerMail)
         .where(and(inArray(joinerMail.entryId, sql`(select j.id from ${waitlist} j ${stored})`), eq(joinerMail.claim, batch.mail.claim)));
-      const results = (await db.batch([insert, ...budget, ...confirming, ...mail, entries, mails] as unknown as [
+      const results = (await db.batch([insert, ...budget, ...confirming, ...mail, ...events, entries, mails] as unknown as [
         typeof entries,
       ])) as unknown[];
       const storedEntries = results.at(-2) as WaitlistEntry[];
