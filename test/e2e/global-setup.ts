@@ -70,6 +70,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
         MAIL_PROVIDER_TOKEN: "",
         AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
         AUTH_ADMIN_KEY: adminKey,
+        // Webhooks' endpoints (the console's Integrations): their secrets are sealed under this.
+        WEBHOOK_SECRETS_KEY: randomBytes(32).toString("hex"),
         AUTH_RATE_LIMIT_OTP: "1000",
         AUTH_RATE_LIMIT_VERIFY: "1000",
         AUTH_RATE_LIMIT_TOKEN: "1000",

@@ -84,6 +84,9 @@ describe("libSQL migrations", () => {
       "hwh_subscription_events",
       "hwh_suppressions",
       "hwh_waitlist",
+      "hwh_webhook_deliveries",
+      "hwh_webhook_endpoints",
+      "hwh_webhook_events",
     ]);
   });
 });
