@@ -72,6 +72,29 @@ describe("children's entries and parental requests are never events", () => {
   });
 });
 
+describe('only an adult\'s own entry leaves (README "Never to a third party")', () => {
+  it("a 16-year-old's own join (band 16_17, allowed without a parent where the consent age is 16) and their contact message store no event", async () => {
+    const teen = uniqueEmail("teen");
+    const sixteen = { birth_month: 1, birth_year: new Date().getUTCFullYear() - 16 };
+    expect((await postJson("/api/waitlist", { email: teen, ...sixteen }, quiet())).status).toBe(201);
+    expect((await repo.findWaitlistEntry(teen))?.ageBand).toBe("16_17");
+    expect((await postJson("/api/forms/contact", { name: "T", email: teen, message: "Hi" }, quiet())).status).toBe(201);
+    expect(await eventsAbout(teen)).toEqual([]);
+    expect(await rows("select id from hwh_webhook_deliveries where person = ?", teen)).toEqual([]);
+  });
+
+  it("an entry whose band is unknown (made before the age question) stores no event; the same join of an adult does", async () => {
+    const unknown = uniqueEmail("legacy");
+    const adult = uniqueEmail("adult");
+    const claim = { now: new Date(), lockMs: 60_000 };
+    await repo.waitlist.join({ email: unknown, source: "cta" }, claim);
+    await repo.waitlist.join({ email: adult, source: "cta", ageBand: "18_plus" }, claim);
+    expect((await repo.findWaitlistEntry(unknown))?.ageBand).toBe("unknown");
+    expect(await eventsAbout(unknown)).toEqual([]);
+    expect((await eventsAbout(adult)).map((event) => event.type)).toEqual(["waitlist.joined"]);
+  });
+});
+
 describe("contact.received", () => {
   it("a contact message stores its event (form, address, name, message, time) for the endpoints that want it, and kicks the queue", async () => {
     const email = uniqueEmail("writer");

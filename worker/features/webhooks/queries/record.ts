@@ -4,6 +4,10 @@ import { campaignRecipients, campaigns, formSubmissions, parentalRequests, refer
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../../platform/db/schema";
 import { iso } from "../../../platform/db/sql";
 import type { WebhookEventType } from "../../../shared/webhooks";
+import type { AgeBand } from "../../../shared/age";
+
+/** The one band whose entries may leave the product. */
+const ADULT_BAND: AgeBand = "18_plus";
 
 /**
  * The statements that store a webhook event with the change that causes it (issue 25 §3), for the
@@ -69,12 +73,17 @@ const entryPayload = sql`json_object('email', j.email, 'status', case when j.con
 /**
  * Which entries (`j`, rows of hwh_waitlist) an event is about: `which`, a condition on `j`, and
  * `join`, a clause joining what the condition needs (e.g. the waiting joins' json_each `w`).
- * Entries made on behalf of a child are always left out.
+ * Only an adult's own entry ever leaves (README "Never to a third party"): an entry on behalf of a
+ * child, a child's or a teenager's (any band under 18), and one whose band is unknown (made before
+ * the age question: it may be a child's) are always left out.
  */
 export type Entries = { which: SQL; join?: SQL };
 
+/** The entry `row` is an adult's own: not on behalf of a child, and its band is 18 or over (SQL). */
+const adultOwn = (row: string) => sql`${sql.raw(row)}.on_behalf_of_child = 0 and ${sql.raw(row)}.age_band = ${ADULT_BAND}`;
+
 const entriesFrom = ({ which, join }: Entries, more: SQL = sql``) =>
-  sql`from ${waitlist} j ${join ?? sql``} ${more} where (${which}) and j.on_behalf_of_child = 0`;
+  sql`from ${waitlist} j ${join ?? sql``} ${more} where (${which}) and ${adultOwn("j")}`;
 
 /** waitlist.joined of each new entry `entries` names (the caller names only entries its batch made: a re-join is none). */
 export function joinedEventStatements(db: Database, entries: Entries, at: Date) {
@@ -91,7 +100,7 @@ export function joinedEventStatements(db: Database, entries: Entries, at: Date) 
  * by the winning confirmation's claim), then referral.confirmed for each of them whose confirmation
  * credited a referrer in the same batch (the credit referralCreditStatement stored at the
  * confirmation's time): the referrer, its code, its new place and its confirmed referrals. Neither
- * side may be an entry on behalf of a child.
+ * side may be other than an adult's own entry.
  */
 export function confirmedEventStatements(db: Database, entries: Entries, at: Date) {
   const credited = sql`exists (select 1 from ${referralCredits} c where c.referral_code = j.referred_by
@@ -112,15 +121,15 @@ export function confirmedEventStatements(db: Database, entries: Entries, at: Dat
         payload: sql`json_object('referrer', json_object('email', r.email, 'referral_code', r.referral_code,
           'place', ${placeOf("r")}, 'referrals_confirmed', r.referrals_confirmed))`,
         from: sql`${entriesFrom(entries, sql`join ${waitlist} r on r.referral_code = j.referred_by`)}
-          and r.on_behalf_of_child = 0 and ${credited}`,
+          and ${adultOwn("r")} and ${credited}`,
       },
       at,
     ),
   ] as const;
 }
 
-/** Nobody on behalf of a child, nor a parent a child's request is waiting for (SQL, of the address `email`). */
-const noChildBehind = (email: SQL) => sql`not exists (select 1 from ${waitlist} k where k.email = ${email} and k.on_behalf_of_child = 1)
+/** No entry of the address `email` but an adult's own, nor a parent a child's request is waiting for (SQL). */
+const noChildBehind = (email: SQL) => sql`not exists (select 1 from ${waitlist} k where k.email = ${email} and not (${adultOwn("k")}))
   and not exists (select 1 from ${parentalRequests} p where p.parent_email = ${email})`;
 
 /**
