@@ -20,6 +20,7 @@ import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
+import { webhooksEndpointsRepositorySuite } from "../support/webhooks-endpoints-repository-suite";
 import { webhooksRepositorySuite } from "../support/webhooks-repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
@@ -58,6 +59,7 @@ retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(awa
 mailQueueRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 pagesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 webhooksRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+webhooksEndpointsRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {
