@@ -2,6 +2,7 @@
 // the operator's endpoint queries (queries/endpoints.ts), shared by the D1 and libSQL test files.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { CONTACT_FORM } from "../../worker/shared/forms";
 import type { WebhookEventType } from "../../worker/shared/webhooks";
 import type { TestRepository } from "./records";
 import { at, deliveries, endpoint, events, fanOut, only } from "./webhooks-repository";
@@ -83,6 +84,42 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       expect((await events(repo)).map((row) => row.type)).toEqual(["waitlist.joined"]);
       expect(await fanOut(repo, joined.id)).toEqual([expect.objectContaining({ endpoint: hooks, status: "cancelled" })]);
       expect((await events(repo))[0]).toMatchObject({ payload: "{}", person: null });
+    });
+  });
+
+  describe(`the retention sweep's webhook events (${driver})`, () => {
+    it("erases several people in one batch: person.erased for each one reached, to its own endpoints; contact events redacted once nothing waits", async () => {
+      const repo = await fresh();
+      const first = await endpoint(repo, "first", ["waitlist.joined"]);
+      const second = await endpoint(repo, "second", ["waitlist.joined"]);
+      const contacts = await endpoint(repo, "contacts", ["contact.received"]);
+      const people = ["p1@example.com", "p2@example.com", "p3@example.com"];
+      for (const [i, email] of people.entries()) await join(repo, email, i);
+      await delivery(repo, "waitlist.joined", people[0]!, first, "attempts = 1");
+      await delivery(repo, "waitlist.joined", people[1]!, second, "status = 'delivered', attempts = 1");
+      for (const [i, email] of ["c1@example.com", "c2@example.com"].entries()) {
+        await repo.contact.insert(
+          CONTACT_FORM.name,
+          { name: "C", email, message: "hi" },
+          { now: at(10 + i), lockMs: 60_000 },
+          { slug: "contact" },
+        );
+      }
+      await delivery(repo, "contact.received", "c1@example.com", contacts, "status = 'delivered', attempts = 1");
+      const options = { before: at(10_000), limit: 10, day: "2026-11-02", now: at(20_000) };
+
+      expect(await repo.retention.sweep("unconfirmed_entries", options)).toBe(3);
+      const erased = (await events(repo)).filter((row) => row.type === "person.erased");
+      expect(erased.map((row) => row.data)).toEqual(people.slice(0, 2).map((email) => ({ email, erased_at: at(20_000).toISOString() })));
+      expect((await fanOut(repo, erased[0]!.id)).map((row) => row.endpoint)).toEqual([first]);
+      expect((await fanOut(repo, erased[1]!.id)).map((row) => row.endpoint)).toEqual([second]);
+      const joined = (await events(repo)).filter((row) => row.type === "waitlist.joined");
+      expect(joined.map((row) => [row.payload, row.person])).toEqual(people.map(() => ["{}", null]));
+
+      expect(await repo.retention.sweep("contact_messages", options)).toBe(2);
+      const received = (await events(repo)).filter((row) => row.type === "contact.received");
+      expect(received.map((row) => row.person)).toEqual([null, "c2@example.com"]);
+      expect(received[1]!.data).toMatchObject({ email: "c2@example.com", message: "hi" });
     });
   });
 

@@ -1,7 +1,9 @@
 // Webhook events stored by the writers' own batches (worker/features/webhooks/queries/record.ts),
 // shared by the D1 and libSQL test files.
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newReferralCode } from "../../worker/features/referrals/code";
+import type { WaitingJoin } from "../../worker/features/waitlist/queries/join";
 import type { JoinJourney } from "../../worker/repository";
 import type { TestRepository } from "./records";
 import { at, endpoint, events, fanOut, only, t0 } from "./webhooks-repository";
@@ -72,12 +74,48 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
       expect(await events(repo)).toHaveLength(1);
     });
 
-    it("nothing is stored when no endpoint wants the type", async () => {
+    it("the joins queue's batch stores waitlist.joined once per entry, however often the batch is delivered", async () => {
+      const repo = await fresh();
+      const joins = await endpoint(repo, "joins", ["waitlist.joined"]);
+      const waiting = (email: string): WaitingJoin => ({
+        email,
+        source: "hero",
+        ...attribution,
+        ageBand: "18_plus",
+        country: "GB",
+        at: at(-5_000),
+        mailboxKey: `key-${email}`,
+        capKey: `cap:key-${email}`,
+        ref: null,
+        referralJoin: `join-${email}`,
+        origin: "https://example.test",
+      });
+      const batch = (ms: number) => ({
+        claim: { now: at(ms), lockMs: 60_000 },
+        mail: { claim: crypto.randomUUID(), now: at(ms), lockMs: 60_000 },
+        cap: { window: { start: 0, end: 4_102_444_800 }, max: 9 },
+      });
+      for (const ms of [0, 1_000]) await repo.waitlist.joinWaiting([waiting("a@example.com"), waiting("b@example.com")], batch(ms));
+      const joined = await events(repo);
+      expect(joined.map((row) => [row.type, row.person, row.createdAt])).toEqual([
+        ["waitlist.joined", "a@example.com", t0.toISOString()],
+        ["waitlist.joined", "b@example.com", t0.toISOString()],
+      ]);
+      expect(joined[0]!.data).toMatchObject({ status: "pending", place: null, joined_at: at(-5_000).toISOString(), source: "hero" });
+      for (const event of joined) expect((await fanOut(repo, event.id)).map((row) => row.endpoint)).toEqual([joins]);
+    });
+
+    it("nothing is stored when no endpoint wants the type (a malformed events list names none)", async () => {
       const repo = await fresh();
       await endpoint(repo, "contacts", ["contact.received"]);
+      const broken = await endpoint(repo, "broken", ["waitlist.joined"]);
+      await repo.execute(sql`update hwh_webhook_endpoints set events = '["waitlist.joined"' where id = ${broken}`);
       await joinAndConfirm(repo, "ada@example.com", null, 0);
       expect(await events(repo)).toEqual([]);
-      expect(await repo.webhooks.endpoints()).toEqual([expect.objectContaining({ pending: 0, dead: 0 })]);
+      expect((await repo.webhooks.endpoints()).map((row) => [row.pending, row.dead])).toEqual([
+        [0, 0],
+        [0, 0],
+      ]);
     });
 
     it("a confirmation stores waitlist.confirmed with its place, once; a friend's stores referral.confirmed with the referrer's new place", async () => {
