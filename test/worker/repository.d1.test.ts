@@ -13,6 +13,7 @@ import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
+import { webhooksCronRepositorySuite } from "../support/webhooks-cron-repository-suite";
 import { webhooksEndpointsRepositorySuite } from "../support/webhooks-endpoints-repository-suite";
 import { webhooksRepositorySuite } from "../support/webhooks-repository-suite";
 
@@ -61,3 +62,4 @@ mailQueueRepositorySuite("D1", fresh);
 pagesRepositorySuite("D1", fresh);
 webhooksRepositorySuite("D1", fresh);
 webhooksEndpointsRepositorySuite("D1", fresh);
+webhooksCronRepositorySuite("D1", fresh);
