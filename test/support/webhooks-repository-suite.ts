@@ -74,9 +74,9 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
       expect(await events(repo)).toHaveLength(1);
     });
 
-    it("the joins queue's batch stores waitlist.joined once per entry, however often the batch is delivered", async () => {
+    it("the joins queue's batch stores waitlist.joined (and, confirmed at once, waitlist.confirmed) once per entry, however often it is delivered", async () => {
       const repo = await fresh();
-      const joins = await endpoint(repo, "joins", ["waitlist.joined"]);
+      const joins = await endpoint(repo, "joins", ["waitlist.joined", "waitlist.confirmed"]);
       const waiting = (email: string): WaitingJoin => ({
         email,
         source: "hero",
@@ -95,12 +95,16 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
         mail: { claim: crypto.randomUUID(), now: at(ms), lockMs: 60_000 },
         cap: { window: { start: 0, end: 4_102_444_800 }, max: 9 },
       });
-      for (const ms of [0, 1_000]) await repo.waitlist.joinWaiting([waiting("a@example.com"), waiting("b@example.com")], batch(ms));
+      // b with double opt-in off: confirmed in the same batch (the redelivered message carries the same write).
+      const b = { ...waiting("b@example.com"), confirm: confirmWrite("b@example.com", 0) };
+      for (const ms of [0, 1_000]) await repo.waitlist.joinWaiting([waiting("a@example.com"), b], batch(ms));
       const joined = await events(repo);
       expect(joined.map((row) => [row.type, row.person, row.createdAt])).toEqual([
         ["waitlist.joined", "a@example.com", t0.toISOString()],
         ["waitlist.joined", "b@example.com", t0.toISOString()],
+        ["waitlist.confirmed", "b@example.com", t0.toISOString()],
       ]);
+      expect(joined[2]!.data).toMatchObject({ status: "confirmed", place: 1, confirmed_at: t0.toISOString() });
       expect(joined[0]!.data).toMatchObject({ status: "pending", place: null, joined_at: at(-5_000).toISOString(), source: "hero" });
       for (const event of joined) expect((await fanOut(repo, event.id)).map((row) => row.endpoint)).toEqual([joins]);
     });
