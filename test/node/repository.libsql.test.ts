@@ -20,6 +20,9 @@ import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
+import { webhooksCronRepositorySuite } from "../support/webhooks-cron-repository-suite";
+import { webhooksEndpointsRepositorySuite } from "../support/webhooks-endpoints-repository-suite";
+import { webhooksRepositorySuite } from "../support/webhooks-repository-suite";
 
 const dir = mkdtempSync(join(tmpdir(), "hwh-libsql-"));
 const clients: Client[] = [];
@@ -56,6 +59,9 @@ operatorActionsSuite("libSQL", async () => repositoryWithLookups(drizzle(await f
 retentionRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 mailQueueRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 pagesRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+webhooksRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+webhooksEndpointsRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
+webhooksCronRepositorySuite("libSQL", async () => repositoryWithLookups(drizzle(await freshDatabase())));
 
 describe("libSQL migrations", () => {
   it("create the prefixed tables and are safe to run twice", async () => {

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../worker/platform/db/database";
 import { createRepository } from "../../worker/repository";
@@ -26,6 +26,11 @@ export function repositoryWithLookups(db: Database) {
     /** Stores rows as they are, past every rule: rows as an older version stored them (the address backfill's tests). */
     async seed<T extends SQLiteTable>(table: T, rows: T["$inferInsert"][]): Promise<void> {
       await db.insert(table).values(rows);
+    },
+
+    /** Runs one statement past every rule: a row put where a test needs it (e.g. a delivery already attempted). */
+    async execute(query: SQL): Promise<void> {
+      await db.run(query);
     },
 
     /** Every row of a table (the address backfill's tests: what it moved). */

@@ -13,6 +13,9 @@ import { pagesRepositorySuite } from "../support/pages-repository-suite";
 import { repositorySuite } from "../support/repository-suite";
 import { mailQueueRepositorySuite } from "../support/mail-queue-repository-suite";
 import { retentionRepositorySuite } from "../support/retention-repository-suite";
+import { webhooksCronRepositorySuite } from "../support/webhooks-cron-repository-suite";
+import { webhooksEndpointsRepositorySuite } from "../support/webhooks-endpoints-repository-suite";
+import { webhooksRepositorySuite } from "../support/webhooks-repository-suite";
 
 const TABLES = [
   "hwh_waitlist",
@@ -33,6 +36,9 @@ const TABLES = [
   "hwh_parental_requests",
   "hwh_parental_outcomes",
   "hwh_mail_dead_letters",
+  "hwh_webhook_deliveries",
+  "hwh_webhook_events",
+  "hwh_webhook_endpoints",
 ];
 
 // Each case starts from empty tables on the migrated test D1 database.
@@ -54,3 +60,6 @@ operatorActionsSuite("D1", fresh);
 retentionRepositorySuite("D1", fresh);
 mailQueueRepositorySuite("D1", fresh);
 pagesRepositorySuite("D1", fresh);
+webhooksRepositorySuite("D1", fresh);
+webhooksEndpointsRepositorySuite("D1", fresh);
+webhooksCronRepositorySuite("D1", fresh);
