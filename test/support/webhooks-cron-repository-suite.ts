@@ -19,7 +19,7 @@ export function webhooksCronRepositorySuite(driver: string, fresh: () => Promise
       const repo = await fresh();
       const hooks = await endpoint(repo, "hooks", ["waitlist.joined"]);
       expect(await repo.webhooks.anythingDue(at(0))).toBe(false);
-      await repo.waitlist.join({ email: "ada@example.com", source: null }, { now: at(0), lockMs: 60_000 });
+      await repo.waitlist.join({ email: "ada@example.com", source: null, ageBand: "18_plus" }, { now: at(0), lockMs: 60_000 });
       const [row] = await deliveries(repo);
       expect(await repo.webhooks.anythingDue(at(0))).toBe(true);
       const cases: [string, string, number, boolean][] = [
@@ -45,7 +45,7 @@ export function webhooksCronRepositorySuite(driver: string, fresh: () => Promise
       await set(repo, "hwh_webhook_endpoints", `previous_secret = 'old', previous_secret_until = '${at(1_000).toISOString()}'`, hooks);
       await set(repo, "hwh_webhook_endpoints", `previous_secret = 'old', previous_secret_until = '${at(9_000).toISOString()}'`, rotating);
       for (const email of ["a@example.com", "b@example.com"]) {
-        await repo.waitlist.join({ email, source: null }, { now: at(0), lockMs: 60_000 });
+        await repo.waitlist.join({ email, source: null, ageBand: "18_plus" }, { now: at(0), lockMs: 60_000 });
       }
       await repo.execute(sql`update hwh_webhook_deliveries set attempts = 1`);
       for (const email of ["a@example.com", "b@example.com"]) {

@@ -16,7 +16,7 @@ import { at, deliveries, endpoint, events, fanOut, only } from "./webhooks-repos
  */
 export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Promise<TestRepository>) {
   const join = (repo: TestRepository, email: string, ms: number) =>
-    repo.waitlist.join({ email, source: null }, { now: at(ms), lockMs: 60_000 });
+    repo.waitlist.join({ email, source: null, ageBand: "18_plus" }, { now: at(ms), lockMs: 60_000 });
   const erase = (repo: TestRepository, email: string, ms: number) =>
     repo.operator.erasePerson(email, { operator: "op", subjectHash: "h".repeat(64), now: at(ms) });
   /** Sets columns of the delivery of `type` about `person` to `endpointId` (as a sender would have left it). */

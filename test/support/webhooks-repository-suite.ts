@@ -40,7 +40,11 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
 
   /** Joins `email` (pending), then confirms it at `ms + 1`: the entry as stored. */
   async function joinAndConfirm(repo: TestRepository, email: string, ref: string | null, ms: number) {
-    const joined = await repo.waitlist.join({ email, source: "hero", ...attribution }, claim(ms), journey(email, ref, ms));
+    const joined = await repo.waitlist.join(
+      { email, source: "hero", ageBand: "18_plus", ...attribution },
+      claim(ms),
+      journey(email, ref, ms),
+    );
     await repo.waitlist.confirm(joined.current!, confirmWrite(email, ms + 1));
     return (await repo.waitlist.entryByEmail(email))!;
   }
@@ -52,7 +56,11 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
       const paused = await endpoint(repo, "paused", ["waitlist.joined", "waitlist.confirmed"], false);
       await endpoint(repo, "contacts", ["contact.received"]);
       for (const ms of [0, 10, 20]) {
-        await repo.waitlist.join({ email: "ada@example.com", source: "hero", ...attribution }, claim(ms), journey("ada", null, ms));
+        await repo.waitlist.join(
+          { email: "ada@example.com", source: "hero", ageBand: "18_plus", ...attribution },
+          claim(ms),
+          journey("ada", null, ms),
+        );
       }
       const entry = (await repo.waitlist.entryByEmail("ada@example.com"))!;
       const event = await only(repo, "waitlist.joined");
