@@ -29,7 +29,7 @@ import { ROUTES, SECTION_IDS } from "./routes";
  * The privacy policy's text last changed on this day (it names what is stored and why); the
  * terms of service keep the spec's date.
  */
-const PRIVACY_LAST_UPDATED = "December 4, 2026";
+const PRIVACY_LAST_UPDATED = "December 5, 2026";
 
 /** The bands an entry keeps (worker/shared/age.ts AGE_BANDS), in words. */
 const BANDS_IN_WORDS = "under 13, 13 to 15, 16 to 17, or 18 and over";
@@ -165,7 +165,10 @@ export const privacyPolicy = {
       ],
       items: [
         "Your email address: to keep your place on the waitlist and tell you when the product launches, to answer your " +
-          "messages and to sign you in. Our team is emailed each new signup and message.",
+          "messages and to sign you in. Our team is emailed each new signup and message. If you are 18 or over, your address, " +
+          "how you found us and your place may also be sent to the tools our team uses to run the waitlist (such as a " +
+          "contact list); when you delete your data, we tell those tools to delete it too. Nothing about a child or " +
+          "teenager is ever sent to them.",
         "The confirmation: to make sure the address is yours before we count your place, and to send no more than a few " +
           "confirmation emails a day to any address.",
         "Your place in line, referral code and referrals: to show you your place and link, to move you up for each friend " +
