@@ -261,7 +261,7 @@ describe("legal pages", () => {
       path: "/privacy-policy",
       title: "Privacy Policy",
       // Its text changed then (what is stored, and why); the terms keep the spec's date.
-      updated: "December 4, 2026",
+      updated: "December 5, 2026",
       sections: ["Introduction", "Information We Collect", "Use of Your Information", "Security", "Contact Us"],
     },
     {

@@ -241,10 +241,10 @@ describe("skip link", () => {
 });
 
 describe("legal pages", () => {
-  it("privacy policy: last updated December 4, 2026 (its text changed then), five sections, the contact e-mail", () => {
+  it("privacy policy: last updated December 5, 2026 (its text changed then), five sections, the contact e-mail", () => {
     renderAt("/privacy-policy");
 
-    expect(screen.getByText("Last updated December 4, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated December 5, 2026")).toBeTruthy();
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
       "Introduction",
       "Information We Collect",

@@ -940,7 +940,7 @@ describe("the privacy policy", () => {
     render(<App />);
     const section = (name: string) => screen.getByRole("heading", { level: 2, name }).closest("section")!.textContent!;
 
-    expect(screen.getByText("Last updated December 4, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated December 5, 2026")).toBeTruthy();
     const collected = section("Information We Collect");
     for (const stored of [
       /when you confirmed/,

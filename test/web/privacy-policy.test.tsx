@@ -34,10 +34,10 @@ const rows = (table: HTMLElement) =>
     .map((row) => [...row.children].map((cell) => cell.textContent));
 
 describe("the privacy policy for students and their parents (issue 23)", () => {
-  it("is last updated December 4, 2026 (the spec's 'Month D, YYYY') and keeps its five sections", () => {
+  it("is last updated December 5, 2026 (the spec's 'Month D, YYYY') and keeps its five sections", () => {
     renderAt("/#/privacy-policy");
 
-    expect(screen.getByText("Last updated December 4, 2026")).toBeTruthy();
+    expect(screen.getByText("Last updated December 5, 2026")).toBeTruthy();
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual([
       "Introduction",
       "Information We Collect",
