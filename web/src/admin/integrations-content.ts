@@ -97,7 +97,7 @@ export const integrations = {
     noAnswer: "The answer was empty.",
     rotate: "Rotate the secret",
     rotating: "Rotating…",
-    confirmRotate: `Rotate the secret? A new one is made and shown once; the current one keeps signing beside it for ${ROTATION_OVERLAP_HOURS} hours, so you can update your receiver.`,
+    confirmRotate: `Rotate the secret? A new one is made and shown once; the current one keeps signing beside it for ${ROTATION_OVERLAP_HOURS} hours, so you can update your receiver. A secret from an earlier rotation stops signing now.`,
     yesRotate: "Rotate it",
     rotated: "A new secret is made. Copy it now.",
     disable: "Disable",
@@ -109,7 +109,8 @@ export const integrations = {
     edit: "Edit",
     delete: "Delete",
     deleting: "Deleting…",
-    confirmDelete: (name: string) => `Delete ${name}? Its deliveries still waiting are dropped and it gets nothing more.`,
+    confirmDelete: (name: string) =>
+      `Delete ${name}? Its deliveries still waiting are dropped and it gets nothing more, not even the erasures of people it was sent: to keep passing those on, disable it instead.`,
     yesDelete: "Delete it",
     keep: "Keep it",
     deleted: (name: string) => `${name} is deleted.`,
