@@ -144,6 +144,17 @@ describe("webhooks: Slack", () => {
     expect(second.deliveries).toHaveLength(0);
   });
 
+  it("a source a visitor typed (a mention, a link, an address, a name) never reaches the channel: only short words are named", () => {
+    const figures = { onTheList: 10, referralsToday: 0 };
+    const text = (source: string) =>
+      slackText([{ type: "waitlist.joined", payload: JSON.stringify(joined(source, "x@example.com")) }], figures);
+    for (const typed of ["<!channel> https://evil.example/x", "evil.example", "ada@example.com", "Ada Lovelace", "x".repeat(31)]) {
+      expect(text(typed)).toBe("New sign-up from another source: 10 on the list, 0 confirmed referrals today");
+    }
+    expect(text("TikTok")).toBe("New sign-up from tiktok: 10 on the list, 0 confirmed referrals today");
+    expect(text("school-newsletter_2")).toBe("New sign-up from school-newsletter_2: 10 on the list, 0 confirmed referrals today");
+  });
+
   it("texts: one campaign line each, plural counts, nothing about a person", () => {
     const figures = { onTheList: 1234, referralsToday: 3 };
     expect(slackText([{ type: "waitlist.joined", payload: JSON.stringify(joined("tiktok", "x@example.com")) }], figures)).toBe(

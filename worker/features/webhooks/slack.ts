@@ -22,15 +22,20 @@ function parse(payload: string): Record<string, unknown> {
   }
 }
 
-/** Where a sign-up came from, as a short label: its campaign source, its placement, or "direct". Never an address. */
-function sourceOf(data: Record<string, unknown>): string {
+/**
+ * What a source may look like to be named in Slack: a short word of letters, digits, "-" and "_"
+ * ("tiktok", "newsletter", "hero"). Anything else was typed by someone (a link's utm_source is
+ * the visitor's to choose): a link, a mention, an address or a name never reaches the channel.
+ */
+const NAMEABLE_SOURCE = /^[a-z0-9][a-z0-9_-]{0,29}$/;
+
+/** Where a sign-up came from, as a short label: its campaign source, its placement, "direct", or "another source". Never an address. */
+export function sourceOf(data: Record<string, unknown>): string {
   for (const key of ["utm_source", "source"] as const) {
     const value = data[key];
-    if (typeof value === "string" && value.trim())
-      return value
-        .trim()
-        .slice(0, 40)
-        .replace(/[<>&*_~`|]/g, "");
+    if (typeof value !== "string" || !value.trim()) continue;
+    const label = value.trim().toLowerCase();
+    return NAMEABLE_SOURCE.test(label) ? label : "another source";
   }
   return "direct";
 }
