@@ -31,7 +31,12 @@ export function runFigures(logFile: string): { runs: number; delivered: number; 
     const start = line.indexOf('{"level"');
     if (start < 0 || !line.includes('"event":"webhooks.run"')) continue;
     try {
-      const run = JSON.parse(line.slice(start)) as { delivered: number; dbCalls: number; lanes: number; budgetSpent: boolean };
+      const run = JSON.parse(line.slice(start, line.lastIndexOf("}") + 1)) as {
+        delivered: number;
+        dbCalls: number;
+        lanes: number;
+        budgetSpent: boolean;
+      };
       figures.runs += 1;
       figures.delivered += run.delivered;
       figures.dbCalls += run.dbCalls;

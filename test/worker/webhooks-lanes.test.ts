@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RUN_BUDGET_MS, runWebhooks } from "../../worker/features/webhooks/run";
+import { RUN_BUDGET_MS, runWebhooks, SUBREQUEST_BUDGET } from "../../worker/features/webhooks/run";
 import { Slots } from "../../worker/features/webhooks/slots";
 import {
   addEndpoint,
@@ -219,5 +219,19 @@ describe("webhooks: one lane per endpoint", () => {
     await events(deps, 100, [endpoint]);
     const report = await runWebhooks(deps);
     expect(report).toMatchObject({ delivered: 100, dbCalls: 8 });
+  });
+
+  it("stops claiming before the run's subrequests (Workers' 1,000 per invocation) run out, and kicks again at once", async () => {
+    const { deps, now, kicks } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/many", secret: testSecret() });
+    await events(deps, 500, [endpoint]);
+    const report = await runWebhooks(deps);
+    // Claims of 100, 100, 100, 100, then 45: each delivery a DNS check and a call, each batch a claim and a record.
+    expect(report).toMatchObject({ claimed: 445, delivered: 445, dbCalls: 10, budgetSpent: true });
+    expect(receivers.calls).toHaveLength(445);
+    expect(report.dbCalls + 2 * receivers.calls.length).toBeLessThanOrEqual(SUBREQUEST_BUDGET);
+    expect(kicks).toEqual([{ body: { type: "due" }, delaySeconds: undefined }]);
+    expect(await deliveredCount(endpoint)).toBe(445);
   });
 });

@@ -13,7 +13,8 @@ import { unitsOf } from "./units";
  * ONE database call, then, while its endpoint has more due and the run's time budget lasts, it
  * claims its next batch (ONE call) and goes on. A lane never waits for another: a slow or failing
  * receiver holds back only its own deliveries. A lane stops when its endpoint has nothing due, is
- * paused (a failure's backoff, Slack's one message a second) or disabled, or the budget is spent.
+ * paused (a failure's backoff, Slack's one message a second) or disabled, or the run's budget (time,
+ * subrequests) is spent.
  */
 
 /** What a lane shares with the run and the other lanes. */
@@ -28,7 +29,12 @@ export type RunContext = {
   leaseUntil: () => Date;
   /** The latest read of what is due (the last database call to answer). */
   next: NextDue;
+  /** Subrequests the run may still make (database calls, DNS checks, calls): see SUBREQUEST_BUDGET. */
+  subrequestsLeft: number;
 };
+
+/** Subrequests a claimed delivery may take: its DNS check and its call. */
+export const SUBREQUESTS_PER_DELIVERY = 2;
 
 /** A claimed batch: its claim, its deliveries (all of one endpoint for a lane), the list's figures for Slack. */
 export type Batch = { claim: string; deliveries: ClaimedDelivery[]; figures: ListFigures | null };
@@ -102,22 +108,26 @@ export async function runLane(ctx: RunContext, lane: number, first: Batch): Prom
       const disabled = endpoints.some((o) => o.id === lane && o.disable);
       const letGo = deliveries.some((o) => o.result === "released");
       if (!next.endpointDueNow || paused || disabled || letGo) return;
-      if (deps.now().getTime() >= ctx.deadline) {
+      // The claim and its record, then each delivery's DNS check and call.
+      const limit = Math.min(deps.config.webhooks.batchSize, Math.floor((ctx.subrequestsLeft - 2) / SUBREQUESTS_PER_DELIVERY));
+      if (deps.now().getTime() >= ctx.deadline || limit < 1) {
         report.budgetSpent = true;
         return;
       }
       const claim = crypto.randomUUID();
+      ctx.subrequestsLeft -= 2 + limit * SUBREQUESTS_PER_DELIVERY;
       const claimed = await webhooks.claimDue({
         claim,
         now: deps.now(),
         leaseUntil: ctx.leaseUntil(),
-        limit: deps.config.webhooks.batchSize,
+        limit,
         dayStart: ctx.dayStart,
         endpointId: lane,
       });
       report.dbCalls += 1;
       ctx.next = claimed.next;
       report.claimed += claimed.deliveries.length;
+      ctx.subrequestsLeft += (limit - claimed.deliveries.length) * SUBREQUESTS_PER_DELIVERY;
       if (claimed.deliveries.length === 0) return;
       batch = { claim, deliveries: claimed.deliveries, figures: claimed.figures };
     }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps";
 import { describeError, log } from "../../platform/log";
-import { type Batch, type RunContext, runLane } from "./lane";
+import { type Batch, type RunContext, runLane, SUBREQUESTS_PER_DELIVERY } from "./lane";
 import type { WebhookRunReport } from "./outcomes";
 import { MAX_QUEUE_DELAY_SECONDS } from "./queue";
 import { Slots } from "./slots";
@@ -16,8 +16,8 @@ export type { WebhookRunReport } from "./outcomes";
  * 2. each endpoint claimed from gets a lane (lane.ts), all running at once: it sends its batch
  *    through the run's six connections (at most its share of them: slots.ts), records its
  *    outcomes in ONE call, and claims its endpoint's next batch (ONE call) until the endpoint has
- *    nothing due, is paused or disabled, or RUN_BUDGET_MS is spent: a slow receiver holds back
- *    only its own deliveries;
+ *    nothing due, is paused or disabled, or the run's budget is spent (RUN_BUDGET_MS of claiming,
+ *    SUBREQUEST_BUDGET subrequests): a slow receiver holds back only its own deliveries;
  * 3. a kick: at once when the budget ended the run with work due or deliveries went out and more
  *    are due, else when the next delivery is due (at most 12 h ahead).
  */
@@ -27,6 +27,15 @@ export const CALL_CONCURRENCY = 6;
 
 /** How long a run claims and starts calls; the calls under way then finish (each within its timeout) and are recorded. */
 export const RUN_BUDGET_MS = 25_000;
+
+/**
+ * Subrequests one run makes at most (Workers allow 1,000 per invocation on the paid plan, D1's
+ * queries counted): each claim and record, each delivery's DNS check and call; the kick and the
+ * rest keep the margin. A run that reaches it stops claiming and kicks again at once.
+ */
+export const SUBREQUEST_BUDGET = 900;
+/** The first claim's most: its deliveries' DNS checks and calls, and a record for each lane, within the budget. */
+const FIRST_CLAIM_MOST = Math.floor((SUBREQUEST_BUDGET - 1) / (SUBREQUESTS_PER_DELIVERY + 1));
 
 /**
  * When a claim made at `at` lapses: after the run's last call can have started (its deadline),
@@ -65,7 +74,7 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
     claim,
     now,
     leaseUntil: leaseUntil(config, deadline, now),
-    limit: config.batchSize,
+    limit: Math.min(config.batchSize, FIRST_CLAIM_MOST),
     dayStart,
   });
   report.dbCalls += 1;
@@ -78,6 +87,8 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
     dayStart,
     leaseUntil: () => leaseUntil(config, deadline, deps.now()),
     next: run.next,
+    // The first claim, each lane's first record, each claimed delivery's DNS check and call.
+    subrequestsLeft: SUBREQUEST_BUDGET - 1 - run.deliveries.length * SUBREQUESTS_PER_DELIVERY,
   };
   const lanes = new Map<number, Batch>();
   for (const delivery of run.deliveries) {
@@ -86,6 +97,7 @@ export async function runWebhooks(deps: Deps): Promise<WebhookRunReport> {
     lanes.set(delivery.endpointId, batch);
   }
   report.lanes = lanes.size;
+  ctx.subrequestsLeft -= lanes.size;
   // Every lane counts against the connections before any call asks for one.
   for (const endpointId of lanes.keys()) ctx.slots.open(endpointId);
   const ended = await Promise.allSettled([...lanes].map(([endpointId, batch]) => runLane(ctx, endpointId, batch)));
