@@ -17,7 +17,7 @@ export type Sent = {
   outcome: CallOutcome | null;
   at: Date;
   order: number;
-  /** Not attempted: its endpoint's call failed earlier in the run. */
+  /** Not attempted: its endpoint's call failed earlier in the batch, or the run's time was up. */
   skipped?: boolean;
 };
 
