@@ -15,7 +15,7 @@
  *   npm run bench:webhooks -- --joins 500 --down-seconds 20
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { ADULT_ANSWER } from "../support/age.ts";
 import { HOST, ROOT, run, startDevServer, stopGroup } from "../support/dev-server.ts";
+import { runFigures, workerRecord } from "./webhooks-record.ts";
 import { RECEIVER_NAMES, startWebhookReceivers, type DownMode, type ReceiverName, type Report } from "../support/webhook-receivers.ts";
 
 /** autocannon (no bundled types): the part used here. */
@@ -73,23 +74,6 @@ async function addEndpoint(baseUrl: string, name: string, url: string): Promise<
   const created = JSON.parse(text) as { endpoint: { id: number }; secret: string | null };
   if (!created.secret) throw new Error(`the endpoint for ${name} came without a secret`);
   return { id: created.endpoint.id, secret: created.secret };
-}
-
-type Row = { endpoint_id: number; status: string; n: number; attempts: number };
-/** The worker's own record, read from the local D1 file once the server stopped: events stored, deliveries by endpoint. */
-async function workerRecord(persistDir: string): Promise<{ events: number; rows: Row[] }> {
-  const { DatabaseSync } = await import("node:sqlite");
-  const dir = path.join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 database file in ${dir}`);
-  const db = new DatabaseSync(path.join(dir, file), { readOnly: true });
-  try {
-    const events = (db.prepare("SELECT COUNT(*) AS n FROM hwh_webhook_events").get() as { n: number }).n;
-    const grouped = "SELECT endpoint_id, status, COUNT(*) AS n, SUM(attempts) AS attempts FROM hwh_webhook_deliveries GROUP BY 1, 2";
-    return { events, rows: db.prepare(grouped).all() as Row[] };
-  } finally {
-    db.close();
-  }
 }
 
 async function main(): Promise<void> {
@@ -197,8 +181,12 @@ async function main(): Promise<void> {
     report = await receivers.report();
     await server.stop();
     const record = await workerRecord(persistDir);
+    const runs = runFigures(server.logFile);
 
     console.log(`\n  the scheduled handler ran ${cronRuns} time(s); the worker stored ${record.events} event(s)`);
+    console.log(
+      `  consumer runs: ${runs.runs} (most lanes in one: ${runs.mostLanes}; ${runs.budgetSpent} ended by the time budget); ${runs.dbCalls} claims and records for ${runs.delivered} delivered (${((100 * runs.dbCalls) / Math.max(1, runs.delivered)).toFixed(1)} per 100)`,
+    );
     let total = 0;
     let last = 0;
     for (const name of RECEIVER_NAMES) {

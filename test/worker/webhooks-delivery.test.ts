@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "../../worker/features/webhooks/secrets";
+import { runWebhooks } from "../../worker/features/webhooks/run";
 import {
   addEndpoint,
   addEvent,
@@ -47,16 +48,18 @@ describe("webhooks: the consumer's runs", () => {
     expect((await deliveriesOf(endpoint))[0]!.status).toBe("delivered");
   });
 
-  it("kicks again at once after a full batch", async () => {
+  it("a lane claims its endpoint's next batch in the same run until nothing is due (batch size 2, three events: one run, no kick)", async () => {
     const { deps, now, kicks } = webhookDeps({ WEBHOOK_BATCH_SIZE: "2" });
     const receivers = fakeReceivers(now);
     const endpoint = await addEndpoint(deps, { url: "https://crm.example.com/full", secret: testSecret() });
     for (const person of ["a@example.com", "b@example.com", "c@example.com"])
       await addEvent(deps, { type: "waitlist.joined", person, data }, [endpoint]);
-    await runConsumer(deps);
-    expect(receivers.calls).toHaveLength(2);
-    expect(kicks).toEqual([{ body: { type: "due" }, delaySeconds: undefined }]);
-    await runConsumer(deps);
+    const report = await runWebhooks(deps);
+    expect(receivers.calls).toHaveLength(3);
+    expect(report).toMatchObject({ claimed: 3, delivered: 3, lanes: 1, budgetSpent: false });
+    // The run's claim (2), its record, the lane's claim (1), its record: nothing more was due.
+    expect(report.dbCalls).toBe(4);
+    expect(kicks).toEqual([]);
     expect((await deliveriesOf(endpoint)).map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);
   });
 

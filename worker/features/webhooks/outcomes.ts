@@ -1,6 +1,7 @@
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from "../../shared/webhooks";
 import type { CallOutcome } from "./deliver";
-import type { ClaimedDelivery, EndpointOutcome } from "./queries/deliveries";
+import type { ClaimedDelivery, DeliveryOutcome, EndpointOutcome } from "./queries/deliveries";
+import { nextAttemptAt } from "./schedule";
 
 /**
  * What a run's calls do to their endpoints (issue 25 §3): a success ends a failure run; each failed
@@ -16,7 +17,7 @@ export type Sent = {
   outcome: CallOutcome | null;
   at: Date;
   order: number;
-  /** Not attempted: its endpoint's call failed earlier in the run. */
+  /** Not attempted: its endpoint's call failed earlier in the batch, or the run's time was up. */
   skipped?: boolean;
 };
 
@@ -83,4 +84,49 @@ export function endpointOutcomes(sent: Sent[], slackIntervalMs: number, nextAtOf
     });
   }
   return outcomes;
+}
+
+/** What one consumer run did (run.ts; its lanes add to it): deliveries claimed and their fates, calls made, database calls. */
+export type WebhookRunReport = {
+  claimed: number;
+  delivered: number;
+  failed: number;
+  dead: number;
+  held: number;
+  released: number;
+  calls: number;
+  /** Claims and records the run made (each ONE database call). */
+  dbCalls: number;
+  /** Endpoints that got a lane. */
+  lanes: number;
+  /** The run stopped claiming (or left calls unmade) because its time budget was spent. */
+  budgetSpent: boolean;
+};
+
+/** A delivery not attempted (its endpoint failed earlier in the batch, or the run's time was up): its claim let go, nothing else changed. */
+export function released(delivery: ClaimedDelivery, at: Date, report: WebhookRunReport): DeliveryOutcome {
+  report.released += 1;
+  return { id: delivery.id, result: "released", status: null, error: null, answer: "", at, nextAt: null };
+}
+
+/** What a call's outcome (null: not made, the endpoint's secret cannot be opened) makes of one of its deliveries. */
+export function deliveryOutcome(
+  delivery: ClaimedDelivery,
+  outcome: CallOutcome | null,
+  at: Date,
+  report: WebhookRunReport,
+): DeliveryOutcome {
+  const base = { id: delivery.id, status: outcome?.status ?? null, error: outcome?.error ?? null, answer: outcome?.answer ?? "", at };
+  if (outcome?.ok) {
+    report.delivered += 1;
+    return { ...base, result: "delivered", error: null, nextAt: null };
+  }
+  if (!outcome || outcome.status === 410 || refusedForGood(outcome.error) || outcome.error?.startsWith("not signed: ")) {
+    report.held += 1;
+    return { ...base, error: base.error ?? "not sent: the endpoint's secret cannot be opened", result: "held", nextAt: null };
+  }
+  const nextAt = outcome.error?.startsWith("not sent: ") ? null : nextAttemptAt(delivery.attempts + 1, at, outcome.retryAfterSeconds);
+  if (nextAt) report.failed += 1;
+  else report.dead += 1;
+  return { ...base, result: "failed", nextAt };
 }

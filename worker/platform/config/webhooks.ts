@@ -8,7 +8,7 @@ export type WebhooksConfig = {
   dnsUrl: string;
   /** WEBHOOK_TIMEOUT_MS: how long a receiver has to answer (the 15 s). */
   timeoutMs: number;
-  /** WEBHOOK_BATCH_SIZE: deliveries one consumer run claims. */
+  /** WEBHOOK_BATCH_SIZE: deliveries one claim takes (a run's first, across endpoints, then each endpoint's lane's). */
   batchSize: number;
   /** WEBHOOK_SLACK_INTERVAL_MS: the least time between two messages to one Slack endpoint. */
   slackIntervalMs: number;

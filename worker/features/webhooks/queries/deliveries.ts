@@ -2,7 +2,7 @@ import { and, eq, exists, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
 import { referralCredits, waitlist, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../../platform/db/schema";
 import { iso } from "../../../platform/db/sql";
-import { cronQueries, type NextDue, nextDueOf, nextDueQuery } from "./due";
+import { cronQueries, type NextDue, type NextDueRow, nextDueOf, nextDueQuery } from "./due";
 
 /**
  * The delivery engine's side of the database (worker/features/webhooks/consumer.ts): a run claims
@@ -73,22 +73,32 @@ export function deliveryQueries(db: Database) {
      * Claims up to `limit` due deliveries with `claim` until `leaseUntil`: pending, next_at passed,
      * lease lapsed, the endpoint enabled and not paused, and no earlier pending delivery of the
      * same person to the same endpoint (the order per person; Slack's texts name nobody, so a Slack
-     * endpoint's are all claimed together). An endpoint in a failure run gets one delivery (its
+     * endpoint's are all claimed together). `endpointId`: only that endpoint's (a lane's claim);
+     * without it, every endpoint's, taken in turn (each one's first, then each one's second...) so
+     * every endpoint with due work gets a lane. An endpoint in a failure run gets one delivery (its
      * probe). A Slack endpoint claimed from is paused for the lease (one message at a time). Reads
      * what sending needs, the list's figures when a Slack endpoint is claimed from, and the next
      * time something is due: ONE call.
      */
-    async claimDue(run: { claim: string; now: Date; leaseUntil: Date; limit: number; dayStart: Date }): Promise<ClaimedRun> {
+    async claimDue(run: {
+      claim: string;
+      now: Date;
+      leaseUntil: Date;
+      limit: number;
+      dayStart: Date;
+      endpointId?: number;
+    }): Promise<ClaimedRun> {
       const now = iso(run.now);
+      const one = run.endpointId === undefined ? sql`1 = 1` : sql`d.endpoint_id = ${run.endpointId}`;
       const due = sql`select id from (
           select d.id, e.failure_run, row_number() over (partition by d.endpoint_id order by d.event_id, d.id) as rn
           from ${d} d join ${e} e on e.id = d.endpoint_id
-          where d.status = 'pending' and d.next_at <= ${now} and (d.locked_until is null or d.locked_until <= ${now})
+          where ${one} and d.status = 'pending' and d.next_at <= ${now} and (d.locked_until is null or d.locked_until <= ${now})
             and e.enabled = 1 and (e.paused_until is null or e.paused_until <= ${now})
             and (e.kind = 'slack' or d.person is null or not exists (
               select 1 from ${d} p where p.person = d.person and p.endpoint_id = d.endpoint_id
                 and p.status = 'pending' and p.event_id < d.event_id))
-        ) where failure_run = 0 or rn = 1 order by id limit ${run.limit}`;
+        ) where failure_run = 0 or rn = 1 order by rn, id limit ${run.limit}`;
       const ours = db.select({ id: d.endpointId }).from(d).where(eq(d.claim, run.claim));
       const [, , rows, figures, next] = await db.batch([
         db
@@ -137,7 +147,7 @@ export function deliveryQueries(db: Database) {
             ),
           )
           .limit(1),
-        nextDueQuery(db, run.now),
+        nextDueQuery(db, run.now, run.endpointId ?? null),
       ]);
       return { deliveries: rows, figures: figures[0] ?? null, next: nextDueOf(next) };
     },
@@ -145,9 +155,15 @@ export function deliveryQueries(db: Database) {
     /**
      * Records a run's outcomes, each only while the delivery still holds `claim` (a run whose lease
      * lapsed records nothing over another's), the endpoints' success or failure run, pause and
-     * disabling, then reads the next time something is due: ONE call.
+     * disabling, then reads the next time something is due (and whether `endpointId`'s is): ONE call.
      */
-    async recordRun(run: { claim: string; now: Date; deliveries: DeliveryOutcome[]; endpoints: EndpointOutcome[] }): Promise<NextDue> {
+    async recordRun(run: {
+      claim: string;
+      now: Date;
+      deliveries: DeliveryOutcome[];
+      endpoints: EndpointOutcome[];
+      endpointId?: number;
+    }): Promise<NextDue> {
       const now = iso(run.now);
       const claimed = (endpointId: number) =>
         exists(
@@ -224,9 +240,9 @@ export function deliveryQueries(db: Database) {
             .where(and(eq(d.id, o.id), eq(d.claim, run.claim))),
         );
       }
-      const [first, ...rest] = [...statements, nextDueQuery(db, run.now)];
+      const [first, ...rest] = [...statements, nextDueQuery(db, run.now, run.endpointId ?? null)];
       const results = (await db.batch([first!, ...rest])) as unknown[];
-      return nextDueOf(results[results.length - 1] as { at: string | null; dueNow: number | null }[]);
+      return nextDueOf(results[results.length - 1] as NextDueRow[]);
     },
   };
 }

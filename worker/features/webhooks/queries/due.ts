@@ -14,16 +14,18 @@ const e = webhookEndpoints;
 
 /**
  * When pending deliveries of enabled endpoints not held by a live lease are due (each at its
- * next_at or its endpoint's pause, whichever is later): the earliest future time, and whether one
- * is due now (it may still wait behind an earlier delivery of the same person).
+ * next_at or its endpoint's pause, whichever is later): the earliest future time, whether one is
+ * due now (it may still wait behind an earlier delivery of the same person), and whether one of
+ * `endpointId` has passed its next_at, its pause aside (a lane's: claim again or stop).
  */
-export function nextDueQuery(db: Database, now: Date) {
+export function nextDueQuery(db: Database, now: Date, endpointId: number | null = null) {
   const at = iso(now);
   const dueAt = sql`max(${d.nextAt}, coalesce(${e.pausedUntil}, ${d.nextAt}))`;
   return db
     .select({
       at: sql<string | null>`min(case when ${dueAt} > ${at} then ${dueAt} end)`,
       dueNow: sql<number | null>`max(case when ${dueAt} <= ${at} then 1 else 0 end)`,
+      endpointDueNow: sql<number | null>`max(case when ${d.nextAt} <= ${at} and ${d.endpointId} = ${endpointId ?? -1} then 1 else 0 end)`,
     })
     .from(d)
     .innerJoin(e, eq(e.id, d.endpointId))
@@ -31,10 +33,12 @@ export function nextDueQuery(db: Database, now: Date) {
 }
 
 /** What nextDueQuery read. */
-export type NextDue = { at: string | null; dueNow: boolean };
-export const nextDueOf = (rows: { at: string | null; dueNow: number | null }[]): NextDue => ({
+export type NextDue = { at: string | null; dueNow: boolean; endpointDueNow: boolean };
+export type NextDueRow = { at: string | null; dueNow: number | null; endpointDueNow: number | null };
+export const nextDueOf = (rows: NextDueRow[]): NextDue => ({
   at: rows[0]?.at ?? null,
   dueNow: rows[0]?.dueNow === 1,
+  endpointDueNow: rows[0]?.endpointDueNow === 1,
 });
 
 export function cronQueries(db: Database) {
