@@ -122,6 +122,27 @@ describe("webhooks: retries and backoff", () => {
     }
   });
 
+  it("a 429's Retry-After pauses the endpoint even when another call of the same run succeeded", async () => {
+    const { deps, now } = webhookDeps();
+    const receivers = fakeReceivers(now);
+    const url = "https://crm.example.com/busy";
+    let calls = 0;
+    receivers.answer(url, () =>
+      ++calls === 1 ? new Response("slow down", { status: 429, headers: { "Retry-After": "20" } }) : new Response("ok"),
+    );
+    const endpoint = await addEndpoint(deps, { url, secret: testSecret() });
+    for (const person of ["ada@example.com", "bob@example.com", "cy@example.com"])
+      await addEvent(deps, { type: "waitlist.joined", person, data }, [endpoint]);
+    await runConsumer(deps);
+    expect(calls).toBeGreaterThanOrEqual(2);
+    const statuses = (await deliveriesOf(endpoint)).map((row) => row.last_status);
+    expect(statuses).toContain(429);
+    expect(statuses).toContain(200);
+    const paused = (await endpointRow(endpoint)).paused_until;
+    expect(paused).not.toBeNull();
+    expect(ms(paused!) - now().getTime()).toBeGreaterThanOrEqual(19_000);
+  });
+
   it("disables the endpoint on 410 Gone, keeps the delivery pending, and sends it once the endpoint is enabled again", async () => {
     const { deps, now } = webhookDeps();
     const receivers = fakeReceivers(now);

@@ -72,6 +72,14 @@ export function endpointOutcomes(sent: Sent[], slackIntervalMs: number, nextAtOf
       );
       if (!pausedUntil || at > pausedUntil) pausedUntil = at;
     }
+    // A receiver that asked for time (429 or 503 with Retry-After) gets it, whatever else the run's
+    // calls to it did: a later success in the same run must not send the next call sooner.
+    for (const call of calls) {
+      const wait = call.outcome && !call.outcome.ok ? call.outcome.retryAfterSeconds : null;
+      if (!wait) continue;
+      const until = new Date(call.at.getTime() + Math.min(wait, LAST_STEP_SECONDS) * 1000);
+      if (!pausedUntil || until > pausedUntil) pausedUntil = until;
+    }
     const last = failures[failures.length - 1];
     outcomes.push({
       id,
