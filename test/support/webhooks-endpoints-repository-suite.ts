@@ -124,7 +124,7 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
           CONTACT_FORM.name,
           { name: "C", email, message: "hi" },
           { now: at(10 + i), lockMs: 60_000 },
-          { slug: "contact" },
+          { slug: "contact", sender: { email, mailbox: "" } },
         );
       }
       await delivery(repo, "contact.received", "c1@example.com", contacts, "status = 'delivered', attempts = 1");
