@@ -109,6 +109,27 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
     });
   });
 
+  describe(`leaving the waitlist (${driver})`, () => {
+    it("is carried downstream in the leave's batch: person.erased to the endpoints reached, the rest cancelled and redacted", async () => {
+      const repo = await fresh();
+      const sent = await endpoint(repo, "sent", ["waitlist.joined"]);
+      const untried = await endpoint(repo, "untried", ["waitlist.joined"]);
+      await join(repo, "ada@example.com", 0);
+      await delivery(repo, "waitlist.joined", "ada@example.com", sent, "status = 'delivered', attempts = 1, last_at = created_at");
+      const joined = await only(repo, "waitlist.joined");
+      expect(await repo.waitlist.leave("ada@example.com", at(1000))).toBe(true);
+      const erased = await only(repo, "person.erased");
+      expect(erased.data).toEqual({ email: "ada@example.com", erased_at: at(1000).toISOString() });
+      expect((await fanOut(repo, erased.id)).map((row) => row.endpoint)).toEqual([sent]);
+      expect((await fanOut(repo, joined.id)).map((row) => [row.endpoint, row.status])).toEqual([
+        [sent, "delivered"],
+        [untried, "cancelled"],
+      ]);
+      expect(await only(repo, "waitlist.joined")).toMatchObject({ payload: "{}", person: null });
+      expect(await repo.waitlist.leave("ada@example.com", at(2000))).toBe(false);
+    });
+  });
+
   describe(`the retention sweep's webhook events (${driver})`, () => {
     it("erases several people in one batch: person.erased for each one reached, to its own endpoints; contact events redacted once nothing waits", async () => {
       const repo = await fresh();
