@@ -47,7 +47,7 @@ export function webhooksCronRepositorySuite(driver: string, fresh: () => Promise
       for (const email of ["a@example.com", "b@example.com"]) {
         await repo.waitlist.join({ email, source: null, ageBand: "18_plus" }, { now: at(0), lockMs: 60_000 });
       }
-      await repo.execute(sql`update hwh_webhook_deliveries set attempts = 1`);
+      await repo.execute(sql`update hwh_webhook_deliveries set attempts = 1, last_at = created_at`);
       for (const email of ["a@example.com", "b@example.com"]) {
         await repo.operator.erasePerson(email, { operator: "op", subjectHash: "h".repeat(64), now: at(100) });
       }

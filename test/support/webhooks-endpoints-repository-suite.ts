@@ -37,7 +37,7 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       const person = "ada@example.com";
       await join(repo, person, 0);
       await join(repo, "other@example.com", 1);
-      await delivery(repo, "waitlist.joined", person, attempted, "attempts = 1, last_status = 500");
+      await delivery(repo, "waitlist.joined", person, attempted, "attempts = 1, last_status = 500, last_at = created_at");
       await delivery(repo, "waitlist.joined", person, delivered, "status = 'delivered', attempts = 1");
       const joined = (await events(repo)).find((row) => row.type === "waitlist.joined" && row.person === person)!;
 
@@ -63,16 +63,38 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       expect((await fanOut(repo, other.id)).map((row) => row.status)).toEqual(["pending", "pending", "pending"]);
     });
 
-    it("a delivery a sender holds right now counts as reached and stays pending with its payload", async () => {
+    it("a delivery a sender holds right now is cancelled, its claim cleared, its event redacted; person.erased is due at its lease end", async () => {
       const repo = await fresh();
       const held = await endpoint(repo, "held", ["waitlist.joined"]);
       await join(repo, "ada@example.com", 0);
       await delivery(repo, "waitlist.joined", "ada@example.com", held, `claim = 'c1', locked_until = '${at(60_000).toISOString()}'`);
       const joined = await only(repo, "waitlist.joined");
       await erase(repo, "ada@example.com", 1000);
-      expect((await fanOut(repo, (await only(repo, "person.erased")).id)).map((row) => row.endpoint)).toEqual([held]);
-      expect(await fanOut(repo, joined.id)).toEqual([expect.objectContaining({ status: "pending" })]);
-      expect((await only(repo, "waitlist.joined")).data).toMatchObject({ email: "ada@example.com" });
+      const erasedId = (await only(repo, "person.erased")).id;
+      expect((await fanOut(repo, erasedId)).map((row) => row.endpoint)).toEqual([held]);
+      expect((await deliveries(repo)).find((row) => row.eventId === erasedId)).toMatchObject({ nextAt: at(60_000).toISOString() });
+      expect((await deliveries(repo)).find((row) => row.eventId === joined.id)).toMatchObject({
+        status: "cancelled",
+        claim: null,
+        lockedUntil: null,
+        person: null,
+      });
+      expect(await only(repo, "waitlist.joined")).toMatchObject({ payload: "{}", person: null });
+    });
+
+    it("reached means an attempt was made (a 410 counts none), and never a Slack endpoint (it got no personal data)", async () => {
+      const repo = await fresh();
+      const gone = await endpoint(repo, "gone", ["waitlist.joined"]);
+      const slack = await repo.webhooks.addEndpoint(
+        { name: "slack", url: "https://hooks.slack.com/services/x", kind: "slack", events: ["waitlist.joined"], secret: "sealed" },
+        at(0),
+      );
+      await join(repo, "ada@example.com", 0);
+      await delivery(repo, "waitlist.joined", "ada@example.com", gone, "attempts = 0, last_status = 410, last_at = created_at");
+      await delivery(repo, "waitlist.joined", "ada@example.com", slack.id, "status = 'delivered', attempts = 1, last_at = created_at");
+      await erase(repo, "ada@example.com", 1000);
+      const erased = await only(repo, "person.erased");
+      expect((await fanOut(repo, erased.id)).map((row) => row.endpoint)).toEqual([gone]);
     });
 
     it("stores nothing when no endpoint was sent the person's data, and cancels and redacts what waited", async () => {
@@ -87,6 +109,27 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
     });
   });
 
+  describe(`leaving the waitlist (${driver})`, () => {
+    it("is carried downstream in the leave's batch: person.erased to the endpoints reached, the rest cancelled and redacted", async () => {
+      const repo = await fresh();
+      const sent = await endpoint(repo, "sent", ["waitlist.joined"]);
+      const untried = await endpoint(repo, "untried", ["waitlist.joined"]);
+      await join(repo, "ada@example.com", 0);
+      await delivery(repo, "waitlist.joined", "ada@example.com", sent, "status = 'delivered', attempts = 1, last_at = created_at");
+      const joined = await only(repo, "waitlist.joined");
+      expect(await repo.waitlist.leave("ada@example.com", at(1000))).toBe(true);
+      const erased = await only(repo, "person.erased");
+      expect(erased.data).toEqual({ email: "ada@example.com", erased_at: at(1000).toISOString() });
+      expect((await fanOut(repo, erased.id)).map((row) => row.endpoint)).toEqual([sent]);
+      expect((await fanOut(repo, joined.id)).map((row) => [row.endpoint, row.status])).toEqual([
+        [sent, "delivered"],
+        [untried, "cancelled"],
+      ]);
+      expect(await only(repo, "waitlist.joined")).toMatchObject({ payload: "{}", person: null });
+      expect(await repo.waitlist.leave("ada@example.com", at(2000))).toBe(false);
+    });
+  });
+
   describe(`the retention sweep's webhook events (${driver})`, () => {
     it("erases several people in one batch: person.erased for each one reached, to its own endpoints; contact events redacted once nothing waits", async () => {
       const repo = await fresh();
@@ -95,14 +138,14 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       const contacts = await endpoint(repo, "contacts", ["contact.received"]);
       const people = ["p1@example.com", "p2@example.com", "p3@example.com"];
       for (const [i, email] of people.entries()) await join(repo, email, i);
-      await delivery(repo, "waitlist.joined", people[0]!, first, "attempts = 1");
+      await delivery(repo, "waitlist.joined", people[0]!, first, "attempts = 1, last_at = created_at");
       await delivery(repo, "waitlist.joined", people[1]!, second, "status = 'delivered', attempts = 1");
       for (const [i, email] of ["c1@example.com", "c2@example.com"].entries()) {
         await repo.contact.insert(
           CONTACT_FORM.name,
           { name: "C", email, message: "hi" },
           { now: at(10 + i), lockMs: 60_000 },
-          { slug: "contact" },
+          { slug: "contact", sender: { email, mailbox: "" } },
         );
       }
       await delivery(repo, "contact.received", "c1@example.com", contacts, "status = 'delivered', attempts = 1");

@@ -163,7 +163,10 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
       const repo = await fresh();
       const contacts = await endpoint(repo, "contacts", ["contact.received"]);
       const data = { name: "Ada Lovelace", email: "ada@example.com", message: "When do you launch?" };
-      const { submission } = await repo.contact.insert("Contact Form", data, claim(5), { slug: "contact" });
+      const { submission } = await repo.contact.insert("Contact Form", data, claim(5), {
+        slug: "contact",
+        sender: { email: data.email, mailbox: "" },
+      });
       // A form that is no contact message (no slug): no event.
       await repo.contact.insert("Other Form", data, claim(6));
       const event = await only(repo, "contact.received");
@@ -205,7 +208,7 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
       expect((await fanOut(repo, event.id)).map((row) => row.endpoint)).toEqual([ops]);
     });
 
-    it("nothing is stored for an entry on behalf of a child, nor for a parent a child's request waits for", async () => {
+    it("nothing is stored for an entry on behalf of a child, nor for a parent a child's request waits for, whatever variant of the address writes", async () => {
       const repo = await fresh();
       await endpoint(repo, "all", ["waitlist.joined", "waitlist.confirmed", "referral.confirmed", "contact.received"]);
       const referrer = await joinAndConfirm(repo, "referrer@example.com", null, 0);
@@ -224,8 +227,18 @@ export function webhooksRepositorySuite(driver: string, fresh: () => Promise<Tes
           { claim: "ask-1", now: at(20), lockMs: 60_000 },
         ),
       ).not.toBeNull();
-      for (const email of ["parent@example.com", "asked@example.com"]) {
-        await repo.contact.insert("Contact Form", { name: "P", email, message: "About my child" }, claim(30), { slug: "contact" });
+      const parentKey = (await repo.waitlist.entryByEmail("parent@example.com"))!.mailboxKey;
+      expect(parentKey).not.toBe("");
+      // The addresses themselves, then variants of them (a +tag, another case): their mailbox keys are the same.
+      const writers = [
+        { email: "parent@example.com", mailbox: "" },
+        { email: "asked@example.com", mailbox: "" },
+        { email: "Parent+kids@example.com", mailbox: parentKey },
+        { email: "ASKED+x@example.com", mailbox: "asked" },
+      ];
+      for (const sender of writers) {
+        const message = { name: "P", email: sender.email, message: "About my child" };
+        await repo.contact.insert("Contact Form", message, claim(30), { slug: "contact", sender });
       }
       expect((await events(repo)).length).toBe(before);
       expect((await events(repo)).filter((row) => row.person !== referrer.email)).toEqual([]);

@@ -4,6 +4,8 @@ import { type FormDefinition, formValues } from "../../shared/forms";
 import { handOver } from "../mail-queue";
 import { firstClaim } from "../notifications";
 import { kickWebhooks } from "../webhooks";
+import { mailboxKey } from "../waitlist";
+import { canonicalEmail } from "../../shared/text";
 
 /**
  * A generic form's submission (POST /api/forms/:form, routes.ts): stored with its notification
@@ -17,7 +19,8 @@ export async function submitForm(deps: Deps, form: FormDefinition, input: Record
   const claim = firstClaim(deps);
   const contact = isContactForm(form);
   const values = formValues(form, input);
-  const { submission, budgetUsed } = await deps.repo.contact.insert(form.name, values, claim, contact ? { slug: form.slug } : undefined);
+  const event = contact ? { slug: form.slug, sender: await senderOf(deps, values.email) } : undefined;
+  const { submission, budgetUsed } = await deps.repo.contact.insert(form.name, values, claim, event);
   const job = { type: "notification", kind: "form", id: submission.id, claim: submission.notifyClaim ?? "", budgetUsed } as const;
   return { at: claim.now, after: () => Promise.all([handOver(deps, [job]), ...(contact ? [kickWebhooks(deps)] : [])]) };
 }
@@ -27,4 +30,12 @@ function isContactForm(form: FormDefinition): boolean {
   return (
     form.fields.some((field) => field.name === "email" && field.type === "email") && form.fields.some((field) => field.name === "message")
   );
+}
+
+/** A contact message's sender as the children's rule compares it (no database call): its canonical address and mailbox key. */
+async function senderOf(deps: Deps, email: unknown): Promise<{ email: string; mailbox: string }> {
+  const written = typeof email === "string" ? email : "";
+  const canonical = canonicalEmail(written);
+  if (canonical === null) return { email: written, mailbox: "" };
+  return { email: canonical, mailbox: await mailboxKey(deps.config.auth.jwtSecret, canonical) };
 }

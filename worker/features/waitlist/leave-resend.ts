@@ -1,13 +1,20 @@
 import type { Deps } from "../../deps";
+import { kickWebhooks } from "../webhooks";
 import { deliverJoinerMail } from "./joiner-mail";
 import { mailboxKey } from "./keys";
 import { confirmCap, type Defer, queueMail, run } from "./writes";
 
 /** What a joiner does to their own entry besides joining (GET /api/me's buttons): leave the list, or get the confirmation again. */
 
-/** Leaves the waitlist: the entry and its joiner mails are deleted. False when it was not on it. */
-export function leaveWaitlist(deps: Deps, email: string): Promise<boolean> {
-  return deps.repo.waitlist.leave(email);
+/**
+ * Leaves the waitlist: the entry and its joiner mails are deleted, and the deletion is carried
+ * downstream in the same batch (person.erased to the endpoints its data reached, the rest
+ * cancelled and redacted); the webhooks queue is kicked after. False when it was not on it.
+ */
+export async function leaveWaitlist(deps: Deps, email: string): Promise<boolean> {
+  const left = await deps.repo.waitlist.leave(email, deps.now());
+  if (left) await kickWebhooks(deps);
+  return left;
 }
 
 /**

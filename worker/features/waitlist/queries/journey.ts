@@ -7,6 +7,7 @@ import { devMailbox, joinerMail, rateLimits, waitlist } from "../../../platform/
 import type { JoinerMail, WaitlistEntry } from "../../../platform/db/schema";
 import { RANK_KEY, referralCreditStatement, referralStatement, type ReferralWrite } from "../../referrals/queries";
 import { confirmedEventStatements } from "../../webhooks/queries/record";
+import { leaveEntry } from "./leave";
 
 /**
  * The joiner's journey in the database: confirmation, places and the joiner-mail outbox (the
@@ -200,14 +201,8 @@ export function createJourneyRepository(db: Database) {
       return rows[0] ?? null;
     },
 
-    /** Leaves the waitlist: the entry and its joiner mails, in one batch. False when there was no entry. */
-    async leave(email: string): Promise<boolean> {
-      const [, gone] = await db.batch([
-        db.delete(joinerMail).where(eq(joinerMail.entryId, sql`(select id from ${waitlist} where email = ${email})`)),
-        db.delete(waitlist).where(eq(waitlist.email, email)).returning({ id: waitlist.id }),
-      ]);
-      return gone.length > 0;
-    },
+    /** Leaves the waitlist: the entry and its joiner mails, carried downstream, in one batch (leave.ts). False when there was no entry. */
+    leave: (email: string, now = new Date()): Promise<boolean> => leaveEntry(db, email, now),
 
     /** Claims up to `limit` due joiner mails, oldest first, in one statement, counting the attempt. */
     async claimDueMail(options: Omit<QueueMail, "origin"> & { limit: number }): Promise<JoinerMail[]> {

@@ -2,48 +2,54 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../../platform/db/database";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../../platform/db/schema";
 import { iso } from "../../../platform/db/sql";
-import { deliveryRow } from "./record";
 
 /**
  * person.erased (issue 25 §2): the statements an erasure adds to its own batch, before the
  * person's rows go, for each address `people` selects (SQL: a select of one column, `email`; the
  * canonical addresses events carry), in this order:
- * 1. one person.erased event ({email, erased_at}) for each person some endpoint was ever sent data
- *    of: a delivery naming them that was attempted, delivered, or is being sent right now;
- * 2. its deliveries, to exactly those endpoints (whatever events they chose, enabled or not);
- * 3. the person's other pending deliveries, not being sent right now, cancelled (attempted or not:
- *    the person.erased that follows them tells the receiver to forget the person anyway);
- * 4. the person's name taken off their settled deliveries (delivered, dead, cancelled);
- * 5. the payload and person of each of their events nothing waits to send any more redacted ('{}',
- *    null). The person.erased event keeps {email, erased_at} until delivered (the delivery
- *    engine's cron redacts it), as does an event a sender holds right now.
+ * 1. one person.erased event ({email, erased_at}) for each person some Standard endpoint was ever
+ *    sent data of: a delivery naming them that was attempted (last_at set, whatever the answer:
+ *    a 410 counts no attempt but the data went), delivered, or is being sent right now (claimed,
+ *    lease not over). Slack endpoints never get personal data, so they never hear of an erasure;
+ * 2. its deliveries, to exactly those endpoints (whatever events they chose, enabled or not), due
+ *    no earlier than the end of the lease of a call to that endpoint still in the air, so the
+ *    erasure arrives after the last copy;
+ * 3. EVERY other pending delivery of the person cancelled, in-flight ones included: their claim is
+ *    cleared, so the run's claim-conditioned record changes nothing (no retry with the data);
+ * 4. the person's name taken off those deliveries;
+ * 5. every earlier event of the person redacted at once ('{}', person null). The person.erased
+ *    event keeps {email, erased_at} until delivered (the delivery engine's cron redacts it).
  * Nothing is stored when no endpoint was ever sent the person's data: then nothing goes either.
  * An entry on behalf of a child was never sent (record.ts), so its erasure sends nothing.
  */
 export function erasureEventStatements(db: Database, people: SQL, at: Date) {
   const when = iso(at);
   const d = webhookDeliveries;
-  // Sent, or being sent: a receiver may hold the person's data.
-  const reached = (row: string) => {
-    const r = sql.raw(row);
-    return sql`(${r}.attempts > 0 or ${r}.status = 'delivered' or (${r}.claim is not null and ${r}.locked_until > ${when}))`;
-  };
+  const inFlight = (r: SQL) => sql`(${r}.claim is not null and ${r}.locked_until > ${when})`;
+  // Sent, or being sent, to a Standard endpoint: its receiver may hold the person's data.
+  const reached = sql`(s.last_at is not null or s.status = 'delivered' or ${inFlight(sql.raw("s"))})`;
+  const standard = sql`join ${webhookEndpoints} ep on ep.id = s.endpoint_id and ep.kind <> 'slack'`;
   const erasedEvents = sql`select x.id from ${webhookEvents} x where x.type = 'person.erased' and x.person in (${people})`;
-  const endpointsReached = sql`select distinct s.person, s.endpoint_id from ${d} s join ${webhookEndpoints} ep on ep.id = s.endpoint_id
-    where s.person in (${people}) and ${reached("s")}`;
+  const endpointsReached = sql`select distinct s.person, s.endpoint_id from ${d} s ${standard}
+    where s.person in (${people}) and ${reached}`;
+  // The end of the lease of a call to the endpoint still in the air with the person's data, else now.
+  const lastCopy = sql`coalesce((select max(f.locked_until) from ${d} f where f.person = ev.person and f.endpoint_id = t.endpoint_id
+    and ${inFlight(sql.raw("f"))}), ${when})`;
   return [
     db
       .insert(webhookEvents)
       .select(
         sql`select null, 'person.erased:' || lower(hex(randomblob(12))), lower(hex(randomblob(12))), 'person.erased', p.email,
           json_object('email', p.email, 'erased_at', ${when}), ${when} from (${people}) p
-          where exists (select 1 from ${d} s where s.person = p.email and ${reached("s")})`,
+          where exists (select 1 from ${d} s ${standard} where s.person = p.email and ${reached})`,
       )
       .onConflictDoNothing({ target: webhookEvents.key }),
     db
       .insert(d)
       .select(
-        sql`${deliveryRow(sql`t.endpoint_id`, when)} from ${webhookEvents} ev join (${endpointsReached}) t on t.person = ev.person
+        sql`select null, 'msg_' || ev.uid || '_' || t.endpoint_id, ev.id, t.endpoint_id, ev.person, 'pending', 0, ${lastCopy},
+          null, null, null, null, null, null, null, ${when}
+          from ${webhookEvents} ev join (${endpointsReached}) t on t.person = ev.person
           where ev.person in (${people}) and ev.type = 'person.erased' and ev.created_at = ${when}
           and not exists (select 1 from ${d} s where s.event_id = ev.id)`,
       )
@@ -51,18 +57,12 @@ export function erasureEventStatements(db: Database, people: SQL, at: Date) {
     db
       .update(d)
       .set({ status: "cancelled", claim: null, lockedUntil: null })
-      .where(
-        sql`${d.person} in (${people}) and ${d.status} = 'pending' and ${d.eventId} not in (${erasedEvents})
-          and not (${d.claim} is not null and ${d.lockedUntil} > ${when})`,
-      ),
-    db.update(d).set({ person: null }).where(sql`${d.person} in (${people}) and ${d.status} <> 'pending'`),
+      .where(sql`${d.person} in (${people}) and ${d.status} = 'pending' and ${d.eventId} not in (${erasedEvents})`),
+    db.update(d).set({ person: null }).where(sql`${d.person} in (${people}) and ${d.eventId} not in (${erasedEvents})`),
     db
       .update(webhookEvents)
       .set({ payload: "{}", person: null })
-      .where(
-        sql`${webhookEvents.person} in (${people}) and ${webhookEvents.type} <> 'person.erased'
-          and not exists (select 1 from ${d} s where s.event_id = ${webhookEvents.id} and s.status = 'pending')`,
-      ),
+      .where(sql`${webhookEvents.person} in (${people}) and ${webhookEvents.type} <> 'person.erased'`),
   ] as const;
 }
 

@@ -128,17 +128,29 @@ export function confirmedEventStatements(db: Database, entries: Entries, at: Dat
   ] as const;
 }
 
-/** No entry of the address `email` but an adult's own, nor a parent a child's request is waiting for (SQL). */
-const noChildBehind = (email: SQL) => sql`not exists (select 1 from ${waitlist} k where k.email = ${email} and not (${adultOwn("k")}))
-  and not exists (select 1 from ${parentalRequests} p where p.parent_email = ${email})`;
+/** Who wrote a contact message, as the contact path computes it before its batch: the canonical address and its mailbox key. */
+export type ContactSender = { email: string; mailbox: string };
+
+/**
+ * No entry of the address `email`, of its canonical form or of its mailbox (case, Gmail dots,
+ * +tags folded) but an adult's own, nor a parent a child's request is waiting for under any of
+ * them (SQL; the parental requests' rules: worker/features/parents/ask.ts).
+ */
+const noChildBehind = (email: SQL, sender: ContactSender) => {
+  const same = (address: string, mailbox: string) =>
+    sql`(${sql.raw(address)} in (${email}, ${sender.email}) or (${sender.mailbox} <> '' and ${sql.raw(mailbox)} = ${sender.mailbox}))`;
+  return sql`not exists (select 1 from ${waitlist} k where ${same("k.email", "k.mailbox_key")} and not (${adultOwn("k")}))
+  and not exists (select 1 from ${parentalRequests} p where ${same("p.parent_email", "p.mailbox_key")})`;
+};
 
 /**
  * contact.received of the submission of form `form` (its slug; stored as `formName`) stored at
  * `at` with the notification claim `claim`: its address, name, message and time. None when the
- * address is that of an entry on behalf of a child, or of a parent a child's request waits for
- * (what they write may be about the child).
+ * address, or a variant of it (`form.sender`: its canonical form and mailbox key), is that of an
+ * entry other than an adult's own, or of a parent a child's request waits for (what they write
+ * may be about the child).
  */
-export function contactEventStatements(db: Database, form: { slug: string; name: string }, claim: string, at: Date) {
+export function contactEventStatements(db: Database, form: { slug: string; name: string; sender: ContactSender }, claim: string, at: Date) {
   const field = (name: string) => sql`json_extract(f.form_data, ${`$.${name}`})`;
   return eventStatements(
     db,
@@ -149,7 +161,7 @@ export function contactEventStatements(db: Database, form: { slug: string; name:
       payload: sql`json_object('form', ${form.slug}, 'email', ${field("email")}, 'name', nullif(${field("name")}, ''),
         'message', coalesce(${field("message")}, ''), 'received_at', f.created_at)`,
       from: sql`from ${formSubmissions} f where f.form_name = ${form.name} and f.created_at = ${iso(at)} and f.notify_claim = ${claim}
-        and coalesce(${field("email")}, '') <> '' and ${noChildBehind(field("email"))}`,
+        and coalesce(${field("email")}, '') <> '' and ${noChildBehind(field("email"), form.sender)}`,
     },
     at,
   );
