@@ -63,7 +63,24 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       expect((await fanOut(repo, other.id)).map((row) => row.status)).toEqual(["pending", "pending", "pending"]);
     });
 
-    it("a delivery a sender holds right now is cancelled, its claim cleared, its event redacted; person.erased is due at its lease end", async () => {
+    it("cancels the person's dead letters too: a later 'retry all' sends no redacted event", async () => {
+      const repo = await fresh();
+      const crm = await endpoint(repo, "crm", ["waitlist.joined"]);
+      await join(repo, "ada@example.com", 0);
+      await delivery(
+        repo,
+        "waitlist.joined",
+        "ada@example.com",
+        crm,
+        "status = 'dead', attempts = 10, last_at = '2026-01-01T00:00:00.000Z'",
+      );
+      await erase(repo, "ada@example.com", 1000);
+      const joined = await only(repo, "waitlist.joined");
+      expect((await deliveries(repo)).find((row) => row.eventId === joined.id)).toMatchObject({ status: "cancelled", person: null });
+      expect(await repo.webhooks.retryEndpointDeadLetters(crm, "all", at(2000))).toBe(0);
+    });
+
+    it("a delivery a sender holds right now is cancelled (its claim kept for the run's endpoint record), its event redacted; person.erased is due at its lease end", async () => {
       const repo = await fresh();
       const held = await endpoint(repo, "held", ["waitlist.joined"]);
       await join(repo, "ada@example.com", 0);
@@ -75,8 +92,7 @@ export function webhooksEndpointsRepositorySuite(driver: string, fresh: () => Pr
       expect((await deliveries(repo)).find((row) => row.eventId === erasedId)).toMatchObject({ nextAt: at(60_000).toISOString() });
       expect((await deliveries(repo)).find((row) => row.eventId === joined.id)).toMatchObject({
         status: "cancelled",
-        claim: null,
-        lockedUntil: null,
+        claim: "c1",
         person: null,
       });
       expect(await only(repo, "waitlist.joined")).toMatchObject({ payload: "{}", person: null });

@@ -1043,7 +1043,7 @@ describe("numbers, names and words (review 17R-ui)", () => {
       });
     const user = await openConsole();
     const table = await screen.findByRole("table", { name: admin.waitlist.caption });
-    const open = await within(table).findByRole("button", { name: `Open campaign #3, “${wave.subject}”` });
+    const open = await within(table).findByRole("button", { name: admin.waitlist.openInvitedBy(3, wave.subject) });
     expect(open.textContent).toBe("By #3 “You're in: Homework Helper…”");
     await user.click(open);
     const heading = await within(region()).findByRole("heading", { level: 3, name: `#3 ${wave.subject}` });

@@ -1,7 +1,7 @@
 /**
  * Issue 25 §2, erasure carried downstream (README "Erasure, carried downstream"): a delivery in the
- * air at erasure time is cancelled and its claim cleared (its run's record changes nothing, so the
- * person's data is never sent again), every earlier event is redacted at once, and person.erased to
+ * air at erasure time is cancelled (its run records what the call told of the endpoint, never a
+ * retry of the delivery, so the person's data is never sent again), every earlier event is redacted at once, and person.erased to
  * that endpoint is due no earlier than the call's lease end. "Reached" means an attempt was made
  * (a 410 counts no attempt, but the data went); a Slack endpoint never got personal data and never
  * hears of an erasure.
@@ -54,23 +54,30 @@ const erasedDeliveries = (email: string) =>
   );
 
 describe("erasure of a person with a delivery in the air", () => {
-  it("cancels the in-flight delivery and clears its claim, redacts the event at once, and sends person.erased after the lease ends", async () => {
+  it("cancels the in-flight delivery (its run records the endpoint's pause, no retry), redacts the event at once, and sends person.erased after the lease ends", async () => {
     const { email, event } = await joined("in-flight");
     const leaseEnd = new Date(Date.now() + 60_000).toISOString();
     await setDelivery(event.id, sheet, `claim = 'sender-1', locked_until = '${leaseEnd}'`);
     await erasePerson(kicks().deps(), email, "operator@example.com");
-    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled", claim: null, locked_until: null, person: null });
+    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled", claim: "sender-1", person: null });
     expect(await deliveryAt(event.id, crm)).toMatchObject({ status: "cancelled", person: null });
-    // The run's claim-conditioned record (a failure, scheduling a retry) changes nothing.
-    const recorded = await rows(
-      `update hwh_webhook_deliveries set status = 'pending', attempts = attempts + 1, next_at = ? , claim = null
-       where event_id = ? and endpoint_id = ? and claim = 'sender-1' returning id`,
-      new Date().toISOString(),
-      event.id,
-      sheet,
-    );
-    expect(recorded).toEqual([]);
-    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled" });
+    // The run records its call (a 429 asking for an hour): the delivery stays cancelled (no retry
+    // with the data), the endpoint is paused as the receiver asked.
+    const now = new Date();
+    const hour = new Date(now.getTime() + 3600_000);
+    await repo.webhooks.recordRun({
+      claim: "sender-1",
+      now,
+      deliveries: [
+        { id: (await deliveryAt(event.id, sheet)).id, result: "failed", status: 429, error: null, answer: "", at: now, nextAt: hour },
+      ],
+      endpoints: [{ id: sheet, successAt: null, failures: 1, firstFailureAt: now, pausedUntil: hour, lastError: "429", disable: null }],
+    });
+    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled", attempts: 0 });
+    expect((await rows<{ paused_until: string }>("select paused_until from hwh_webhook_endpoints where id = ?", sheet))[0]).toEqual({
+      paused_until: hour.toISOString(),
+    });
+    await rows("update hwh_webhook_endpoints set paused_until = null, failure_run = 0, failing_since = null where id = ?", sheet);
     const [stored] = await rows<{ payload: string; person: string | null }>(
       "select payload, person from hwh_webhook_events where id = ?",
       event.id,
@@ -87,7 +94,7 @@ describe("erasure of a person with a delivery in the air", () => {
     await setDelivery(event.id, sheet, `claim = 'sender-2', locked_until = '${new Date(Date.now() - 60_000).toISOString()}'`);
     await erasePerson(kicks().deps(), email, "operator@example.com");
     expect(await erasedDeliveries(email)).toEqual([]);
-    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled", claim: null });
+    expect(await deliveryAt(event.id, sheet)).toMatchObject({ status: "cancelled" });
   });
 });
 
@@ -115,6 +122,6 @@ describe("which endpoints were reached", () => {
     await setDelivery(other.event.id, sheet, "status = 'delivered', attempts = 1, last_at = created_at");
     await erasePerson(kicks().deps(), other.email, "operator@example.com");
     expect((await erasedDeliveries(other.email)).map((d) => d.endpoint_id)).toEqual([sheet]);
-    expect(await deliveryAt(other.event.id, slack)).toMatchObject({ status: "cancelled", claim: null });
+    expect(await deliveryAt(other.event.id, slack)).toMatchObject({ status: "cancelled" });
   });
 });

@@ -9,7 +9,7 @@ import { formatCount, formatTime, plural } from "./format";
 export const integrations = {
   title: "Integrations",
   intro:
-    "Endpoints get the events you choose as they happen: signed Standard Webhooks JSON for a CRM or your own code, or a short Slack message. Nothing about a child's entry, or a pending parental request, is ever sent.",
+    "Endpoints get the events you choose as they happen: signed Standard Webhooks JSON for a CRM or your own code, or a short Slack message. Only adults' own entries are ever sent: nothing about a child or a teenager, an entry made on behalf of a child, or a pending parental request.",
   add: "Add an endpoint",
   back: "Back to the endpoints",
   notConfigured:
@@ -110,7 +110,7 @@ export const integrations = {
     delete: "Delete",
     deleting: "Deleting…",
     confirmDelete: (name: string) =>
-      `Delete ${name}? Its deliveries still waiting are dropped and it gets nothing more, not even the erasures of people it was sent: to keep passing those on, disable it instead.`,
+      `Delete ${name}? Its deliveries still waiting are dropped and it gets nothing more, not even the erasures of people it was sent. A disabled endpoint keeps what waits for it and is told of erasures once you enable it again.`,
     yesDelete: "Delete it",
     keep: "Keep it",
     deleted: (name: string) => `${name} is deleted.`,

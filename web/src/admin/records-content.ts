@@ -62,7 +62,8 @@ export const waitlist = {
   invitedBy: (campaignId: number) => `By campaign #${campaignId}`,
   /** The same note naming the campaign, as a button that opens it in Campaigns. */
   invitedByNamed: (campaignId: number, subject: string) => `By #${campaignId} “${shorten(subject, 32)}”`,
-  openInvitedBy: (campaignId: number, subject: string) => `Open campaign #${campaignId}, “${subject}”`,
+  /** Its name starts with its visible words (axe: label-content-name-mismatch), then says what it does. */
+  openInvitedBy: (campaignId: number, subject: string) => `By #${campaignId} “${shorten(subject, 32)}”: open it in Campaigns`,
   csvName: "waitlist.csv",
   /** Holding an entry out of invite waves (issue 22): its place is kept, no wave draws it. */
   hold: "Hold out of waves",

@@ -72,7 +72,7 @@ export function endpointOutcomes(sent: Sent[], slackIntervalMs: number, nextAtOf
       );
       if (!pausedUntil || at > pausedUntil) pausedUntil = at;
     }
-    // A receiver that asked for time (429 or 503 with Retry-After) gets it, whatever else the run's
+    // A receiver that asked for time (a 429's Retry-After) gets it, whatever else the run's
     // calls to it did: a later success in the same run must not send the next call sooner.
     for (const call of calls) {
       const wait = call.outcome && !call.outcome.ok ? call.outcome.retryAfterSeconds : null;

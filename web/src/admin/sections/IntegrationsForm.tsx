@@ -82,7 +82,7 @@ export function IntegrationsForm({
     }
     setBusy(true);
     setError(null);
-    const events = WEBHOOK_EVENT_TYPES.filter((type) => fields.events.includes(type));
+    const events = WEBHOOK_EVENT_TYPES.filter((type) => fields.events.includes(type) && (kind !== "slack" || type !== "person.erased"));
     try {
       if (endpoint) {
         await api.updateWebhook(endpoint.id, { name: fields.name.trim(), events, ...(keepsSlackUrl ? {} : { url: fields.url.trim() }) });
@@ -186,7 +186,8 @@ export function IntegrationsForm({
               {text.slackNote}
             </p>
           )}
-          {WEBHOOK_EVENT_TYPES.map((type) => (
+          {/* A Slack endpoint never gets person.erased (its texts never carried anyone's data). */}
+          {WEBHOOK_EVENT_TYPES.filter((type) => kind !== "slack" || type !== "person.erased").map((type) => (
             <div key={type} className="choice">
               <input
                 id={`${id}-event-${type}`}

@@ -153,8 +153,8 @@ export function deliveryQueries(db: Database) {
     },
 
     /**
-     * Records a run's outcomes, each only while the delivery still holds `claim` (a run whose lease
-     * lapsed records nothing over another's), the endpoints' success or failure run, pause and
+     * Records a run's outcomes, each only while the delivery still holds `claim` and is pending (a run
+     * whose lease lapsed records nothing over another's; an erasure's cancel stands), the endpoints' success or failure run, pause and
      * disabling, then reads the next time something is due (and whether `endpointId`'s is): ONE call.
      */
     async recordRun(run: {
@@ -237,7 +237,8 @@ export function deliveryQueries(db: Database) {
           db
             .update(d)
             .set(set)
-            .where(and(eq(d.id, o.id), eq(d.claim, run.claim))),
+            // Pending only: a delivery cancelled by an erasure while in the air is never sent again.
+            .where(and(eq(d.id, o.id), eq(d.claim, run.claim), eq(d.status, "pending"))),
         );
       }
       const [first, ...rest] = [...statements, nextDueQuery(db, run.now, run.endpointId ?? null)];

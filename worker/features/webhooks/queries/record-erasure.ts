@@ -14,8 +14,10 @@ import { iso } from "../../../platform/db/sql";
  * 2. its deliveries, to exactly those endpoints (whatever events they chose, enabled or not), due
  *    no earlier than the end of the lease of a call to that endpoint still in the air, so the
  *    erasure arrives after the last copy;
- * 3. EVERY other pending delivery of the person cancelled, in-flight ones included: their claim is
- *    cleared, so the run's claim-conditioned record changes nothing (no retry with the data);
+ * 3. EVERY other pending delivery of the person cancelled, in-flight ones included, and their dead
+ *    letters (a retry would send the redacted event): a run records a delivery's outcome only while
+ *    it is pending (no retry with the data), and an in-flight one keeps its claim, so the run still
+ *    records what the call told of its endpoint (a 429's pause, a 410's disabling);
  * 4. the person's name taken off those deliveries;
  * 5. every earlier event of the person redacted at once ('{}', person null). The person.erased
  *    event keeps {email, erased_at} until delivered (the delivery engine's cron redacts it).
@@ -56,8 +58,8 @@ export function erasureEventStatements(db: Database, people: SQL, at: Date) {
       .onConflictDoNothing(),
     db
       .update(d)
-      .set({ status: "cancelled", claim: null, lockedUntil: null })
-      .where(sql`${d.person} in (${people}) and ${d.status} = 'pending' and ${d.eventId} not in (${erasedEvents})`),
+      .set({ status: "cancelled" })
+      .where(sql`${d.person} in (${people}) and ${d.status} in ('pending', 'dead') and ${d.eventId} not in (${erasedEvents})`),
     db.update(d).set({ person: null }).where(sql`${d.person} in (${people}) and ${d.eventId} not in (${erasedEvents})`),
     db
       .update(webhookEvents)
