@@ -23,8 +23,8 @@ const baseUrl = inject("baseUrl");
 const adminKey = inject("adminKey");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
 
-/** The operator of the e2e server (OPERATOR_EMAILS in test/e2e/global-setup.ts). */
-const OPERATOR = "operator@example.com";
+/** This file's operator (OPERATOR_EMAILS in test/e2e/global-setup.ts: one per console file, each signing in within the code cooldown). */
+const OPERATOR = "campaigns-operator@example.com";
 const text = admin.campaigns;
 /** Every step's bound; the whole test is bounded by the test's own timeout below. */
 const STEP_MS = 30_000;

@@ -24,8 +24,8 @@ import { answerAge, latestMailId, readCode, uniqueEmail } from "./support";
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
 
-/** The operator of the e2e server (OPERATOR_EMAILS in test/e2e/global-setup.ts). */
-const OPERATOR = "operator@example.com";
+/** This file's operator (OPERATOR_EMAILS in test/e2e/global-setup.ts: one per console file, each signing in within the code cooldown). */
+const OPERATOR = "integrations-operator@example.com";
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 740 };
 const ANSWER = "thanks from the e2e receiver";
