@@ -85,9 +85,12 @@ function unsubscribeLink(mail: DevMail): string {
 
 async function signIn(page: Page, email: string): Promise<void> {
   await page.goto(`${baseUrl}${LOGIN_URL}`);
+  // The home page renders first and has email fields of its own: wait for the sign-in page.
+  await page.getByRole("heading", { name: "Sign In" }).waitFor();
   const mark = await latestMailId(baseUrl);
   await page.getByLabel(login.emailLabel).fill(email);
   await page.getByRole("button", { name: login.emailStep.submit }).click();
+  await page.getByRole("heading", { name: "Verify Code" }).waitFor();
   await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
   await page.getByRole("button", { name: login.codeStep.submit }).click();
   await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
