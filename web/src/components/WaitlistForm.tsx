@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { validate } from "@shared/text";
-import { LANDING_FIELDS, waitlistSchema } from "@shared/waitlist";
-import { AGE_MESSAGES, birthProblemMessage, isBirthProblem, readBirthAnswer } from "@shared/age";
+import { LANDING_FIELDS } from "@shared/waitlist";
+import { AGE_MESSAGES } from "@shared/age";
 import { FOR_PARENTS_LINK, FOR_PARENTS_PATH } from "@shared/for-parents";
 import { pageClaimWords, useClaimMark } from "../claims";
 import { WAITLIST_ENDPOINT, type WaitlistField, type WaitlistJoin, joinWaitlist } from "../api";
@@ -10,46 +9,12 @@ import { useMounted } from "../hooks/mounted";
 import { prefersReducedMotion } from "../hooks/reduced-motion";
 import { useTurnstile } from "../turnstile/use-turnstile";
 import { AgeQuestion, type BirthField } from "./AgeQuestion";
-import { fieldText, honeypotText } from "./form-data";
+import { honeypotText } from "./form-data";
+import { attributionOf, landing, readJoin, type Status, type Step } from "./waitlist-join";
 import { Honeypot } from "./Honeypot";
-
-/**
- * The landing page's attribution (utm_source, utm_medium, utm_campaign, referrer_host) and a
- * shared link's referral code (ref): the
- * worker writes it into the hidden fields of the page it serves (worker/features/pages/routes.ts). Read
- * once, before the app renders, so a form rendered later (after a visit to another page of the
- * site) carries it too, and hydration finds the values the page holds.
- */
-const landing: Record<string, string> = Object.fromEntries(
-  LANDING_FIELDS.map((name) => [
-    name,
-    typeof document === "undefined" ? "" : (document.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? ""),
-  ]),
-);
-
-/** The attribution fields (and ref) that hold something: only those are sent. */
-function attributionOf(data: FormData): Record<string, string> {
-  return Object.fromEntries(LANDING_FIELDS.map((name) => [name, fieldText(data, name)]).filter(([, value]) => value !== ""));
-}
 
 /** Where the form sits on the page; sent to the API as `source`. */
 export type WaitlistSource = "hero" | "cta";
-
-/**
- * `known`: the address was on the list already (spec §5's duplicate), which is good news.
- * `asked`: a parent's or guardian's address took the place of a child's, and they were e-mailed.
- * An error names the field it is about when there is one to correct.
- */
-type Status =
-  | { state: "idle" }
-  | { state: "loading" }
-  | { state: "success" }
-  | { state: "known" }
-  | { state: "asked" }
-  | { state: "error"; message: string; field?: WaitlistField };
-
-/** `email`: the visitor's own address and the age question; `parent`: a parent must decide, and only their address is asked. */
-type Step = "email" | "parent";
 
 type FocusTarget = "input" | "addAnother" | BirthField | "parentMessage" | "asked";
 
@@ -129,30 +94,10 @@ export function WaitlistForm({ label = waitlistForm.defaultLabel, source }: { la
     if (status.state === "loading") return;
     // Read before the fields are disabled: a disabled field is left out of the form's data.
     const data = new FormData(event.currentTarget);
-    let join: WaitlistJoin;
-    if (step === "email") {
-      const birth = readBirthAnswer(fieldText(data, "birth_month"), fieldText(data, "birth_year"), new Date());
-      if (isBirthProblem(birth)) return refuse(birthProblemMessage(birth), birth.field);
-      const input = validate(waitlistSchema, { email: fieldText(data, "email"), source });
-      // The source is this placement's constant: only the e-mail can be wrong, unless the page is.
-      if (!input.ok) return refuse(input.fieldErrors.email ?? waitlistForm.messages.failure, "email");
-      answer.current = { birth_month: String(birth.month), birth_year: String(birth.year) };
-      join = { email: input.value.email, ...answer.current };
-    } else {
-      const input = validate(waitlistSchema, { email: fieldText(data, "parent_email"), source });
-      if (!input.ok) {
-        const message = input.fieldErrors.email;
-        return refuse(
-          message === waitlistForm.messages.emailRequired
-            ? AGE_MESSAGES.parentEmailRequired
-            : message === waitlistForm.messages.emailInvalid
-              ? AGE_MESSAGES.parentEmailInvalid
-              : (message ?? waitlistForm.messages.failure),
-          "parent_email",
-        );
-      }
-      join = { parent_email: input.value.email, ...answer.current };
-    }
+    const read = readJoin(data, step, source, answer.current);
+    if ("refusal" in read) return refuse(read.refusal.message, read.refusal.field);
+    answer.current = read.answer;
+    const join = read.join;
     show({ state: "loading" }, null);
     // Loading already: a token may take a moment (Turnstile's script, or a challenge, still running).
     const turnstileToken = await turnstile.token();
