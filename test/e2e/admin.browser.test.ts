@@ -16,9 +16,9 @@ import { PAGE_SIZE } from "../../web/src/admin/api";
 import { LOGIN_URL } from "../../web/src/admin/session";
 import { CONSOLE_PATH } from "../../web/src/routes";
 import { waitlistForm } from "../../web/src/form-content";
-import { login } from "../../web/src/pages/login/content";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { latestMailId, readCode, uniqueEmail, answerAge, birthFields } from "./support";
+import { signInToConsole } from "./console-sign-in";
+import { uniqueEmail, answerAge, birthFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
@@ -50,22 +50,6 @@ afterEach(() => {
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
 
-/**
- * Signs `email` in on the site's login page (the code from the dev mailbox), as anyone does,
- * through the console's own link: sign-in comes back to the console.
- */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${baseUrl}${LOGIN_URL}`);
-  await page.getByRole("heading", { name: "Sign In" }).waitFor();
-  const mark = await latestMailId(baseUrl);
-  await page.getByLabel(login.emailLabel).fill(email);
-  await page.getByRole("button", { name: login.emailStep.submit }).click();
-  await page.getByRole("heading", { name: "Verify Code" }).waitFor();
-  await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
-  await page.getByRole("button", { name: login.codeStep.submit }).click();
-  await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
-}
-
 /** Opens the console and waits until it shows the figures and the waitlist's first page. */
 async function openConsole(page: Page): Promise<void> {
   await page.goto(`${baseUrl}${CONSOLE_PATH}`);
@@ -80,7 +64,7 @@ async function openConsole(page: Page): Promise<void> {
 /** A signed-in operator's tab showing the console. */
 async function operatorConsole(ctx: BrowserContext): Promise<Page> {
   const { page } = await newTab(ctx);
-  await signIn(page, OPERATOR);
+  await signInToConsole(page, baseUrl, OPERATOR);
   await openConsole(page);
   return page;
 }
@@ -226,7 +210,7 @@ describe("operator console", () => {
     const ctx = await newContext({ viewport: DESKTOP });
     const { page } = await newTab(ctx);
     const email = uniqueEmail("not-operator");
-    await signIn(page, email);
+    await signInToConsole(page, baseUrl, email);
     await page.goto(`${baseUrl}${CONSOLE_PATH}`);
 
     await page.getByRole("heading", { level: 1, name: admin.notAuthorised.title }).waitFor();
@@ -272,7 +256,7 @@ describe("operator console", () => {
     await waiting.goto(`${baseUrl}${CONSOLE_PATH}`);
     await waiting.getByRole("heading", { level: 1, name: admin.signedOut.title }).waitFor();
     await page.bringToFront();
-    await signIn(page, OPERATOR);
+    await signInToConsole(page, baseUrl, OPERATOR);
     await page.getByRole("heading", { level: 1, name: admin.title }).waitFor();
     await waiting.getByRole("heading", { level: 1, name: admin.title }).waitFor();
     await waiting.getByText(admin.signedInAs(OPERATOR), { exact: true }).waitFor();
@@ -410,7 +394,7 @@ describe("operator console", () => {
     expect(joined.status).toBe(201);
     const cdp = await ctx.newCDPSession(page);
     await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
-    await signIn(page, OPERATOR);
+    await signInToConsole(page, baseUrl, OPERATOR);
     await openConsole(page);
     expect(await page.evaluate<string>("getComputedStyle(document.documentElement).fontSize")).toBe("32px");
     expect(await page.evaluate<string[]>(PAGE_OVERFLOW)).toEqual([]);

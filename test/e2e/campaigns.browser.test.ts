@@ -9,15 +9,12 @@
  * no e-mail) and reaches the others.
  */
 import { randomBytes } from "node:crypto";
-import type { Page } from "playwright-core";
 import { afterEach, expect, inject, it } from "vitest";
 import { admin } from "../../web/src/admin/content";
-import { LOGIN_URL } from "../../web/src/admin/session";
-import { CONSOLE_PATH } from "../../web/src/routes";
-import { login } from "../../web/src/pages/login/content";
 import type { CampaignJson } from "@shared/campaigns";
 import { cspViolations, useBrowser } from "./browser";
-import { latestMailId, listMailbox, readCode, uniqueEmail, waitForMail, type DevMail, birthFields } from "./support";
+import { signInToConsole } from "./console-sign-in";
+import { listMailbox, uniqueEmail, waitForMail, type DevMail, birthFields } from "./support";
 
 const baseUrl = inject("baseUrl");
 const adminKey = inject("adminKey");
@@ -83,19 +80,6 @@ function unsubscribeLink(mail: DevMail): string {
 // ---------------------------------------------------------------------------------------------
 // The operator
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${baseUrl}${LOGIN_URL}`);
-  // The home page renders first and has email fields of its own: wait for the sign-in page.
-  await page.getByRole("heading", { name: "Sign In" }).waitFor();
-  const mark = await latestMailId(baseUrl);
-  await page.getByLabel(login.emailLabel).fill(email);
-  await page.getByRole("button", { name: login.emailStep.submit }).click();
-  await page.getByRole("heading", { name: "Verify Code" }).waitFor();
-  await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
-  await page.getByRole("button", { name: login.codeStep.submit }).click();
-  await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
-}
-
 /** The operator API with the admin key (the second campaign: the console was walked through with the first). */
 async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
   const response = await fetch(`${baseUrl}/api/admin/campaigns${route}`, {
@@ -117,7 +101,7 @@ it("an operator composes, previews, tests and sends a wave of 3 that finishes; a
   // The operator composes an invite wave of 3 from that source and sees its size.
   const ctx = await newContext({ viewport: { width: 1280, height: 900 } });
   const { page } = await newTab(ctx);
-  await signIn(page, OPERATOR);
+  await signInToConsole(page, baseUrl, OPERATOR);
   const section = page.getByRole("region", { name: text.title, exact: true });
   await section.getByRole("button", { name: text.newCampaign }).click();
   const subject = `Your invite is here ${source}`;
@@ -203,7 +187,7 @@ it("at 1280 px the composer's first of a wave fit their column, a flagged referr
     route.fulfill({ json: { audience_size: 14, wave: { first, flagged: 0, flagged_friends: 14, held: 0 } } }),
   );
   const { page } = await newTab(ctx);
-  await signIn(page, OPERATOR);
+  await signInToConsole(page, baseUrl, OPERATOR);
   const section = page.getByRole("region", { name: text.title, exact: true });
   await section.getByRole("button", { name: text.newCampaign }).click();
   await section.getByLabel(text.audience.wave, { exact: true }).check();

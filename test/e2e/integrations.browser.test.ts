@@ -14,12 +14,11 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { admin } from "../../web/src/admin/content";
 import { integrations as text } from "../../web/src/admin/integrations-content";
-import { LOGIN_URL } from "../../web/src/admin/session";
 import { waitlistForm } from "../../web/src/form-content";
-import { login } from "../../web/src/pages/login/content";
 import { CONSOLE_PATH } from "../../web/src/routes";
 import { axeViolations, cspViolations, describeViolations, useBrowser } from "./browser";
-import { answerAge, latestMailId, readCode, uniqueEmail } from "./support";
+import { signInToConsole } from "./console-sign-in";
+import { answerAge, uniqueEmail } from "./support";
 
 const baseUrl = inject("baseUrl");
 const { newContext, newTab, watches } = useBrowser(baseUrl);
@@ -97,21 +96,9 @@ function verified(secret: string, path: string): { type: string; data: Record<st
 // ---------------------------------------------------------------------------------------------
 // Helpers (as test/e2e/admin.browser.test.ts's)
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${baseUrl}${LOGIN_URL}`);
-  await page.getByRole("heading", { name: "Sign In" }).waitFor();
-  const mark = await latestMailId(baseUrl);
-  await page.getByLabel(login.emailLabel).fill(email);
-  await page.getByRole("button", { name: login.emailStep.submit }).click();
-  await page.getByRole("heading", { name: "Verify Code" }).waitFor();
-  await page.getByLabel(login.codeLabel).fill(await readCode(baseUrl, email, { after: mark }));
-  await page.getByRole("button", { name: login.codeStep.submit }).click();
-  await expect.poll(() => new URL(page.url()).pathname, { timeout: 5_000 }).toBe(CONSOLE_PATH);
-}
-
 async function operatorConsole(ctx: BrowserContext): Promise<Page> {
   const { page } = await newTab(ctx);
-  await signIn(page, OPERATOR);
+  await signInToConsole(page, baseUrl, OPERATOR);
   await page.goto(`${baseUrl}${CONSOLE_PATH}`);
   await page.getByRole("heading", { level: 1, name: admin.title }).waitFor();
   return page;
